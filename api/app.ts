@@ -1,0 +1,23 @@
+// Composes the Express application: correlation ids, body parsing, the route areas and the error renderers.
+import express, { type Express } from 'express';
+import type { AppContext } from '../shared/context.js';
+import { acceptedBodyTypes } from './middleware/body-guards.js';
+import { correlationId } from './middleware/correlation-id.js';
+import { errorHandler, unknownRoute } from './middleware/errors.js';
+import { requestLog } from './middleware/request-log.js';
+import { mountRoutes } from './routes/index.js';
+
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', ctx.config.TRUST_PROXY);
+  app.set('etag', false);
+  app.use(correlationId);
+  app.use(requestLog(ctx.logger));
+  app.use(acceptedBodyTypes);
+  app.use(express.json({ limit: ctx.config.BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
+  mountRoutes(app, ctx);
+  app.use(unknownRoute);
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

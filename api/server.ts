@@ -1,0 +1,31 @@
+// The API process: loads the configuration, opens connections, serves HTTP and shuts down gracefully.
+import { loadConfigOrExit } from '../shared/config/index.js';
+import { createAppContext } from '../shared/context.js';
+import { createApp } from './app.js';
+
+const config = loadConfigOrExit();
+const ctx = createAppContext(config, 'api');
+const app = createApp(ctx);
+
+const server = app.listen(config.PORT, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  ctx.logger.info({ port }, `API listening on http://localhost:${port}`);
+});
+server.keepAliveTimeout = 65_000;
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  ctx.logger.info({ signal }, 'API stopping: no new connections, finishing requests in flight');
+  const forced = setTimeout(() => process.exit(1), 15_000).unref();
+  server.close(async () => {
+    await ctx.close();
+    clearTimeout(forced);
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,0 +1,80 @@
+// `npm start`: one supervised command for development. Makes sure PostgreSQL and Redis answer, migrates, seeds,
+// starts the simulated provider on a free loopback port, then runs the API and all workers until Ctrl-C.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inheritedEnv, loadConfigOrExit } from '../shared/config/index.js';
+import { createAppContext } from '../shared/context.js';
+import { ensureDatabase, runMigrations } from '../shared/db/migrate.js';
+import { runSeed } from './seed.js';
+import { ensureServices } from './services.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const say = (msg: string) => process.stdout.write(`[ockhub] ${msg}\n`);
+
+const config = loadConfigOrExit();
+await ensureServices(config);
+await ensureDatabase(config.DATABASE_URL);
+await runMigrations(config.DATABASE_URL);
+say('database migrated');
+{
+  const ctx = createAppContext(config, 'worker', 'seed');
+  for (const note of await runSeed(ctx)) say(note);
+  await ctx.close();
+}
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function run(name: string, script: string, env: Record<string, string>, readyLine?: RegExp): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: inheritedEnv(env),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    say(`${name} exited (${signal ?? code}); stopping everything`);
+    void shutdown(1);
+  });
+  return new Promise((resolve) => {
+    let resolved = !readyLine;
+    if (!readyLine) resolve('');
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      process.stdout.write(text);
+      const match = readyLine && !resolved ? text.match(readyLine) : null;
+      if (match) {
+        resolved = true;
+        resolve(match[1] ?? '');
+      }
+    });
+  });
+}
+
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+const upstream: Record<string, string> = {};
+const simulator = 'scripts/simulated-provider/server.ts';
+if (existsSync(path.join(root, simulator))) {
+  const simUrl = await run('simulated provider', simulator, { SIMULATED_PROVIDER_PORT: '0' }, /listening on (http:\/\/\S+)/);
+  for (const name of ['UPSTREAM_MESSAGES_URL', 'UPSTREAM_VIDEO_URL', 'UPSTREAM_SEARCH_URL'] as const) {
+    if (!config[name]) upstream[name] = simUrl;
+  }
+  say(`simulated provider at ${simUrl} serves every upstream that is not configured`);
+}
+
+await run('api', 'api/server.ts', upstream, /API listening/);
+await run('worker', 'workers/main.ts', upstream, /worker ready/);
+say(`ready: ${config.publicBaseUrl}  (health: ${config.publicBaseUrl}/health)`);
+say(`Admin: ${config.ADMIN_EMAIL} (password from ADMIN_PASSWORD; see README "First API key")`);

@@ -1,0 +1,16 @@
+// Idempotent seed: the Admin account and whatever each area needs to be alive after `npm start`.
+import type { AppContext } from '../shared/context.js';
+
+export type SeedStep = { name: string; run(ctx: AppContext): Promise<string | undefined> };
+
+/** Each area adds its step here; every step must be safe to run on every start. */
+export const seedSteps: SeedStep[] = [];
+
+export async function runSeed(ctx: AppContext): Promise<string[]> {
+  const notes: string[] = [];
+  for (const step of seedSteps) {
+    const note = await step.run(ctx);
+    if (note) notes.push(`${step.name}: ${note}`);
+  }
+  return notes;
+}

@@ -1,0 +1,40 @@
+// The connections a process holds (database, Redis, queues, logger), opened once at start and closed at the end.
+import type { Redis } from 'ioredis';
+import type { Config } from './config/index.js';
+import { createDb, type Database, type DbHandle } from './db/client.js';
+import { createLogger, type Logger } from './logging/logger.js';
+import { QueueProducer } from './queues/producer.js';
+import { createRedis, type RedisRole } from './redis/connection.js';
+
+export type AppContext = {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  pool: DbHandle['pool'];
+  redis: Redis;
+  queues: QueueProducer;
+  close(): Promise<void>;
+};
+
+export function createAppContext(config: Config, role: RedisRole, name: string = role): AppContext {
+  const logger = createLogger(config, name);
+  const { db, pool } = createDb(config.DATABASE_URL, { applicationName: `ockhub-${name}` });
+  const redis = createRedis(config.REDIS_URL, role);
+  const queues = new QueueProducer(redis, config.REDIS_PREFIX);
+  let closed = false;
+  return {
+    config,
+    logger,
+    db,
+    pool,
+    redis,
+    queues,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await queues.close().catch(() => {});
+      redis.disconnect();
+      await pool.end().catch(() => {});
+    },
+  };
+}

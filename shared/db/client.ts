@@ -1,0 +1,23 @@
+// PostgreSQL pool and the drizzle handle over it.
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Database = NodePgDatabase<typeof schema>;
+/** A database handle or a transaction opened from it; services accept either. */
+export type DbExecutor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+
+export type DbHandle = { pool: pg.Pool; db: Database };
+
+export function createDb(databaseUrl: string, options: { max?: number; applicationName?: string } = {}): DbHandle {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: options.applicationName ?? 'ockhub',
+  });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return { pool, db: drizzle(pool, { schema }) };
+}

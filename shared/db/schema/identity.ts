@@ -1,0 +1,102 @@
+// Accounts, console sessions, API keys, quota requests and the persisted daily usage history.
+import { sql } from 'drizzle-orm';
+import { date, index, integer, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, updatedAt } from './columns.js';
+
+export const apiKeyStatus = pgEnum('api_key_status', ['enabled', 'disabled']);
+export const quotaRequestStatus = pgEnum('quota_request_status', ['pending', 'approved', 'rejected']);
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
+    dailyQuota: integer('daily_quota').notNull().default(1000),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('accounts_email_lower_key').on(sql`lower(${t.email})`)],
+);
+
+export const consoleSessions = pgTable(
+  'console_sessions',
+  {
+    id: id(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('console_sessions_token_hash_key').on(t.tokenHash),
+    index('console_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    status: apiKeyStatus('status').notNull().default('enabled'),
+    projectId: uuid('project_id'),
+    createdAt: createdAt(),
+    lastUsedAt: at('last_used_at'),
+  },
+  (t) => [uniqueIndex('api_keys_token_hash_key').on(t.tokenHash), index('api_keys_account_idx').on(t.accountId)],
+);
+
+export const quotaRequests = pgTable(
+  'quota_requests',
+  {
+    id: id(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    requestedQuota: integer('requested_quota').notNull(),
+    reason: text('reason'),
+    status: quotaRequestStatus('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    decidedAt: at('decided_at'),
+    decidedBy: uuid('decided_by').references(() => accounts.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('quota_requests_account_idx').on(t.accountId, t.createdAt),
+    uniqueIndex('quota_requests_one_pending_key').on(t.accountId).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export const accountDailyUsage = pgTable(
+  'account_daily_usage',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    requestCount: integer('request_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day] })],
+);
+
+export const apiKeyDailyUsage = pgTable(
+  'api_key_daily_usage',
+  {
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    requestCount: integer('request_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+);

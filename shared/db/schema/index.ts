@@ -1,0 +1,2 @@
+// Every table of the system of record; drizzle-kit generates the migrations from these modules.
+export * from './identity.js';

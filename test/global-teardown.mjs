@@ -1,0 +1,18 @@
+// Drops the databases of this run.
+import pg from 'pg';
+import { urlFor } from './global-setup.mjs';
+
+export default async function globalTeardown() {
+  const run = process.env.OCKHUB_TEST_RUN;
+  if (!run) return;
+  const admin = new pg.Client({ connectionString: urlFor('postgres') });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query('select datname from pg_database where datname like $1', [
+      `ockhub_test_${run}_%`,
+    ]);
+    for (const { datname } of rows) await admin.query(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}

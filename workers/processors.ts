@@ -1,0 +1,5 @@
+// Which processor runs each queue. A queue without an entry has no worker yet and is refused if named explicitly.
+import type { QueueName } from '../shared/queues/registry.js';
+import type { ProcessorModule } from './processor.js';
+
+export const processors: Partial<Record<QueueName, () => Promise<ProcessorModule>>> = {};

@@ -1,0 +1,75 @@
+// Runs BullMQ workers for chosen queues: validates payloads, scopes logs by correlation id, stops gracefully.
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { AppContext } from '../shared/context.js';
+import { withCorrelationId } from '../shared/logging/correlation.js';
+import { payloadSchema, type QueueName } from '../shared/queues/registry.js';
+import type { ProcessorModule } from './processor.js';
+
+export type RunningWorkers = { workers: Worker[]; close(): Promise<void> };
+
+export async function startWorkers(
+  ctx: AppContext,
+  queues: QueueName[],
+  load: (queue: QueueName) => Promise<ProcessorModule>,
+): Promise<RunningWorkers> {
+  const workers: Worker[] = [];
+  for (const queue of queues) {
+    const module = await load(queue);
+    const worker = new Worker(
+      queue,
+      async (job: Job) => {
+        const schema = payloadSchema(queue, job.name);
+        const parsed = schema?.safeParse(job.data);
+        if (!parsed?.success) {
+          throw new UnrecoverableError(`Job ${job.name} on ${queue} has an invalid payload`);
+        }
+        const correlationId = (parsed.data.correlationId as string | undefined) ?? `job:${queue}:${job.id}`;
+        return withCorrelationId(correlationId, async () => {
+          const started = Date.now();
+          ctx.logger.debug({ queue, job: job.name, jobId: job.id }, 'job started');
+          const result = await module.default(job, ctx);
+          ctx.logger.info({ queue, job: job.name, jobId: job.id, ms: Date.now() - started }, 'job done');
+          return result;
+        });
+      },
+      {
+        connection: ctx.redis,
+        prefix: ctx.config.REDIS_PREFIX,
+        concurrency: module.concurrency ?? 4,
+      },
+    );
+    worker.on('failed', (job, err) =>
+      ctx.logger.warn(
+        { queue, job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message },
+        'job failed',
+      ),
+    );
+    worker.on('error', (err) => ctx.logger.error({ queue, err: err.message }, 'worker error'));
+    workers.push(worker);
+  }
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  return {
+    workers,
+    // close() stops taking new jobs and waits for the jobs in hand to finish.
+    close: () => Promise.all(workers.map((w) => w.close())).then(() => undefined),
+  };
+}
+
+export function stopOnSignals(ctx: AppContext, running: RunningWorkers): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.logger.info({ signal }, 'worker stopping: taking no new jobs, finishing the jobs in hand');
+    try {
+      await running.close();
+      await ctx.close();
+      process.exit(0);
+    } catch (err) {
+      ctx.logger.error({ err }, 'worker did not stop cleanly');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
