@@ -2,4 +2,6 @@
 import type { QueueName } from '../shared/queues/registry.js';
 import type { ProcessorModule } from './processor.js';
 
-export const processors: Partial<Record<QueueName, () => Promise<ProcessorModule>>> = {};
+export const processors: Partial<Record<QueueName, () => Promise<ProcessorModule>>> = {
+  quota: () => import('./quota/processor.js'),
+};
