@@ -5,10 +5,18 @@ import { adminRoutes } from './admin/admin.routes.js';
 import { apiKeyRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { healthRoutes } from './health/health.routes.js';
+import { organizationRoutes } from './organization/organization.routes.js';
+import { organizationsRoutes } from './organizations/organizations.routes.js';
+import { projectTemplateRoutes } from './project-templates/project-templates.routes.js';
+import { projectRoutes } from './projects/projects.routes.js';
 
 export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use(healthRoutes(ctx));
   app.use('/api/v1/auth', authRoutes(ctx));
   app.use('/api/v1/api-keys', apiKeyRoutes(ctx));
   app.use('/api/v1/admin', adminRoutes(ctx));
+  app.use('/api/organizations', organizationsRoutes(ctx));
+  app.use('/api/organization', organizationRoutes(ctx));
+  app.use('/api/projects', projectRoutes(ctx));
+  app.use('/api/project-templates', projectTemplateRoutes(ctx));
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import {
   accounts,
+  apiKeys,
   type OrganizationRole,
   organizationMemberships,
   organizations,
@@ -11,6 +12,7 @@ import {
   projects,
 } from '../db/schema/index.js';
 import { conflict, notFound } from '../errors/app-error.js';
+import { CredentialCache } from '../identity/credential-cache.js';
 import { isUuid } from './organizations.js';
 
 export type MemberEntry = {
@@ -111,10 +113,17 @@ export async function changeMemberRole(
   });
 }
 
-/** Removes a member and their project memberships in this organization. */
-export async function removeMember(ctx: Pick<AppContext, 'db'>, organizationId: string, userId: string): Promise<void> {
+/**
+ * Removes a member, their project memberships in this organization and their API keys bound to its projects
+ * (whose cached credentials are dropped after the commit, so they fail at once).
+ */
+export async function removeMember(
+  ctx: Pick<AppContext, 'db' | 'redis' | 'config'>,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
   if (!isUuid(userId)) throw memberNotFound();
-  await withOrganizationLocked(ctx, organizationId, async (tx) => {
+  const revoked = await withOrganizationLocked(ctx, organizationId, async (tx) => {
     const current = await memberRole(tx, organizationId, userId);
     if (!current) throw memberNotFound();
     if (current === 'Admin' && (await adminCount(tx, organizationId)) <= 1) throw lastAdmin();
@@ -125,10 +134,16 @@ export async function removeMember(ctx: Pick<AppContext, 'db'>, organizationId: 
     await tx
       .delete(projectMembers)
       .where(and(eq(projectMembers.accountId, userId), inArray(projectMembers.projectId, orgProjects)));
+    const keys = await tx
+      .delete(apiKeys)
+      .where(and(eq(apiKeys.accountId, userId), inArray(apiKeys.projectId, orgProjects)))
+      .returning({ tokenHash: apiKeys.tokenHash });
     await tx
       .delete(organizationMemberships)
       .where(
         and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, userId)),
       );
+    return keys.map((k) => k.tokenHash);
   });
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials(revoked);
 }

@@ -2,8 +2,10 @@
 import { and, count, desc, eq, exists } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
-import { projectMembers, projects } from '../db/schema/index.js';
+import { apiKeys, projectMembers, projects } from '../db/schema/index.js';
+import { CredentialCache } from '../identity/credential-cache.js';
 import type { Project } from './access.js';
+import { quotaCountersOf } from './project-quotas.js';
 
 export type ProjectInput = { name: string; description?: string | undefined; templateId?: string };
 
@@ -65,7 +67,23 @@ export async function listProjects(
   return { projects: rows, total: total?.n ?? 0 };
 }
 
-/** Deletes the project; its members, quota, history and bound API keys go with it (foreign keys cascade). */
-export async function deleteProject(db: DbExecutor, projectId: string): Promise<void> {
-  await db.delete(projects).where(eq(projects.id, projectId));
+/**
+ * Deletes the project; its members, quota, history and bound API keys go with it (foreign keys cascade). The
+ * keys' cached credentials and the quota settings are dropped after the commit, so the keys fail at once.
+ */
+export async function deleteProject(
+  ctx: Pick<AppContext, 'db' | 'redis' | 'config'>,
+  projectId: string,
+): Promise<void> {
+  const keys = await ctx.db.transaction(async (tx) => {
+    const bound = await tx
+      .select({ tokenHash: apiKeys.tokenHash })
+      .from(apiKeys)
+      .where(eq(apiKeys.projectId, projectId))
+      .for('update');
+    await tx.delete(projects).where(eq(projects.id, projectId));
+    return bound.map((k) => k.tokenHash);
+  });
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials(keys);
+  await quotaCountersOf(ctx).forget(projectId);
 }

@@ -19,9 +19,7 @@ const processor: Processor = async (job, ctx) => {
     accounts[day] = await persistAccountUsage(ctx, day);
     // Project windows closed as of the end of that day (i = 1: as of `at`).
     const asOf = new Date(Math.min(at.getTime(), Date.parse(`${addDays(day, 1)}T00:00:00Z`)));
-    projects.push(
-      await persistClosedWindows({ db: ctx.db, redis: ctx.redis, prefix: ctx.config.REDIS_PREFIX }, asOf),
-    );
+    projects.push(await persistClosedWindows({ db: ctx.db, redis: ctx.redis, prefix: ctx.config.REDIS_PREFIX }, asOf));
   }
   return { accounts, projects };
 };

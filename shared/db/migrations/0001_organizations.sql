@@ -140,4 +140,5 @@ CREATE INDEX "organization_memberships_account_idx" ON "organization_memberships
 CREATE INDEX "project_members_account_idx" ON "project_members" USING btree ("account_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "project_templates_system_name_key" ON "project_templates" USING btree ("name") WHERE "project_templates"."is_system";--> statement-breakpoint
 CREATE INDEX "project_templates_org_idx" ON "project_templates" USING btree ("organization_id");--> statement-breakpoint
-CREATE INDEX "projects_org_idx" ON "projects" USING btree ("organization_id","created_at");
+CREATE INDEX "projects_org_idx" ON "projects" USING btree ("organization_id","created_at");--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;
