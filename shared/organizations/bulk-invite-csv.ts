@@ -12,14 +12,14 @@ const invalidFile = (why: string) =>
   badRequest('BulkInvite.InvalidFile', `The file is not a CSV with the columns email,name,role: ${why}`);
 
 function decodeUtf8(bytes: Uint8Array): string {
+  let text: string;
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    if (text.includes('\u0000')) throw invalidFile('it holds binary data.');
-    return text;
-  } catch (err) {
-    if (err instanceof TypeError) throw invalidFile('it is not UTF-8 text.');
-    throw err;
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidFile('it is not UTF-8 text.');
   }
+  if (text.includes('\u0000')) throw invalidFile('it holds binary data.');
+  return text;
 }
 
 /** Parses the whole file or throws; rows come back untrimmed of meaning (validation is per row, later). */

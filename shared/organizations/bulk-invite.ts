@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import type { DbExecutor } from '../db/client.js';
 import {
   accounts,
   type BulkImportRecord,
@@ -13,7 +14,9 @@ import {
   organizationMemberships,
 } from '../db/schema/index.js';
 import { type BulkInviteRow, parseBulkInviteCsv } from './bulk-invite-csv.js';
+import { notFound } from '../errors/app-error.js';
 import { hashInviteToken, inviteUrlFor, newInviteToken } from './invite-tokens.js';
+import { isUuid } from './organizations.js';
 
 /** How long the invite of a bulk row stays valid. */
 export const bulkInviteLifetimeMs = 7 * 24 * 3_600_000;
@@ -31,6 +34,7 @@ export type BulkImportResult = {
 };
 
 const emailSchema = z.email();
+const bulkImportNotFound = () => notFound('BulkInvite.NotFound', 'No such bulk import.');
 const roles: Record<string, OrganizationRole> = { admin: 'Admin', member: 'Member' };
 
 type Judged = BulkImportRecord & { normalizedEmail: string };
@@ -140,4 +144,28 @@ export async function bulkInvite(
       })),
     };
   });
+}
+
+/** A stored report, as returned at upload but without the invite URLs (their tokens are never stored). */
+export async function getBulkImport(
+  db: DbExecutor,
+  organizationId: string,
+  id: string,
+): Promise<BulkImportResult> {
+  if (!isUuid(id)) throw bulkImportNotFound();
+  const [row] = await db
+    .select()
+    .from(organizationBulkImports)
+    .where(and(eq(organizationBulkImports.id, id), eq(organizationBulkImports.organizationId, organizationId)));
+  if (!row) throw bulkImportNotFound();
+  return {
+    id: row.id,
+    status: row.status,
+    totalCount: row.totalCount,
+    successCount: row.successCount,
+    failureCount: row.failureCount,
+    duplicateCount: row.records.filter((r) => r.status === 'Duplicate').length,
+    createdAt: row.createdAt,
+    records: row.records.map(({ inviteTokenId: _id, ...r }) => r),
+  };
 }

@@ -11,7 +11,7 @@ afterAll(async () => h.close());
 describe('GET /api/organization/members', () => {
   it('pages the members with total, page and size; any member may read', async () => {
     const org = await anOrganization(h);
-    const members = [await aMember(h, org), await aMember(h, org), await aMember(h, org)];
+    const members = [await aMember(h, org), await aMember(h, org), await aMember(h, org)] as const;
     const first = await h.http.get('/api/organization/members?page=1&size=2').set(inOrg(members[0], org.id));
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ code: 200, error: null, total: 4, page: 1, size: 2 });

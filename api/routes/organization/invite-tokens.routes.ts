@@ -4,7 +4,7 @@ import multer, { MulterError } from 'multer';
 import type { AppContext } from '../../../shared/context.js';
 import { AppError, badRequest } from '../../../shared/errors/app-error.js';
 import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
-import { bulkInvite } from '../../../shared/organizations/bulk-invite.js';
+import { bulkInvite, getBulkImport } from '../../../shared/organizations/bulk-invite.js';
 import { createInviteToken, listInviteTokens, revokeInviteToken } from '../../../shared/organizations/invite-tokens.js';
 import { sendData } from '../../http/envelope.js';
 import { body } from '../../http/validate.js';
@@ -84,6 +84,11 @@ export function inviteTokenRoutes(ctx: AppContext): Router {
       req.file.buffer,
     );
     sendData(res, presentBulkImport(result), 201);
+  });
+
+  router.get('/bulk-invite/:id', adminOnly, async (req, res) => {
+    const { organizationId } = organizationOf(res);
+    sendData(res, presentBulkImport(await getBulkImport(ctx.db, organizationId, String(req.params.id))));
   });
 
   return router;
