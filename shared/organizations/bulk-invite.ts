@@ -13,8 +13,8 @@ import {
   organizationBulkImports,
   organizationMemberships,
 } from '../db/schema/index.js';
-import { type BulkInviteRow, parseBulkInviteCsv } from './bulk-invite-csv.js';
 import { notFound } from '../errors/app-error.js';
+import { type BulkInviteRow, parseBulkInviteCsv } from './bulk-invite-csv.js';
 import { hashInviteToken, inviteUrlFor, newInviteToken } from './invite-tokens.js';
 import { isUuid } from './organizations.js';
 
@@ -147,11 +147,7 @@ export async function bulkInvite(
 }
 
 /** A stored report, as returned at upload but without the invite URLs (their tokens are never stored). */
-export async function getBulkImport(
-  db: DbExecutor,
-  organizationId: string,
-  id: string,
-): Promise<BulkImportResult> {
+export async function getBulkImport(db: DbExecutor, organizationId: string, id: string): Promise<BulkImportResult> {
   if (!isUuid(id)) throw bulkImportNotFound();
   const [row] = await db
     .select()

@@ -20,8 +20,7 @@ const upload = (org: TestOrg, content: string | Buffer, filename = 'people.csv')
 const inviteCount = async (org: TestOrg) =>
   (await h.http.get('/api/organization/invite-tokens').set(inOrg(org.admin, org.id))).body.data.length;
 
-const rows = (n: number) =>
-  Array.from({ length: n }, (_, i) => `person${i}@example.com,Person ${i},Member`).join('\n');
+const rows = (n: number) => Array.from({ length: n }, (_, i) => `person${i}@example.com,Person ${i},Member`).join('\n');
 
 describe('POST /api/organization/bulk-invite', () => {
   it('reports every row and issues a single-use invite URL per valid row, bound to its e-mail and role', async () => {
@@ -99,7 +98,9 @@ describe('POST /api/organization/bulk-invite', () => {
     );
     expect(stored.body.data.records[1].inviteUrl).toBeUndefined();
     const other = await anOrganization(h);
-    const foreign = await h.http.get(`/api/organization/bulk-invite/${res.body.data.id}`).set(inOrg(other.admin, other.id));
+    const foreign = await h.http
+      .get(`/api/organization/bulk-invite/${res.body.data.id}`)
+      .set(inOrg(other.admin, other.id));
     expectEnvelopeError(foreign, 404, 'BulkInvite.NotFound');
     expect(byRow[2].error).toMatch(/role/);
     expect(res.body.data).toMatchObject({ totalCount: 5, successCount: 1, failureCount: 4 });
@@ -118,7 +119,12 @@ describe('POST /api/organization/bulk-invite', () => {
     ].join('\n');
     const res = await upload(org, csv);
     const records = res.body.data.records;
-    expect(records.map((r: { status: string }) => r.status)).toEqual(['Success', 'Duplicate', 'Duplicate', 'Duplicate']);
+    expect(records.map((r: { status: string }) => r.status)).toEqual([
+      'Success',
+      'Duplicate',
+      'Duplicate',
+      'Duplicate',
+    ]);
     expect(records[1].error).toMatch(/row 1/);
     expect(records[2].error).toMatch(/member/i);
     expect(res.body.data).toMatchObject({ successCount: 1, failureCount: 3, duplicateCount: 3 });
@@ -126,7 +132,8 @@ describe('POST /api/organization/bulk-invite', () => {
 
   it('reads a UTF-8 BOM, CRLF line ends, quoted fields, blank lines and columns in another order', async () => {
     const org = await anOrganization(h);
-    const csv = '\uFEFFRole,Email,Name\r\nMember,crlf@example.com,"Doe, Jane"\r\n\r\nAdmin,quoted@example.com,"Say ""hi"""\r\n';
+    const csv =
+      '\uFEFFRole,Email,Name\r\nMember,crlf@example.com,"Doe, Jane"\r\n\r\nAdmin,quoted@example.com,"Say ""hi"""\r\n';
     const res = await upload(org, csv);
     expect(res.status).toBe(201);
     expect(res.body.data.records).toEqual([
@@ -158,7 +165,11 @@ describe('POST /api/organization/bulk-invite', () => {
   });
 
   it.each([
-    ['a PNG image', 'BulkInvite.InvalidFile', Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000', 'hex')],
+    [
+      'a PNG image',
+      'BulkInvite.InvalidFile',
+      Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000', 'hex'),
+    ],
     ['a text file with NUL bytes', 'BulkInvite.InvalidFile', Buffer.from('email,name,role\n\u0000\u0001\n')],
     ['JSON', 'BulkInvite.InvalidFile', Buffer.from('{"email":"a@example.com","name":"A","role":"Member"}')],
     ['plain prose', 'BulkInvite.MissingColumn', Buffer.from('Please invite Ada and Alan.\nThanks!\n')],

@@ -67,7 +67,12 @@ describe('POST /api/organization/invites/{token}/accept', () => {
   it('registers a new account as a Member, who can then sign in', async () => {
     const invite = await anInviteToken(h, org);
     const preview = await h.http.get(`/api/organization/invites/${invite.token}`);
-    expect(preview.body.data).toMatchObject({ organizationId: org.id, organizationName: 'Acme', role: 'Member', remainingUses: 1 });
+    expect(preview.body.data).toMatchObject({
+      organizationId: org.id,
+      organizationName: 'Acme',
+      role: 'Member',
+      remainingUses: 1,
+    });
 
     const email = uniqueEmail('invitee');
     const res = await h.http
@@ -115,7 +120,9 @@ describe('POST /api/organization/invites/{token}/accept', () => {
 
   it('validates the registration body and the password strength', async () => {
     const invite = await anInviteToken(h, org);
-    const bad = await h.http.post(`/api/organization/invites/${invite.token}/accept`).send({ email: 'nope', name: 'X', password: 'a-long-enough-password' });
+    const bad = await h.http
+      .post(`/api/organization/invites/${invite.token}/accept`)
+      .send({ email: 'nope', name: 'X', password: 'a-long-enough-password' });
     expectEnvelopeError(bad, 400, 'Invite.Invalid');
     const weak = await h.http
       .post(`/api/organization/invites/${invite.token}/accept`)
@@ -127,7 +134,9 @@ describe('POST /api/organization/invites/{token}/accept', () => {
     const invite = await anInviteToken(h, org, { maxUsageCount: 1 });
     const first = await createUser(h);
     const second = await createUser(h);
-    expect((await h.http.post(`/api/organization/invites/${invite.token}/accept`).set(bearer(first.session))).status).toBe(201);
+    expect(
+      (await h.http.post(`/api/organization/invites/${invite.token}/accept`).set(bearer(first.session))).status,
+    ).toBe(201);
     const res = await h.http.post(`/api/organization/invites/${invite.token}/accept`).set(bearer(second.session));
     expectEnvelopeError(res, 410, 'Invite.Expired');
     expectEnvelopeError(await h.http.get(`/api/organization/invites/${invite.token}`), 410, 'Invite.Expired');

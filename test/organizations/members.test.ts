@@ -25,9 +25,7 @@ describe('GET /api/organization/members', () => {
       status: 'Active',
     });
     const second = await h.http.get('/api/organization/members?page=2&size=2').set(inOrg(members[0], org.id));
-    expect(second.body.data.map((m: { userId: string }) => m.userId)).toEqual(
-      members.slice(1).map((m) => m.accountId),
-    );
+    expect(second.body.data.map((m: { userId: string }) => m.userId)).toEqual(members.slice(1).map((m) => m.accountId));
   });
 
   it('defaults to page 1 and size 20', async () => {
@@ -71,11 +69,20 @@ describe('PUT /api/organization/members/{userId}/role', () => {
     const org = await anOrganization(h);
     const second = await aMember(h, org, 'Admin');
     const [a, b] = await Promise.all([
-      h.http.put(`/api/organization/members/${second.accountId}/role`).set(inOrg(org.admin, org.id)).send({ role: 'Member' }),
-      h.http.put(`/api/organization/members/${org.admin.accountId}/role`).set(inOrg(second, org.id)).send({ role: 'Member' }),
+      h.http
+        .put(`/api/organization/members/${second.accountId}/role`)
+        .set(inOrg(org.admin, org.id))
+        .send({ role: 'Member' }),
+      h.http
+        .put(`/api/organization/members/${org.admin.accountId}/role`)
+        .set(inOrg(second, org.id))
+        .send({ role: 'Member' }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
-    const list = await h.http.get('/api/organization/members').set(bearer(org.admin.session)).set('x-organization-id', org.id);
+    const list = await h.http
+      .get('/api/organization/members')
+      .set(bearer(org.admin.session))
+      .set('x-organization-id', org.id);
     expect(list.body.data.filter((m: { role: string }) => m.role === 'Admin')).toHaveLength(1);
   });
 
@@ -93,7 +100,10 @@ describe('PUT /api/organization/members/{userId}/role', () => {
     const org = await anOrganization(h);
     const stranger = await anOrganization(h);
     for (const id of [stranger.admin.accountId, 'nope']) {
-      const res = await h.http.put(`/api/organization/members/${id}/role`).set(inOrg(org.admin, org.id)).send({ role: 'Admin' });
+      const res = await h.http
+        .put(`/api/organization/members/${id}/role`)
+        .set(inOrg(org.admin, org.id))
+        .send({ role: 'Admin' });
       expectEnvelopeError(res, 404, 'Member.NotFound');
     }
   });
@@ -109,7 +119,10 @@ describe('DELETE /api/organization/members/{userId}', () => {
       .set(inOrg(org.admin, org.id))
       .send({ userId: member.accountId, role: 'Member' })
       .expect(201);
-    const key = await h.http.post('/api/v1/api-keys').set(bearer(member.session)).send({ name: 'p', projectId: project.id });
+    const key = await h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(member.session))
+      .send({ name: 'p', projectId: project.id });
     expect(key.status).toBe(200);
     expect((await h.http.get('/api/v1/api-keys').set(bearer(key.body.token))).status).toBe(200);
 
@@ -123,13 +136,19 @@ describe('DELETE /api/organization/members/{userId}', () => {
     expect(projectMembers.body.data.map((m: { userId: string }) => m.userId)).toEqual([org.admin.accountId]);
     expect((await h.http.get('/api/v1/api-keys').set(bearer(key.body.token))).status).toBe(401);
     // The removed member's other credentials still work, but the organization is gone for them.
-    expectEnvelopeError(await h.http.get('/api/organization/members').set(inOrg(member, org.id)), 404, 'Organization.NotFound');
+    expectEnvelopeError(
+      await h.http.get('/api/organization/members').set(inOrg(member, org.id)),
+      404,
+      'Organization.NotFound',
+    );
   });
 
   it('lets a member leave on their own, and refuses the last Admin with 409', async () => {
     const org = await anOrganization(h);
     const member = await aMember(h, org);
-    expect((await h.http.delete(`/api/organization/members/${member.accountId}`).set(inOrg(member, org.id))).status).toBe(200);
+    expect(
+      (await h.http.delete(`/api/organization/members/${member.accountId}`).set(inOrg(member, org.id))).status,
+    ).toBe(200);
     const last = await h.http.delete(`/api/organization/members/${org.admin.accountId}`).set(inOrg(org.admin, org.id));
     expectEnvelopeError(last, 409, 'Member.LastAdmin');
   });

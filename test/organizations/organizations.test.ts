@@ -28,11 +28,14 @@ describe('POST /api/organizations', () => {
     expect(res.status).toBe(201);
   });
 
-  it.each([{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 42 }])('refuses %p with 400 Organization.Invalid', async (body) => {
-    const user = await createUser(h);
-    const res = await h.http.post('/api/organizations').set(bearer(user.session)).send(body);
-    expectEnvelopeError(res, 400, 'Organization.Invalid');
-  });
+  it.each([{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 42 }])(
+    'refuses %p with 400 Organization.Invalid',
+    async (body) => {
+      const user = await createUser(h);
+      const res = await h.http.post('/api/organizations').set(bearer(user.session)).send(body);
+      expectEnvelopeError(res, 400, 'Organization.Invalid');
+    },
+  );
 
   it('answers 401 in the envelope without credentials', async () => {
     const res = await h.http.post('/api/organizations').send({ name: 'Nope' });

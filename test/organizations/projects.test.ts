@@ -33,7 +33,13 @@ describe('POST /api/projects', () => {
     });
     const members = await h.http.get(`/api/projects/${res.body.data.id}/members`).set(bearer(org.admin.session));
     expect(members.body.data).toEqual([
-      { userId: org.admin.accountId, email: org.admin.email, name: 'Org Admin', role: 'Owner', addedAt: expect.any(String) },
+      {
+        userId: org.admin.accountId,
+        email: org.admin.email,
+        name: 'Org Admin',
+        role: 'Owner',
+        addedAt: expect.any(String),
+      },
     ]);
   });
 
@@ -44,7 +50,10 @@ describe('POST /api/projects', () => {
 
   it('answers 404 for an organization the caller is not in, and 400 for a bad body', async () => {
     const other = await anOrganization(h);
-    const res = await h.http.post('/api/projects').set(bearer(org.admin.session)).send({ name: 'X', organizationId: other.id });
+    const res = await h.http
+      .post('/api/projects')
+      .set(bearer(org.admin.session))
+      .send({ name: 'X', organizationId: other.id });
     expectEnvelopeError(res, 404, 'Organization.NotFound');
     const bad = await h.http.post('/api/projects').set(bearer(org.admin.session)).send({ name: '' });
     expectEnvelopeError(bad, 400, 'Project.Invalid');
@@ -57,7 +66,11 @@ describe('GET /api/projects and /api/projects/{id}', () => {
     const member = await aMember(h, own);
     const a = await aProject(h, own, 'A');
     const b = await aProject(h, own, 'B');
-    await h.http.post(`/api/projects/${a.id}/members`).set(inOrg(own.admin, own.id)).send({ userId: member.accountId }).expect(201);
+    await h.http
+      .post(`/api/projects/${a.id}/members`)
+      .set(inOrg(own.admin, own.id))
+      .send({ userId: member.accountId })
+      .expect(201);
 
     const all = await h.http.get('/api/projects').set(inOrg(member, own.id));
     expect(all.body).toMatchObject({ total: 2, page: 1, size: 20 });
@@ -73,7 +86,11 @@ describe('GET /api/projects and /api/projects/{id}', () => {
 
   it('answers 404 Project.NotFound for an unknown or malformed id', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {
-      expectEnvelopeError(await h.http.get(`/api/projects/${id}`).set(bearer(org.admin.session)), 404, 'Project.NotFound');
+      expectEnvelopeError(
+        await h.http.get(`/api/projects/${id}`).set(bearer(org.admin.session)),
+        404,
+        'Project.NotFound',
+      );
     }
   });
 });
@@ -92,7 +109,11 @@ describe('DELETE /api/projects/{id}', () => {
     const res = await h.http.delete(`/api/projects/${project.id}`).set(bearer(org.admin.session));
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: project.id, message: expect.any(String) });
-    expectEnvelopeError(await h.http.get(`/api/projects/${project.id}`).set(bearer(org.admin.session)), 404, 'Project.NotFound');
+    expectEnvelopeError(
+      await h.http.get(`/api/projects/${project.id}`).set(bearer(org.admin.session)),
+      404,
+      'Project.NotFound',
+    );
     expect((await h.http.get('/api/v1/auth/me').set(bearer(key.body.token))).status).toBe(401);
   });
 
@@ -126,9 +147,13 @@ describe('project members', () => {
     expect(changed.body.data.role).toBe('Owner');
     const list = await h.http.get(`/api/projects/${project.id}/members`).set(bearer(member.session));
     expect(list.body).toMatchObject({ total: 2 });
-    const removed = await h.http.delete(`/api/projects/${project.id}/members/${member.accountId}`).set(bearer(org.admin.session));
+    const removed = await h.http
+      .delete(`/api/projects/${project.id}/members/${member.accountId}`)
+      .set(bearer(org.admin.session));
     expect(removed.status).toBe(200);
-    const again = await h.http.delete(`/api/projects/${project.id}/members/${member.accountId}`).set(bearer(org.admin.session));
+    const again = await h.http
+      .delete(`/api/projects/${project.id}/members/${member.accountId}`)
+      .set(bearer(org.admin.session));
     expectEnvelopeError(again, 404, 'ProjectMember.NotFound');
   });
 
@@ -153,7 +178,10 @@ describe('API keys bound to projects (identity’s POST /api/v1/api-keys)', () =
     const project = await aProject(h, org);
     const member = await aMember(h, org);
     const outsider = await anOrganization(h);
-    const denied = await h.http.post('/api/v1/api-keys').set(bearer(member.session)).send({ name: 'k', projectId: project.id });
+    const denied = await h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(member.session))
+      .send({ name: 'k', projectId: project.id });
     expect(denied.status).toBe(404);
     expect(JSON.parse(denied.text).title).toBe('Project.NotFound');
     const stranger = await h.http
@@ -161,8 +189,14 @@ describe('API keys bound to projects (identity’s POST /api/v1/api-keys)', () =
       .set(bearer(outsider.admin.session))
       .send({ name: 'k', projectId: project.id });
     expect(stranger.status).toBe(404);
-    await h.http.post(`/api/projects/${project.id}/members`).set(bearer(org.admin.session)).send({ userId: member.accountId });
-    const allowed = await h.http.post('/api/v1/api-keys').set(bearer(member.session)).send({ name: 'k', projectId: project.id });
+    await h.http
+      .post(`/api/projects/${project.id}/members`)
+      .set(bearer(org.admin.session))
+      .send({ userId: member.accountId });
+    const allowed = await h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(member.session))
+      .send({ name: 'k', projectId: project.id });
     expect(allowed.status).toBe(200);
   });
 });
@@ -185,7 +219,12 @@ describe('templates', () => {
       icon: 'rocket',
       createdAt: expect.any(String),
       config: {
-        quota: { dailyRequestLimit: 1000, dailyTokenLimit: 1_000_000, monthlyRequestLimit: 20_000, monthlyTokenLimit: 20_000_000 },
+        quota: {
+          dailyRequestLimit: 1000,
+          dailyTokenLimit: 1_000_000,
+          monthlyRequestLimit: 20_000,
+          monthlyTokenLimit: 20_000_000,
+        },
         rateLimit: { requestsPerMinuteLimit: 20 },
       },
     });
@@ -203,14 +242,28 @@ describe('templates', () => {
       icon: 'star',
       config: { quota: { dailyRequestLimit: 5 }, rateLimit: { requestsPerMinuteLimit: 2 } },
     });
-    const priv = await h.http.post('/api/project-templates').set(inOrg(org.admin, org.id)).send(body('Private one', false));
+    const priv = await h.http
+      .post('/api/project-templates')
+      .set(inOrg(org.admin, org.id))
+      .send(body('Private one', false));
     expect(priv.status).toBe(201);
-    expect(priv.body.data).toMatchObject({ name: 'Private one', isSystem: false, isPublic: false, usageCount: 0, organizationId: org.id });
-    const pub = await h.http.post('/api/project-templates').set(inOrg(org.admin, org.id)).send(body('Public one', true));
+    expect(priv.body.data).toMatchObject({
+      name: 'Private one',
+      isSystem: false,
+      isPublic: false,
+      usageCount: 0,
+      organizationId: org.id,
+    });
+    const pub = await h.http
+      .post('/api/project-templates')
+      .set(inOrg(org.admin, org.id))
+      .send(body('Public one', true));
     expect(pub.status).toBe(201);
 
     const names = async (user: TestOrg['admin'], orgId: string, q = '') =>
-      (await h.http.get(`/api/project-templates${q}`).set(inOrg(user, orgId))).body.data.map((t: { name: string }) => t.name);
+      (await h.http.get(`/api/project-templates${q}`).set(inOrg(user, orgId))).body.data.map(
+        (t: { name: string }) => t.name,
+      );
     expect(await names(org.admin, org.id)).toEqual(expect.arrayContaining(['Private one', 'Public one', 'Starter']));
     expect(await names(other.admin, other.id)).toEqual(expect.arrayContaining(['Public one', 'Starter']));
     expect(await names(other.admin, other.id)).not.toContain('Private one');
@@ -259,7 +312,11 @@ describe('POST /api/projects/from-template', () => {
       rateLimit: { requestsPerMinuteLimit: 120 },
     });
     expect(data.apiKeys).toHaveLength(1);
-    expect(data.apiKeys[0]).toMatchObject({ projectId: data.id, status: 'enabled', token: expect.stringMatching(/^ock_/) });
+    expect(data.apiKeys[0]).toMatchObject({
+      projectId: data.id,
+      status: 'enabled',
+      token: expect.stringMatching(/^ock_/),
+    });
     // The key works, is bound to the project, and its token is never shown again.
     const listed = await h.http.get('/api/v1/api-keys').set(bearer(data.apiKeys[0].token));
     expect(listed.status).toBe(200);

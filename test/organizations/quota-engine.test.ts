@@ -71,12 +71,21 @@ describe('the quota engine', () => {
     await engine.recordTokens(all, 10);
     expect(await engine.admit(all)).toEqual({ admitted: false, limit: 'dailyRequests', retryAfterSeconds: 43_170 });
 
-    const tokensFirst = await projectWithQuota({ dailyTokenLimit: 10, monthlyRequestLimit: 1, requestsPerMinuteLimit: 1 });
+    const tokensFirst = await projectWithQuota({
+      dailyTokenLimit: 10,
+      monthlyRequestLimit: 1,
+      requestsPerMinuteLimit: 1,
+    });
     await engine.admit(tokensFirst);
     await engine.recordTokens(tokensFirst, 10);
     expect(await engine.admit(tokensFirst)).toMatchObject({ admitted: false, limit: 'dailyTokens' });
 
-    const monthly = await projectWithQuota({ monthlyRequestLimit: 1, monthlyTokenLimit: 1, requestsPerMinuteLimit: 1, customResetDay: 15 });
+    const monthly = await projectWithQuota({
+      monthlyRequestLimit: 1,
+      monthlyTokenLimit: 1,
+      requestsPerMinuteLimit: 1,
+      customResetDay: 15,
+    });
     await engine.admit(monthly);
     // The month window started 2030-02-15 and ends 2030-03-15T00:00Z.
     expect(await engine.admit(monthly)).toEqual({
@@ -115,7 +124,9 @@ describe('the quota engine', () => {
     const connections = Array.from({ length: 4 }, () => new Redis(h.config.REDIS_URL));
     try {
       const engines = connections.map((c) => counters(clock, c));
-      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => (engines[i % 4] as QuotaCounters).admit(id)));
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => (engines[i % 4] as QuotaCounters).admit(id)),
+      );
       expect(results.filter((r) => r.admitted)).toHaveLength(left);
       expect(results.filter((r) => !r.admitted && r.limit === 'dailyRequests')).toHaveLength(200 - left);
       expect((await warmup.readUsage(id)).day.requestCount).toBe(limit);

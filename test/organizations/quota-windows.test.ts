@@ -19,16 +19,43 @@ describe('quota windows', () => {
   });
 
   it.each([
-    ['2030-03-15T00:00:00.000Z', 15, '2030-03-15T00:00:00.000Z', '2030-04-15T00:00:00.000Z', '2030-02-15T00:00:00.000Z'],
-    ['2030-03-14T23:59:59.999Z', 15, '2030-02-15T00:00:00.000Z', '2030-03-15T00:00:00.000Z', '2030-01-15T00:00:00.000Z'],
-    ['2030-01-10T00:00:00.000Z', 28, '2029-12-28T00:00:00.000Z', '2030-01-28T00:00:00.000Z', '2029-11-28T00:00:00.000Z'],
-    ['2030-02-28T00:00:00.000Z', 28, '2030-02-28T00:00:00.000Z', '2030-03-28T00:00:00.000Z', '2030-01-28T00:00:00.000Z'],
+    [
+      '2030-03-15T00:00:00.000Z',
+      15,
+      '2030-03-15T00:00:00.000Z',
+      '2030-04-15T00:00:00.000Z',
+      '2030-02-15T00:00:00.000Z',
+    ],
+    [
+      '2030-03-14T23:59:59.999Z',
+      15,
+      '2030-02-15T00:00:00.000Z',
+      '2030-03-15T00:00:00.000Z',
+      '2030-01-15T00:00:00.000Z',
+    ],
+    [
+      '2030-01-10T00:00:00.000Z',
+      28,
+      '2029-12-28T00:00:00.000Z',
+      '2030-01-28T00:00:00.000Z',
+      '2029-11-28T00:00:00.000Z',
+    ],
+    [
+      '2030-02-28T00:00:00.000Z',
+      28,
+      '2030-02-28T00:00:00.000Z',
+      '2030-03-28T00:00:00.000Z',
+      '2030-01-28T00:00:00.000Z',
+    ],
     ['2030-07-01T00:00:00.000Z', 1, '2030-07-01T00:00:00.000Z', '2030-08-01T00:00:00.000Z', '2030-06-01T00:00:00.000Z'],
-  ])('at %s with reset day %d the month window is [%s, %s), the one before began %s', (now, resetDay, start, next, previous) => {
-    expect(day(monthWindowStart(at(now), resetDay))).toBe(start);
-    expect(day(nextMonthWindowStart(at(now), resetDay))).toBe(next);
-    expect(day(previousMonthWindowStart(at(now), resetDay))).toBe(previous);
-  });
+  ])(
+    'at %s with reset day %d the month window is [%s, %s), the one before began %s',
+    (now, resetDay, start, next, previous) => {
+      expect(day(monthWindowStart(at(now), resetDay))).toBe(start);
+      expect(day(nextMonthWindowStart(at(now), resetDay))).toBe(next);
+      expect(day(previousMonthWindowStart(at(now), resetDay))).toBe(previous);
+    },
+  );
 
   it('rounds Retry-After up to whole seconds, at least 1', () => {
     expect(secondsUntil(at('2030-01-01T00:00:00.200Z'), at('2030-01-01T00:00:02Z'))).toBe(2);

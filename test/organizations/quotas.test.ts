@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const postQuota = (projectId: string, body: unknown, session = org.admin.session) =>
-  h.http.post(`/api/projects/${projectId}/quota`).set(bearer(session)).send(body as object);
+  h.http
+    .post(`/api/projects/${projectId}/quota`)
+    .set(bearer(session))
+    .send(body as object);
 
 describe('POST /api/projects/{projectId}/quota', () => {
   it('configures the quota and answers the ProjectQuota', async () => {
@@ -98,7 +101,12 @@ describe('GET /api/projects/{projectId}/quota', () => {
 describe('GET /api/projects/{projectId}/quota-usage', () => {
   it('reads the same counters that enforce, for the month (default) and the day', async () => {
     const project = await aProject(h, org);
-    await postQuota(project.id, { dailyRequestLimit: 10, monthlyRequestLimit: 100, monthlyTokenLimit: 1_000, customResetDay: 1 });
+    await postQuota(project.id, {
+      dailyRequestLimit: 10,
+      monthlyRequestLimit: 100,
+      monthlyTokenLimit: 1_000,
+      customResetDay: 1,
+    });
     const engine = quotaCountersOf(h.ctx);
     for (let i = 0; i < 3; i++) expect((await engine.admit(project.id)).admitted).toBe(true);
     await engine.recordTokens(project.id, 400);
@@ -128,7 +136,11 @@ describe('GET /api/projects/{projectId}/quota-usage', () => {
   it('shows usage of a project without a quota, with nothing remaining to report', async () => {
     const project = await aProject(h, org);
     const res = await h.http.get(`/api/projects/${project.id}/quota-usage?period=day`).set(bearer(org.admin.session));
-    expect(res.body.data).toMatchObject({ enforceQuota: false, dailyUsage: { requestCount: 0, tokenCount: 0 }, quotaLimitRemaining: {} });
+    expect(res.body.data).toMatchObject({
+      enforceQuota: false,
+      dailyUsage: { requestCount: 0, tokenCount: 0 },
+      quotaLimitRemaining: {},
+    });
   });
 
   it('refuses an unknown period with 400 Quota.InvalidQuery', async () => {
