@@ -20,7 +20,6 @@ beforeAll(async () => {
     GITHUB_REPO: 'acme/widgets',
   };
   h = await createHarness(env);
-  worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'maintenance' } });
 });
 afterAll(async () => {
   await worker.stop();
@@ -33,6 +32,9 @@ describe('GET /api/v1/github/stars', () => {
     const first = await h.http.get('/api/v1/github/stars');
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ repo: 'acme/widgets', stale: true });
+    expect(await h.ctx.queues.queue('maintenance').getJobCounts('waiting')).toEqual({ waiting: 1 });
+
+    worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'maintenance' } });
 
     const filled = await waitUntil(async () => {
       const res = await h.http.get('/api/v1/github/stars');
