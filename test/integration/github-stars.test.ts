@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 
 let github: http.Server;
-let requests: string[] = [];
+const requests: string[] = [];
 let stars = 4242;
 let h: Harness;
 let worker: WorkerProcess;
