@@ -36,6 +36,11 @@ function stringFor(name: string, schema: JsonSchema): string {
   }
 }
 
+/** 1, moved into [minimum, maximum] when the schema sets them. */
+function numberWithin(schema: JsonSchema): number {
+  return Math.min(Math.max(1, schema.minimum ?? 1), schema.maximum ?? Number.POSITIVE_INFINITY);
+}
+
 export function valueFor(name: string, schema: JsonSchema, depth = 0): unknown {
   if (schema.const !== undefined) return schema.const;
   if (schema.default !== undefined) return schema.default;
@@ -48,9 +53,9 @@ export function valueFor(name: string, schema: JsonSchema, depth = 0): unknown {
     case 'string':
       return stringFor(name, schema);
     case 'integer':
-      return Math.ceil(Math.min(Math.max(schema.minimum ?? 1, 1), schema.maximum ?? 1));
+      return Math.ceil(numberWithin(schema));
     case 'number':
-      return Math.min(Math.max(schema.minimum ?? 1, 1), schema.maximum ?? 1);
+      return numberWithin(schema);
     case 'boolean':
       return true;
     case 'null':

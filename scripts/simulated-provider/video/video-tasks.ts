@@ -1,5 +1,5 @@
 // Video tasks of both wire formats. A task's status is computed from its age (no timer per task, so thousands of
-// tasks cost nothing): queued for the first 20% of the duration, running until 100%, then succeeded or failed.
+// tasks cost nothing): queued for the first quarter of the duration, running until 100%, then succeeded or failed.
 import { has } from '../triggers.js';
 
 export type VideoFlavor = 'seedance' | 'openai';
@@ -25,7 +25,7 @@ export type VideoPhase = {
   sinceMs: number;
 };
 
-const QUEUED_SHARE = 0.2;
+const QUEUED_SHARE = 0.25;
 
 export class VideoTaskStore {
   private readonly tasks = new Map<string, VideoTask>();
