@@ -130,6 +130,9 @@ export function parseMessagesRequest(body: unknown): MessagesRequest {
   if (request.thinking?.type === 'enabled' && request.thinking.budget_tokens >= request.max_tokens) {
     throw invalidRequest('`max_tokens` must be greater than `thinking.budget_tokens`.');
   }
+  if (request.thinking?.type === 'enabled' && request.temperature !== undefined && request.temperature !== 1) {
+    throw invalidRequest('`temperature` may only be set to 1 when thinking is enabled.');
+  }
   checkTools(request);
   checkConversation(request);
   return request;
