@@ -1,6 +1,7 @@
 // Idempotent seed: the Admin account and whatever each area needs to be alive after `npm start`.
 import type { AppContext } from '../shared/context.js';
 import { bootstrapAdmin } from '../shared/identity/accounts.js';
+import { seedOrganizations } from '../shared/organizations/organization-seed.js';
 
 export type SeedStep = { name: string; run(ctx: AppContext): Promise<string | undefined> };
 
@@ -13,6 +14,7 @@ export const seedSteps: SeedStep[] = [
       return `${created ? 'created' : 'found'} Admin account ${account.email}`;
     },
   },
+  { name: 'organizations', run: seedOrganizations },
 ];
 
 export async function runSeed(ctx: AppContext): Promise<string[]> {
