@@ -5,6 +5,8 @@ import { adminRoutes } from './admin/admin.routes.js';
 import { apiKeyRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { filesRoutes } from './files/files.routes.js';
+import { messagesRoutes } from './gateway/messages.routes.js';
+import { modelsRoutes } from './gateway/models.routes.js';
 import { githubRoutes } from './github/github.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { organizationRoutes } from './organization/organization.routes.js';
@@ -23,4 +25,6 @@ export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use('/api/organization', organizationRoutes(ctx));
   app.use('/api/projects', projectRoutes(ctx));
   app.use('/api/project-templates', projectTemplateRoutes(ctx));
+  app.use(modelsRoutes(ctx));
+  app.use(messagesRoutes(ctx));
 }

@@ -8,7 +8,7 @@ import { currentCorrelationId } from '../logging/correlation.js';
 import { QuotaCounters, quotaExceeded } from '../quota/quota-counters.js';
 import { type TokenUsage, totalTokens } from './pricing.js';
 import type { GatewayCaller } from './gateway-caller.js';
-import { gatewayWallet } from './gateway-wallet.js';
+import { release, reserve, settle } from '../wallet/reservations.js';
 
 export type Charge = {
   readonly requestLogId: string;
@@ -45,7 +45,8 @@ export async function openCharge(
     closed: false,
   };
   if (input.reserveMicros > 0n) {
-    charge.reservationId = await gatewayWallet.reserve(ctx, caller.organizationId, input.reserveMicros, charge.requestLogId);
+    const reservation = await reserve(ctx, caller.organizationId, input.reserveMicros, { requestId: charge.requestLogId });
+    charge.reservationId = reservation.id;
   }
   try {
     const admission = await new QuotaCounters({ redis: ctx.redis, db: ctx.db, prefix: ctx.config.REDIS_PREFIX }).admit(
@@ -53,7 +54,7 @@ export async function openCharge(
     );
     if (!admission.admitted) throw quotaExceeded(admission);
   } catch (err) {
-    if (charge.reservationId) await gatewayWallet.release(ctx, charge.reservationId);
+    if (charge.reservationId) await release(ctx, charge.reservationId);
     charge.closed = true;
     throw err;
   }
@@ -67,8 +68,11 @@ export async function closeCharge(ctx: AppContext, charge: Charge, outcome: Outc
   const usage = outcome.usage ?? zeroUsage;
   const cost = outcome.costMicros;
   const description = `${charge.operation}${charge.model ? ` ${charge.model}` : ''}`;
-  await ctx.db.transaction(async (tx) => {
-    await tx.insert(requestLogs).values({
+  // The log row first (idempotent on its id), then ONE wallet settlement keyed by the same id: a retried close
+  // writes neither twice.
+  await ctx.db
+    .insert(requestLogs)
+    .values({
       id: charge.requestLogId,
       organizationId: charge.caller.organizationId,
       projectId: charge.caller.projectId,
@@ -86,15 +90,15 @@ export async function closeCharge(ctx: AppContext, charge: Charge, outcome: Outc
       errorMessage: outcome.errorMessage ?? null,
       correlationId: currentCorrelationId() ?? null,
       finishedAt: new Date(),
-    });
-    if (charge.reservationId) {
-      if (cost > 0n) {
-        await gatewayWallet.settle(ctx, charge.reservationId, cost, { requestLogId: charge.requestLogId, description }, tx);
-      } else {
-        await gatewayWallet.release(ctx, charge.reservationId, tx);
-      }
+    })
+    .onConflictDoNothing();
+  if (charge.reservationId) {
+    if (cost > 0n) {
+      await settle(ctx, charge.reservationId, cost, { requestLogId: charge.requestLogId, description });
+    } else {
+      await release(ctx, charge.reservationId);
     }
-  });
+  }
   const tokens = totalTokens(usage);
   if (tokens > 0) {
     await new QuotaCounters({ redis: ctx.redis, db: ctx.db, prefix: ctx.config.REDIS_PREFIX }).recordTokens(

@@ -18,9 +18,9 @@ const errorEvent = (message: string) =>
 export function messagesRoutes(ctx: AppContext): Router {
   const router = Router();
   const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);
-  router.use(gatewayAuth(ctx, { allowXApiKey: true }));
+  const auth = gatewayAuth(ctx, { allowXApiKey: true });
 
-  router.post('/v1/messages', async (req, res) => {
+  router.post('/v1/messages', ...auth, async (req, res) => {
     const input = body(req, messagesBody, 'Messages.Invalid');
     const model = registry.resolve(input.model, 'messages');
     if (input.thinking?.type === 'enabled' && !model.supportsThinking) {
@@ -63,7 +63,7 @@ export function messagesRoutes(ctx: AppContext): Router {
     });
   });
 
-  router.post('/v1/messages/count_tokens', async (req, res) => {
+  router.post('/v1/messages/count_tokens', ...auth, async (req, res) => {
     const input = body(req, countTokensBody, 'Messages.Invalid');
     const model = registry.resolve(input.model, 'messages');
     const request: MessagesRequest = {

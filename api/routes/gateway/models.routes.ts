@@ -15,7 +15,7 @@ export function modelsRoutes(ctx: AppContext): Router {
     capabilities: [m.capability],
   }));
   const page = { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
-  router.get('/v1/models', gatewayAuth(ctx, { allowXApiKey: true }), (_req, res) => {
+  router.get('/v1/models', ...gatewayAuth(ctx, { allowXApiKey: true }), (_req, res) => {
     res.json(page);
   });
   return router;
