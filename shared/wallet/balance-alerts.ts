@@ -1,0 +1,87 @@
+// Threshold crossings: a settlement that moves the settled balance from ≥ a threshold to < it raises one alert
+// row per crossed threshold in the same transaction; the row's id is the `alerts` job's payload.
+import { and, asc, eq, isNull, lt } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import type { DbExecutor } from '../db/client.js';
+import { walletAlertSettings, walletBalanceAlerts } from '../db/schema/index.js';
+
+export type Crossing = { previous: bigint; current: bigint };
+
+/** The thresholds (micro-units) that `previous → current` crosses downwards. */
+export function crossedThresholds(thresholds: readonly bigint[], { previous, current }: Crossing): bigint[] {
+  return thresholds.filter((t) => previous >= t && current < t);
+}
+
+/** Inside the settling transaction (the wallet row is locked, so crossings are exact and never double). */
+export async function raiseCrossingAlerts(
+  tx: DbExecutor,
+  input: Crossing & { organizationId: string; currency: string; recordId: string },
+): Promise<string[]> {
+  if (input.current >= input.previous) return [];
+  const [settings] = await tx
+    .select({ thresholds: walletAlertSettings.thresholds })
+    .from(walletAlertSettings)
+    .where(eq(walletAlertSettings.organizationId, input.organizationId));
+  const crossed = crossedThresholds((settings?.thresholds ?? []).map(BigInt), input);
+  if (crossed.length === 0) return [];
+  const rows = await tx
+    .insert(walletBalanceAlerts)
+    .values(
+      crossed.map((threshold) => ({
+        organizationId: input.organizationId,
+        kind: 'balance' as const,
+        threshold,
+        balance: input.current,
+        currency: input.currency,
+        recordId: input.recordId,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: walletBalanceAlerts.id });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * After the commit: one `alerts` job per alert (job id derived from the alert, so a repeat is ignored while the
+ * job exists). A failure here is logged, not thrown: the maintenance sweep enqueues alerts left unqueued.
+ */
+export async function enqueueAlerts(
+  ctx: Pick<AppContext, 'db' | 'queues' | 'logger'>,
+  alertIds: readonly string[],
+  job: 'balance-alert' | 'test-alert' = 'balance-alert',
+): Promise<void> {
+  for (const alertId of alertIds) {
+    try {
+      await ctx.queues.add('alerts', job, { alertId }, { jobId: `${job}-${alertId}` });
+      await ctx.db
+        .update(walletBalanceAlerts)
+        .set({ enqueuedAt: new Date() })
+        .where(eq(walletBalanceAlerts.id, alertId));
+    } catch (err) {
+      ctx.logger.warn({ alertId, err: (err as Error).message }, 'balance alert not enqueued; the sweep will retry');
+    }
+  }
+}
+
+/** Maintenance: alerts whose enqueue failed after their commit (older than `graceMs`) are enqueued now. */
+export async function enqueueStrandedAlerts(
+  ctx: Pick<AppContext, 'db' | 'queues' | 'logger'>,
+  graceMs = 60_000,
+  now = new Date(),
+): Promise<number> {
+  const rows = await ctx.db
+    .select({ id: walletBalanceAlerts.id, kind: walletBalanceAlerts.kind })
+    .from(walletBalanceAlerts)
+    .where(
+      and(
+        isNull(walletBalanceAlerts.enqueuedAt),
+        lt(walletBalanceAlerts.occurredAt, new Date(now.getTime() - graceMs)),
+      ),
+    )
+    .orderBy(asc(walletBalanceAlerts.occurredAt))
+    .limit(500);
+  for (const row of rows) {
+    await enqueueAlerts(ctx, [row.id], row.kind === 'test' ? 'test-alert' : 'balance-alert');
+  }
+  return rows.length;
+}
