@@ -4,11 +4,15 @@ import type { AppContext } from '../../shared/context.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { apiKeyRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { filesRoutes } from './files/files.routes.js';
+import { githubRoutes } from './github/github.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 
 export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use(healthRoutes(ctx));
+  if (ctx.config.STORAGE_DRIVER === 'local') app.use(filesRoutes(ctx));
   app.use('/api/v1/auth', authRoutes(ctx));
   app.use('/api/v1/api-keys', apiKeyRoutes(ctx));
   app.use('/api/v1/admin', adminRoutes(ctx));
+  app.use('/api/v1/github', githubRoutes(ctx));
 }
