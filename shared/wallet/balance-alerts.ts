@@ -4,6 +4,7 @@ import { and, asc, eq, isNull, lt } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { walletAlertSettings, walletBalanceAlerts } from '../db/schema/index.js';
+import { getWallet, settledBalance } from './wallets.js';
 
 export type Crossing = { previous: bigint; current: bigint };
 
@@ -84,4 +85,36 @@ export async function enqueueStrandedAlerts(
     await enqueueAlerts(ctx, [row.id], row.kind === 'test' ? 'test-alert' : 'balance-alert');
   }
   return rows.length;
+}
+
+/**
+ * `POST …/wallet/alerts/test`: an alert of kind `test` at the highest threshold with the current settled balance,
+ * sent through every configured channel; it neither counts towards nor is limited by the daily e-mail cap.
+ */
+export async function requestTestAlert(
+  ctx: Pick<AppContext, 'db' | 'queues' | 'logger'>,
+  organizationId: string,
+  requestedBy: string,
+): Promise<{ alertId: string }> {
+  const wallet = await getWallet(ctx.db, organizationId);
+  const [settings] = await ctx.db
+    .select({ thresholds: walletAlertSettings.thresholds })
+    .from(walletAlertSettings)
+    .where(eq(walletAlertSettings.organizationId, organizationId));
+  const highest = (settings?.thresholds ?? []).map(BigInt).reduce((a, b) => (b > a ? b : a), 0n);
+  const [alert] = await ctx.db
+    .insert(walletBalanceAlerts)
+    .values({
+      organizationId,
+      kind: 'test',
+      threshold: highest,
+      balance: settledBalance(wallet),
+      currency: wallet.currency,
+      requestedBy,
+    })
+    .returning({ id: walletBalanceAlerts.id });
+  if (!alert) throw new Error('alert insert returned nothing');
+  await ctx.queues.add('alerts', 'test-alert', { alertId: alert.id }, { jobId: `test-alert-${alert.id}` });
+  await ctx.db.update(walletBalanceAlerts).set({ enqueuedAt: new Date() }).where(eq(walletBalanceAlerts.id, alert.id));
+  return { alertId: alert.id };
 }
