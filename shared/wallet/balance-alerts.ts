@@ -101,7 +101,7 @@ export async function requestTestAlert(
     .select({ thresholds: walletAlertSettings.thresholds })
     .from(walletAlertSettings)
     .where(eq(walletAlertSettings.organizationId, organizationId));
-  const highest = (settings?.thresholds ?? []).map(BigInt).reduce((a, b) => (b > a ? b : a), 0n);
+  const highest = BigInt(Math.max(0, ...(settings?.thresholds ?? [])));
   const [alert] = await ctx.db
     .insert(walletBalanceAlerts)
     .values({
