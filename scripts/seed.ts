@@ -1,6 +1,8 @@
 // Idempotent seed: the Admin account and whatever each area needs to be alive after `npm start`.
 import type { AppContext } from '../shared/context.js';
 import { bootstrapAdmin } from '../shared/identity/accounts.js';
+import { seedOrganizations } from '../shared/organizations/organization-seed.js';
+import { ensureWallets } from '../shared/wallet/wallets.js';
 
 export type SeedStep = { name: string; run(ctx: AppContext): Promise<string | undefined> };
 
@@ -11,6 +13,14 @@ export const seedSteps: SeedStep[] = [
     async run(ctx) {
       const { account, created } = await bootstrapAdmin(ctx);
       return `${created ? 'created' : 'found'} Admin account ${account.email}`;
+    },
+  },
+  { name: 'organizations', run: seedOrganizations },
+  {
+    name: 'wallets',
+    async run(ctx) {
+      const created = await ensureWallets(ctx.db);
+      return created > 0 ? `created ${created} missing organization wallets` : undefined;
     },
   },
 ];

@@ -7,6 +7,10 @@ import { authRoutes } from './auth/auth.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { githubRoutes } from './github/github.routes.js';
 import { healthRoutes } from './health/health.routes.js';
+import { organizationRoutes } from './organization/organization.routes.js';
+import { organizationsRoutes } from './organizations/organizations.routes.js';
+import { projectTemplateRoutes } from './project-templates/project-templates.routes.js';
+import { projectRoutes } from './projects/projects.routes.js';
 
 export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use(healthRoutes(ctx));
@@ -15,4 +19,8 @@ export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use('/api/v1/api-keys', apiKeyRoutes(ctx));
   app.use('/api/v1/admin', adminRoutes(ctx));
   app.use('/api/v1/github', githubRoutes(ctx));
+  app.use('/api/organizations', organizationsRoutes(ctx));
+  app.use('/api/organization', organizationRoutes(ctx));
+  app.use('/api/projects', projectRoutes(ctx));
+  app.use('/api/project-templates', projectTemplateRoutes(ctx));
 }

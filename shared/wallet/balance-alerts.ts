@@ -13,17 +13,22 @@ export function crossedThresholds(thresholds: readonly bigint[], { previous, cur
   return thresholds.filter((t) => previous >= t && current < t);
 }
 
+/** The organization's alert thresholds in micro-units; read before the wallet row is locked. */
+export async function alertThresholds(db: DbExecutor, organizationId: string): Promise<bigint[]> {
+  const [settings] = await db
+    .select({ thresholds: walletAlertSettings.thresholds })
+    .from(walletAlertSettings)
+    .where(eq(walletAlertSettings.organizationId, organizationId));
+  return (settings?.thresholds ?? []).map(BigInt);
+}
+
 /** Inside the settling transaction (the wallet row is locked, so crossings are exact and never double). */
 export async function raiseCrossingAlerts(
   tx: DbExecutor,
+  thresholds: readonly bigint[],
   input: Crossing & { organizationId: string; currency: string; recordId: string },
 ): Promise<string[]> {
-  if (input.current >= input.previous) return [];
-  const [settings] = await tx
-    .select({ thresholds: walletAlertSettings.thresholds })
-    .from(walletAlertSettings)
-    .where(eq(walletAlertSettings.organizationId, input.organizationId));
-  const crossed = crossedThresholds((settings?.thresholds ?? []).map(BigInt), input);
+  const crossed = crossedThresholds(thresholds, input);
   if (crossed.length === 0) return [];
   const rows = await tx
     .insert(walletBalanceAlerts)

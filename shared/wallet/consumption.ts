@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config/index.js';
 import type { AppContext } from '../context.js';
-import { enqueueAlerts, raiseCrossingAlerts } from './balance-alerts.js';
+import { alertThresholds, enqueueAlerts, raiseCrossingAlerts } from './balance-alerts.js';
 import { insertRecord, recordByIdempotencyKey, type WalletRecord } from './ledger.js';
 import { unitsToMicros } from './money.js';
 import { isUniqueViolation } from './postgres-errors.js';
@@ -31,6 +31,7 @@ export async function consume(
   let outcome: { record: WalletRecord; alertIds: string[] };
   try {
     outcome = await ctx.db.transaction(async (tx) => {
+      const thresholds = await alertThresholds(tx, organizationId);
       const { rows } = await tx.execute<Row>(sql`
         update organization_wallets
            set balance = balance - ${amountMicros}, record_seq = record_seq + 1, updated_at = now()
@@ -51,7 +52,7 @@ export async function consume(
         requestLogId: options.requestLogId,
         description: options.description ?? null,
       });
-      const alertIds = await raiseCrossingAlerts(tx, {
+      const alertIds = await raiseCrossingAlerts(tx, thresholds, {
         organizationId,
         currency: String(row.currency),
         recordId: record.id,

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { type WalletReservationStatus, walletReservations } from '../db/schema/index.js';
 import { conflict, notFound } from '../errors/app-error.js';
-import { enqueueAlerts, raiseCrossingAlerts } from './balance-alerts.js';
+import { alertThresholds, enqueueAlerts, raiseCrossingAlerts } from './balance-alerts.js';
 import { appendRecord, recordById, recordByIdempotencyKey, type WalletRecord } from './ledger.js';
 import { isUniqueViolation } from './postgres-errors.js';
 import { debitRefusal, lockWallet, settledBalance, writeBalances } from './wallets.js';
@@ -109,6 +109,21 @@ export async function settle(
   options: { requestLogId: string; description?: string },
 ): Promise<Settlement> {
   if (actualMicros < 0n) throw new RangeError('an actual cost cannot be negative');
+  try {
+    return await settleOnce(ctx, reservationId, actualMicros, options);
+  } catch (err) {
+    // Another reservation of the same request was settled concurrently: this time the check finds its record.
+    if (!isUniqueViolation(err, 'wallet_records_idempotency_key')) throw err;
+    return settleOnce(ctx, reservationId, actualMicros, options);
+  }
+}
+
+async function settleOnce(
+  ctx: Ctx,
+  reservationId: string,
+  actualMicros: bigint,
+  options: { requestLogId: string; description?: string },
+): Promise<Settlement> {
   const { settlement, alertIds } = await ctx.db.transaction(
     async (tx): Promise<{ settlement: Settlement; alertIds: string[] }> => {
       const [reservation] = await tx
@@ -128,12 +143,14 @@ export async function settle(
       if (reservation.status === 'released') {
         throw conflict('Wallet.ReservationClosed', 'This reservation was released; it cannot be settled.');
       }
+      // Read before the wallet row is locked, to keep the lock short; a Consume of the same request committed
+      // after this read makes the insert below fail, and the retry then finds it here.
+      const idempotencyKey = `consume:${options.requestLogId}`;
+      const earlier = await recordByIdempotencyKey(tx, idempotencyKey);
+      const thresholds = earlier ? [] : await alertThresholds(tx, reservation.organizationId);
       const wallet = await lockWallet(tx, reservation.organizationId);
       const held = reservation.status === 'held' ? reservation.amount : 0n;
       const returned = { balance: wallet.balance + held, frozenAmount: wallet.frozenAmount - held };
-      const idempotencyKey = `consume:${options.requestLogId}`;
-
-      const earlier = await recordByIdempotencyKey(tx, idempotencyKey);
       if (earlier) {
         await writeBalances(tx, wallet, { ...returned, withRecord: false });
         await closeReservation(tx, reservationId, { charged: 0n, uncollected: 0n, recordId: earlier.id });
@@ -154,7 +171,7 @@ export async function settle(
           description: options.description ?? null,
           reservationId,
         });
-        alertIds = await raiseCrossingAlerts(tx, {
+        alertIds = await raiseCrossingAlerts(tx, thresholds, {
           organizationId: wallet.organizationId,
           currency: wallet.currency,
           recordId: record.id,

@@ -1,8 +1,8 @@
 // The wallet row of an organization: created with the organization, read by the routes, locked by every settled change.
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
-import type { DbExecutor } from '../db/client.js';
-import { organizationWallets, walletAlertSettings } from '../db/schema/index.js';
+import { eq, isNull, sql } from 'drizzle-orm';
+import type { Database, DbExecutor } from '../db/client.js';
+import { organizations, organizationWallets, walletAlertSettings } from '../db/schema/index.js';
 import { AppError, notFound } from '../errors/app-error.js';
 import { MICROS_PER_UNIT } from './money.js';
 
@@ -85,4 +85,15 @@ export async function debitRefusal(db: DbExecutor, organizationId: string): Prom
     .where(eq(organizationWallets.organizationId, organizationId));
   if (!row) return walletNotFound();
   return row.isActive ? insufficientBalance() : walletInactive();
+}
+
+/** Seed step: organizations created before wallets existed get theirs (balance 0); repeat runs change nothing. */
+export async function ensureWallets(db: Database): Promise<number> {
+  const missing = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .leftJoin(organizationWallets, eq(organizationWallets.organizationId, organizations.id))
+    .where(isNull(organizationWallets.organizationId));
+  for (const { id } of missing) await db.transaction((tx) => createWallet(tx, id));
+  return missing.length;
 }

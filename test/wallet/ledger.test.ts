@@ -1,6 +1,9 @@
 // The ledger against real PostgreSQL: records chain, reservations never overdraw, settlement is exact and idempotent.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from '../../shared/db/schema/index.js';
 import { organizationWallets, walletReservations } from '../../shared/db/schema/index.js';
 import { consume } from '../../shared/wallet/consumption.js';
 import { listRecords, recharge } from '../../shared/wallet/ledger.js';
@@ -153,19 +156,22 @@ describe('wallet ledger', () => {
 
   it('never overdraws under 1,000 concurrent reserve+settle calls and reconciles exactly', async () => {
     const org = await fundedWallet(h, '25');
+    // 1,000 calls wait for 20 connections: a pool that lets a call wait longer than the default 5 s
+    const pool = new pg.Pool({ connectionString: h.config.DATABASE_URL, max: 20, connectionTimeoutMillis: 60_000 });
+    const ctx = { ...h.ctx, db: drizzle(pool, { schema }) };
     const outcomes = await Promise.all(
       Array.from({ length: 1000 }, async (_, i) => {
         try {
-          const r = await reserve(h.ctx, org, usd('0.1'), { requestId: `c-${org}-${i}` });
+          const r = await reserve(ctx, org, usd('0.1'), { requestId: `c-${org}-${i}` });
           const actual = i % 2 === 0 ? usd('0.05') : usd('0.1');
-          await settle(h.ctx, r.id, actual, { requestLogId: `log-${org}-${i}` });
+          await settle(ctx, r.id, actual, { requestLogId: `log-${org}-${i}` });
           return actual;
         } catch (err) {
           if ((err as { code?: string }).code === 'Wallet.InsufficientBalance') return 0n;
           throw err;
         }
       }),
-    );
+    ).finally(() => pool.end());
     const charged = outcomes.reduce((a, b) => a + b, 0n);
     const wallet = await getWallet(h.ctx.db, org);
     expect(wallet.balance).toBeGreaterThanOrEqual(0n);

@@ -1,9 +1,11 @@
-// Test factories for wallets: a wallet created through the wallet service, funded by a recharge.
-import { randomUUID } from 'node:crypto';
+// Test factories for wallets: an organization created through the organizations service (which creates its
+// wallet), funded by a recharge.
+
+import { createOrganization } from '../../shared/organizations/organizations.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { parseMicros } from '../../shared/wallet/money.js';
-import { createWallet } from '../../shared/wallet/wallets.js';
 import type { Harness } from '../support/harness.js';
+import { createUser, type TestUser } from '../support/identity.js';
 
 /** Micro-units from a decimal literal, e.g. usd('1.5') = 1_500_000n. */
 export function usd(amount: string): bigint {
@@ -12,8 +14,10 @@ export function usd(amount: string): bigint {
   return micros;
 }
 
-export async function fundedWallet(h: Harness, amount = '0', organizationId: string = randomUUID()): Promise<string> {
-  await createWallet(h.ctx.db, organizationId);
-  if (usd(amount) > 0n) await recharge(h.ctx, organizationId, { amount: usd(amount), description: 'test funds' });
-  return organizationId;
+/** A new organization (owned by `owner`, else a new account) whose wallet holds `amount`; returns its id. */
+export async function fundedWallet(h: Harness, amount = '0', owner?: TestUser): Promise<string> {
+  const admin = owner ?? (await createUser(h, { name: 'Wallet Admin' }));
+  const organization = await createOrganization(h.ctx, admin.accountId, { name: 'Wallet Org' });
+  if (usd(amount) > 0n) await recharge(h.ctx, organization.id, { amount: usd(amount), description: 'test funds' });
+  return organization.id;
 }

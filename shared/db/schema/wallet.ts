@@ -19,6 +19,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, updatedAt } from './columns.js';
 import { accounts } from './identity.js';
+import { organizations } from './organizations.js';
 
 export const walletRecordType = pgEnum('wallet_record_type', ['Recharge', 'Consume', 'Refund']);
 export const walletReservationStatus = pgEnum('wallet_reservation_status', ['held', 'settled', 'released', 'expired']);
@@ -46,7 +47,9 @@ const accountRef = (name: string) => uuid(name).references(() => accounts.id, { 
 export const organizationWallets = pgTable(
   'organization_wallets',
   {
-    organizationId: uuid('organization_id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
     /** Available: what new reservations may take. */
     balance: money('balance').notNull().default(sql`0`),
     /** Reserved by requests in flight; settled balance = balance + frozen_amount. */

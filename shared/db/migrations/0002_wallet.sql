@@ -94,6 +94,7 @@ CREATE TABLE "wallet_reservations" (
 	CONSTRAINT "wallet_reservations_amount_positive" CHECK ("wallet_reservations"."amount" > 0)
 );
 --> statement-breakpoint
+ALTER TABLE "organization_wallets" ADD CONSTRAINT "organization_wallets_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "wallet_alert_deliveries" ADD CONSTRAINT "wallet_alert_deliveries_alert_id_wallet_balance_alerts_id_fk" FOREIGN KEY ("alert_id") REFERENCES "public"."wallet_balance_alerts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "wallet_alert_settings" ADD CONSTRAINT "wallet_alert_settings_organization_id_organization_wallets_organization_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organization_wallets"("organization_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "wallet_balance_alerts" ADD CONSTRAINT "wallet_balance_alerts_organization_id_organization_wallets_organization_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organization_wallets"("organization_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
