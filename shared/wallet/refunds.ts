@@ -9,7 +9,13 @@ import { formatMicros } from './money.js';
 import { isUniqueViolation } from './postgres-errors.js';
 import { lockWallet } from './wallets.js';
 
-export type RefundInput = { amount?: bigint; reason: string; createdBy: string };
+export type RefundInput = {
+  amount?: bigint;
+  reason: string;
+  createdBy: string;
+  /** When given, the record must belong to this organization (else 404, as for a missing record). */
+  organizationId?: string | undefined;
+};
 
 const recordNotFound = () => notFound('Wallet.RecordNotFound', 'No such wallet record.');
 
@@ -24,7 +30,9 @@ export async function refund(
   input: RefundInput,
 ): Promise<{ record: WalletRecord; replayed: boolean }> {
   const consumed = await recordById(ctx.db, recordId);
-  if (!consumed) throw recordNotFound();
+  if (!consumed || (input.organizationId !== undefined && consumed.organizationId !== input.organizationId)) {
+    throw recordNotFound();
+  }
   if (consumed.type !== 'Consume') {
     throw badRequest('Wallet.NotRefundable', `A ${consumed.type} record cannot be refunded; only Consume records can.`);
   }
