@@ -5,11 +5,11 @@ import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { inheritedEnv } from '../../shared/config/index.js';
-import { walletBalanceAlerts, walletRecords } from '../../shared/db/schema/index.js';
+import { organizations, walletBalanceAlerts, walletRecords } from '../../shared/db/schema/index.js';
 import { schedules } from '../../shared/queues/schedules.js';
 import { consume } from '../../shared/wallet/consumption.js';
 import { reserve } from '../../shared/wallet/reservations.js';
-import { getWallet } from '../../shared/wallet/wallets.js';
+import { ensureWallets, getWallet } from '../../shared/wallet/wallets.js';
 import maintenance from '../../workers/maintenance/processor.js';
 import { createHarness, type Harness, repoRoot } from '../support/harness.js';
 import { fundedWallet, usd } from './wallet-factory.js';
@@ -102,5 +102,16 @@ describe('the wallet sweep (maintenance queue)', () => {
       .from(walletBalanceAlerts)
       .where(eq(walletBalanceAlerts.id, alert?.id ?? ''));
     expect(after?.enqueuedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe('the wallets seed step', () => {
+  it('gives an organization created before wallets existed its wallet, once', async () => {
+    const [older] = await h.ctx.db.insert(organizations).values({ name: 'Older org' }).returning();
+    const id = older?.id ?? '';
+    await expect(getWallet(h.ctx.db, id)).rejects.toMatchObject({ code: 'Wallet.NotFound' });
+    expect(await ensureWallets(h.ctx.db)).toBeGreaterThanOrEqual(1);
+    expect(await getWallet(h.ctx.db, id)).toMatchObject({ balance: 0n, frozenAmount: 0n, currency: 'USD' });
+    expect(await ensureWallets(h.ctx.db)).toBe(0);
   });
 });
