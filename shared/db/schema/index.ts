@@ -2,3 +2,4 @@
 export * from './gateway.js';
 export * from './identity.js';
 export * from './organizations.js';
+export * from './wallet.js';
