@@ -6,9 +6,9 @@ import type { AppContext } from '../context.js';
 import { requestLogs } from '../db/schema/index.js';
 import { currentCorrelationId } from '../logging/correlation.js';
 import { QuotaCounters, quotaExceeded } from '../quota/quota-counters.js';
-import { type TokenUsage, totalTokens } from './pricing.js';
-import type { GatewayCaller } from './gateway-caller.js';
 import { release, reserve, settle } from '../wallet/reservations.js';
+import type { GatewayCaller } from './gateway-caller.js';
+import { type TokenUsage, totalTokens } from './pricing.js';
 
 export type Charge = {
   readonly requestLogId: string;
@@ -45,7 +45,9 @@ export async function openCharge(
     closed: false,
   };
   if (input.reserveMicros > 0n) {
-    const reservation = await reserve(ctx, caller.organizationId, input.reserveMicros, { requestId: charge.requestLogId });
+    const reservation = await reserve(ctx, caller.organizationId, input.reserveMicros, {
+      requestId: charge.requestLogId,
+    });
     charge.reservationId = reservation.id;
   }
   try {

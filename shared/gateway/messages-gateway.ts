@@ -47,7 +47,11 @@ function upstreamFailure(status: number, text: string): AppError {
   return new AppError(`Upstream.Status${status}`, mapped, message);
 }
 
-export async function startMessages(ctx: AppContext, caller: GatewayCaller, req: MessagesRequest): Promise<StartedMessages> {
+export async function startMessages(
+  ctx: AppContext,
+  caller: GatewayCaller,
+  req: MessagesRequest,
+): Promise<StartedMessages> {
   const reserveMicros =
     req.operation === 'messages'
       ? maxMessagesCostMicros(req.model, estimateInputTokens(req.body as never), req.body.max_tokens ?? 0)
@@ -64,7 +68,12 @@ export async function startMessages(ctx: AppContext, caller: GatewayCaller, req:
     const reply = await anthropicMessagesProvider(ctx.config).call(call);
     if (reply.status >= 400) {
       const failure = upstreamFailure(reply.status, await readSmall(reply.body));
-      await closeCharge(ctx, charge, { status: 'failed', httpStatus: reply.status, costMicros: 0n, errorMessage: failure.message });
+      await closeCharge(ctx, charge, {
+        status: 'failed',
+        httpStatus: reply.status,
+        costMicros: 0n,
+        errorMessage: failure.message,
+      });
       throw failure;
     }
     const contentType = String(reply.headers['content-type'] ?? 'application/json');

@@ -1,6 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
 import { eq } from 'drizzle-orm';
 import { requestLogs } from '../../shared/db/schema/index.js';
 import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
@@ -8,6 +8,7 @@ import { tokenCostMicros } from '../../shared/gateway/pricing.js';
 import { reconcileWallets } from '../../shared/wallet/reconciliation.js';
 import { inOrg } from '../organizations/org-fixtures.js';
 import { aProjectWithKey, consumeRecords, type GatewayWorld, openGatewayWorld, walletOf } from '../support/gateway.js';
+import { waitUntil } from '../support/harness.js';
 
 let w: GatewayWorld;
 let server: Server;
@@ -24,7 +25,7 @@ afterAll(async () => {
   await w.close();
 });
 
-const sonnet = loadModelRegistry().resolve('claude-sonnet-4-5', 'messages');
+const sonnet = loadModelRegistry().resolve('claude-sonnet-5', 'messages');
 const micros = (usd: number) => BigInt(Math.round(usd * 1_000_000));
 const clientFor = (key: string) => new Anthropic({ apiKey: key, baseURL, maxRetries: 0 });
 
@@ -35,7 +36,11 @@ describe('accounting of /v1/messages', () => {
     const finals = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         client.messages
-          .stream({ model: 'claude-sonnet-4-5', max_tokens: 200, messages: [{ role: 'user', content: `story number ${i}` }] })
+          .stream({
+            model: 'claude-sonnet-5',
+            max_tokens: 200,
+            messages: [{ role: 'user', content: `story number ${i}` }],
+          })
           .finalMessage(),
       ),
     );
@@ -50,7 +55,11 @@ describe('accounting of /v1/messages', () => {
         }),
       0n,
     );
-    const records = await consumeRecords(w.h, project.org);
+    // A stream is settled right after its last byte is sent, so the last settlements may land a moment later.
+    const records = await waitUntil(async () => {
+      const found = await consumeRecords(w.h, project.org);
+      return found.length >= 50 ? found : undefined;
+    });
     expect(records).toHaveLength(50);
     expect(new Set(records.map((r) => r.requestLogId)).size).toBe(50);
     expect(records.reduce((s, r) => s + micros(r.amount), 0n)).toBe(expectedTotal);
@@ -72,10 +81,20 @@ describe('accounting of /v1/messages', () => {
       .send({ dailyRequestLimit: 2, enforceQuota: true });
     expect(quota.status).toBeLessThan(300);
     const client = clientFor(project.key);
-    const ask = () => client.messages.create({ model: 'claude-haiku-4-5', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] });
+    const ask = () =>
+      client.messages.create({
+        model: 'claude-haiku-4-5',
+        max_tokens: 20,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
     await ask();
     await ask();
-    const rejected = await ask().catch((e: unknown) => e as { status: number; headers: Headers; error: unknown });
+    const rejected = await ask().then(
+      () => {
+        throw new Error('expected a 429');
+      },
+      (e: unknown) => e as { status: number; headers: Headers; error: unknown },
+    );
     expect(rejected.status).toBe(429);
     expect(rejected.error).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.any(String) } });
     expect(Number(rejected.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -87,7 +106,12 @@ describe('accounting of /v1/messages', () => {
     const project = await aProjectWithKey(w.h);
     const rejected = await clientFor(project.key)
       .messages.create({ model: 'claude-haiku-4-5', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] })
-      .catch((e: unknown) => e as { status: number; error: { error: { type: string } } });
+      .then(
+        () => {
+          throw new Error('expected a 402');
+        },
+        (e: unknown) => e as { status: number; error: { error: { type: string } } },
+      );
     expect(rejected.status).toBe(402);
     expect(rejected.error.error.type).toBe('billing_error');
     const usage = await w.h.http
@@ -106,6 +130,9 @@ describe('accounting of /v1/messages', () => {
     const usage = await w.h.http
       .get(`/api/projects/${project.projectId}/quota-usage?period=day`)
       .set(inOrg(project.org.admin, project.org.id));
-    expect(usage.body.data.dailyUsage).toMatchObject({ requestCount: 1, tokenCount: m.usage.input_tokens + m.usage.output_tokens });
+    expect(usage.body.data.dailyUsage).toMatchObject({
+      requestCount: 1,
+      tokenCount: m.usage.input_tokens + m.usage.output_tokens,
+    });
   });
 });

@@ -1,9 +1,12 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { eq } from 'drizzle-orm';
 import { requestLogs } from '../../shared/db/schema/index.js';
-import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
+import { defaultRegistryPath, loadModelRegistry } from '../../shared/gateway/model-registry.js';
 import { tokenCostMicros } from '../../shared/gateway/pricing.js';
-import { type GatewayWorld, consumeRecords, openGatewayWorld, walletOf } from '../support/gateway.js';
+import { consumeRecords, type GatewayWorld, openGatewayWorld, walletOf } from '../support/gateway.js';
 import { bearer, createUser } from '../support/identity.js';
 
 let w: GatewayWorld;
@@ -11,7 +14,17 @@ let client: Anthropic;
 let baseURL: string;
 
 beforeAll(async () => {
-  w = await openGatewayWorld({ balance: '50' });
+  // The default registry plus one model without extended thinking.
+  const registry = JSON.parse(readFileSync(defaultRegistryPath, 'utf8')) as { models: Record<string, unknown>[] };
+  registry.models.push({
+    ...registry.models[0],
+    id: 'test-no-thinking',
+    displayName: 'A model without thinking',
+    supportsThinking: false,
+  });
+  const registryPath = path.join(mkdtempSync(path.join(os.tmpdir(), 'ockhub-registry-')), 'models.json');
+  writeFileSync(registryPath, JSON.stringify(registry));
+  w = await openGatewayWorld({ balance: '50', env: { MODEL_REGISTRY: registryPath } });
   const server = w.h.app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   baseURL = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -24,7 +37,7 @@ afterAll(async () => {
   await w.close();
 });
 
-const sonnet = loadModelRegistry().resolve('claude-sonnet-4-5', 'messages');
+const sonnet = loadModelRegistry().resolve('claude-sonnet-5', 'messages');
 const micros = (usd: number) => BigInt(Math.round(usd * 1_000_000));
 const logsOfProject = () => w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, w.projectId));
 
@@ -38,7 +51,7 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
   it('answers a plain text request and bills exactly its usage at the registry prices', async () => {
     const before = (await consumeRecords(w.h, w.org)).length;
     const message = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5',
       max_tokens: 256,
       messages: [{ role: 'user', content: 'Say hello to the gateway' }],
     });
@@ -61,7 +74,7 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
 
   it('streams events as they come and its final message equals the non-streamed one', async () => {
     const params = {
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5',
       max_tokens: 300,
       messages: [{ role: 'user' as const, content: 'Tell me a short story about queues and workers' }],
     };
@@ -108,7 +121,7 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
     ];
     const question = { role: 'user' as const, content: 'What is the weather in Paris?' };
     const first = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5',
       max_tokens: 200,
       tools,
       tool_choice: { type: 'any' },
@@ -118,7 +131,7 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
     const toolUse = first.content.find((b) => b.type === 'tool_use');
     expect(toolUse).toBeDefined();
     const second = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5',
       max_tokens: 200,
       tools,
       messages: [
@@ -136,7 +149,7 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
 
   it('passes extended thinking through', async () => {
     const message = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5',
       max_tokens: 2048,
       thinking: { type: 'enabled', budget_tokens: 1024 },
       messages: [{ role: 'user', content: 'Think about it first' }],
@@ -147,7 +160,7 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
   it('refuses thinking on a model without it', async () => {
     await expect(
       client.messages.create({
-        model: 'claude-3-5-haiku',
+        model: 'test-no-thinking',
         max_tokens: 2048,
         thinking: { type: 'enabled', budget_tokens: 1024 },
         messages: [{ role: 'user', content: 'x' }],
@@ -156,8 +169,19 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
   });
 
   it('reports cache writes then cache reads and prices them as the registry says', async () => {
-    const system = [{ type: 'text' as const, text: `A long shared prompt ${'lorem '.repeat(300)}`, cache_control: { type: 'ephemeral' as const } }];
-    const params = { model: 'claude-sonnet-4-5', max_tokens: 64, system, messages: [{ role: 'user' as const, content: 'hi' }] };
+    const system = [
+      {
+        type: 'text' as const,
+        text: `A long shared prompt ${'lorem '.repeat(300)}`,
+        cache_control: { type: 'ephemeral' as const },
+      },
+    ];
+    const params = {
+      model: 'claude-sonnet-5',
+      max_tokens: 64,
+      system,
+      messages: [{ role: 'user' as const, content: 'hi' }],
+    };
     const first = await client.messages.create(params);
     const second = await client.messages.create(params);
     expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(0);
@@ -175,7 +199,7 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
   it('forwards count_tokens without billing it', async () => {
     const before = (await consumeRecords(w.h, w.org)).length;
     const count = await client.messages.countTokens({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5',
       messages: [{ role: 'user', content: 'how many tokens is this?' }],
     });
     expect(count.input_tokens).toBeGreaterThan(0);
@@ -188,7 +212,11 @@ describe('POST /v1/messages with the Anthropic SDK', () => {
     expect(res.status).toBe(200);
     expect(body.has_more).toBe(false);
     expect(body.data.map((m) => m.capabilities[0])).toEqual(expect.arrayContaining(['messages', 'video', 'search']));
-    expect(body.data[0]).toMatchObject({ type: 'model', display_name: expect.any(String), created_at: expect.any(String) });
+    expect(body.data[0]).toMatchObject({
+      type: 'model',
+      display_name: expect.any(String),
+      created_at: expect.any(String),
+    });
   });
 });
 
@@ -198,7 +226,7 @@ describe('failures in the middle', () => {
       method: 'POST',
       headers: { 'x-api-key': w.key, 'content-type': 'application/json' },
       body: JSON.stringify({
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-5',
         max_tokens: 500,
         stream: true,
         messages: [{ role: 'user', content: 'please [stream-error] now' }],
@@ -212,15 +240,16 @@ describe('failures in the middle', () => {
   });
 
   it('aborts the upstream when the client goes away and bills what was produced', async () => {
-    const abortedBefore = ((await (await fetch(`${w.sim.url}/_simulator/stats`)).json()) as { streamsAborted: number })
-      .streamsAborted;
+    const abortedBefore = (
+      (await (await fetch(`${w.sim.url}/_simulator/stats`)).json()) as { messageStreamsAborted: number }
+    ).messageStreamsAborted;
     const controller = new AbortController();
     const res = await fetch(`${baseURL}/v1/messages`, {
       method: 'POST',
       signal: controller.signal,
       headers: { 'x-api-key': w.key, 'content-type': 'application/json' },
       body: JSON.stringify({
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-5',
         max_tokens: 500,
         stream: true,
         messages: [{ role: 'user', content: 'a [slow] answer please, a long one about many things' }],
@@ -233,17 +262,21 @@ describe('failures in the middle', () => {
     const closed = await waitFor(async () => (await logsOfProject()).find((l) => l.status === 'client_closed'));
     expect(closed.costMicros).toBeGreaterThan(0n);
     const stats = await waitFor(async () => {
-      const s = (await (await fetch(`${w.sim.url}/_simulator/stats`)).json()) as { streamsAborted: number };
-      return s.streamsAborted > abortedBefore ? s : undefined;
+      const s = (await (await fetch(`${w.sim.url}/_simulator/stats`)).json()) as { messageStreamsAborted: number };
+      return s.messageStreamsAborted > abortedBefore ? s : undefined;
     });
-    expect(stats.streamsAborted).toBe(abortedBefore + 1);
+    expect(stats.messageStreamsAborted).toBe(abortedBefore + 1);
   });
 
   it('answers an upstream 500 as api_error and charges nothing', async () => {
-    const before = await walletOf(w.h, w.org);
+    // earlier streams settle just after their last byte; start from a wallet with nothing in flight
+    const before = await waitFor(async () => {
+      const wallet = await walletOf(w.h, w.org);
+      return wallet.frozenAmount === 0 ? wallet : undefined;
+    });
     await expect(
       client.messages.create({
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-5',
         max_tokens: 50,
         messages: [{ role: 'user', content: '[upstream-error]' }],
       }),
@@ -259,7 +292,7 @@ describe('bad input, auth, quota and money', () => {
       headers: { 'content-type': 'application/json', ...headers },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const good = { model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
+  const good = { model: 'claude-sonnet-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
 
   it.each([
     ['no model', { ...good, model: undefined }],
@@ -271,18 +304,30 @@ describe('bad input, auth, quota and money', () => {
     ['a system role in messages', { ...good, messages: [{ role: 'system', content: 'x' }] }],
     [
       'a tool_result without its tool_use',
-      { ...good, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'y' }] }] },
+      {
+        ...good,
+        messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'y' }] }],
+      },
     ],
   ])('refuses %s with 400 invalid_request_error and reserves nothing', async (_label, body) => {
-    const before = await walletOf(w.h, w.org);
+    const before = await waitFor(async () => {
+      const wallet = await walletOf(w.h, w.org);
+      return wallet.frozenAmount === 0 ? wallet : undefined;
+    });
     const res = await post(body);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
+    expect(await res.json()).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.any(String) },
+    });
     expect(await walletOf(w.h, w.org)).toEqual(before);
   });
 
   it('refuses a body over the size limit with 413 request_too_large', async () => {
-    const huge = { ...good, messages: [{ role: 'user', content: 'x'.repeat(w.h.config.GATEWAY_BODY_LIMIT_BYTES + 1) }] };
+    const huge = {
+      ...good,
+      messages: [{ role: 'user', content: 'x'.repeat(w.h.config.GATEWAY_BODY_LIMIT_BYTES + 1) }],
+    };
     const res = await post(huge);
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { type: string } }).error.type).toBe('request_too_large');

@@ -1,6 +1,6 @@
 // A gateway world for tests: the simulated provider in process, an organization with a project, a project-bound
 // API key, and (optionally) money in the organization's wallet.
-import { startSimulatedProvider, type SimulatedProvider } from '../../scripts/simulated-provider/server.js';
+import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
 import { anOrganization, aProject, inOrg, type TestOrg } from '../organizations/org-fixtures.js';
 import { createHarness, type Harness, type TestEnv } from './harness.js';
 import { bearer } from './identity.js';

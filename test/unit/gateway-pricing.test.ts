@@ -1,10 +1,10 @@
-import { maxMessagesCostMicros, estimateInputTokens } from '../../shared/gateway/messages-estimate.js';
+import { estimateInputTokens, maxMessagesCostMicros } from '../../shared/gateway/messages-estimate.js';
 import { StreamUsageMeter, usageOf } from '../../shared/gateway/messages-usage.js';
 import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
 import { tokenCostMicros, videoCostMicros } from '../../shared/gateway/pricing.js';
 
 const registry = loadModelRegistry();
-const sonnet = registry.resolve('claude-sonnet-4-5', 'messages');
+const sonnet = registry.resolve('claude-sonnet-5', 'messages');
 
 describe('prices in micro-USD', () => {
   it('prices input, output, cache reads and cache writes exactly and rounds up once', () => {
@@ -14,7 +14,9 @@ describe('prices in micro-USD', () => {
       tokenCostMicros(sonnet, { inputTokens: 1000, outputTokens: 500, cacheReadTokens: 2000, cacheWriteTokens: 100 }),
     ).toBe(11_475n);
     // 1 input token at $3/MTok is 3 micro-USD; 1 cache read token at $0.30/MTok is 0.3 → rounded up to 1
-    expect(tokenCostMicros(sonnet, { inputTokens: 0, outputTokens: 0, cacheReadTokens: 1, cacheWriteTokens: 0 })).toBe(1n);
+    expect(tokenCostMicros(sonnet, { inputTokens: 0, outputTokens: 0, cacheReadTokens: 1, cacheWriteTokens: 0 })).toBe(
+      1n,
+    );
   });
 
   it('prices video by the second', () => {
@@ -33,7 +35,12 @@ describe('the reservation estimate', () => {
     const estimate = estimateInputTokens(body);
     expect(estimate).toBeGreaterThan(Math.ceil('hello there, how are you today?'.length / 4));
     const reserved = maxMessagesCostMicros(sonnet, estimate, 1000);
-    const real = tokenCostMicros(sonnet, { inputTokens: 12, outputTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    const real = tokenCostMicros(sonnet, {
+      inputTokens: 12,
+      outputTokens: 1000,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
     expect(reserved).toBeGreaterThanOrEqual(real);
   });
 
@@ -49,7 +56,10 @@ describe('the stream usage meter', () => {
   it('reads input from message_start and output from message_delta, across chunk boundaries', () => {
     const meter = new StreamUsageMeter();
     const stream = Buffer.concat([
-      sse('message_start', { type: 'message_start', message: { usage: { input_tokens: 42, output_tokens: 1, cache_read_input_tokens: 7 } } }),
+      sse('message_start', {
+        type: 'message_start',
+        message: { usage: { input_tokens: 42, output_tokens: 1, cache_read_input_tokens: 7 } },
+      }),
       sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
       sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }),
       sse('message_stop', { type: 'message_stop' }),
@@ -61,8 +71,12 @@ describe('the stream usage meter', () => {
 
   it('bills a stream cut short for the text it produced', () => {
     const meter = new StreamUsageMeter();
-    meter.feed(sse('message_start', { type: 'message_start', message: { usage: { input_tokens: 10, output_tokens: 1 } } }));
-    meter.feed(sse('content_block_delta', { type: 'content_block_delta', delta: { type: 'text_delta', text: 'x'.repeat(40) } }));
+    meter.feed(
+      sse('message_start', { type: 'message_start', message: { usage: { input_tokens: 10, output_tokens: 1 } } }),
+    );
+    meter.feed(
+      sse('content_block_delta', { type: 'content_block_delta', delta: { type: 'text_delta', text: 'x'.repeat(40) } }),
+    );
     expect(meter.completed).toBe(false);
     expect(meter.billable()).toEqual({ inputTokens: 10, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });

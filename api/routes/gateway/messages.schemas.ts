@@ -1,7 +1,10 @@
 // The Anthropic Messages request as the gateway validates it; unknown fields pass through to the upstream.
 import { z } from 'zod';
 
-const cacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.string().optional() }).loose().optional();
+const cacheControl = z
+  .object({ type: z.literal('ephemeral'), ttl: z.string().optional() })
+  .loose()
+  .optional();
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControl }).loose();
 const imageBlock = z
@@ -83,7 +86,11 @@ export const messagesBody = z
       .discriminatedUnion('type', [
         z.object({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
         z.object({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
-        z.object({ type: z.literal('tool'), name: z.string().min(1), disable_parallel_tool_use: z.boolean().optional() }),
+        z.object({
+          type: z.literal('tool'),
+          name: z.string().min(1),
+          disable_parallel_tool_use: z.boolean().optional(),
+        }),
         z.object({ type: z.literal('none') }),
       ])
       .optional(),
@@ -93,7 +100,10 @@ export const messagesBody = z
         z.object({ type: z.literal('disabled') }),
       ])
       .optional(),
-    metadata: z.object({ user_id: z.string().max(256).optional() }).loose().optional(),
+    metadata: z
+      .object({ user_id: z.string().max(256).optional() })
+      .loose()
+      .optional(),
     service_tier: z.string().optional(),
   })
   .loose()
@@ -101,7 +111,10 @@ export const messagesBody = z
     if (body.thinking?.type === 'enabled' && body.thinking.budget_tokens >= body.max_tokens) {
       ctx.addIssue({ code: 'custom', path: ['thinking', 'budget_tokens'], message: 'must be less than max_tokens' });
     }
-    if (body.tool_choice?.type === 'tool' && !body.tools?.some((t) => t.name === (body.tool_choice as { name?: string }).name)) {
+    if (
+      body.tool_choice?.type === 'tool' &&
+      !body.tools?.some((t) => t.name === (body.tool_choice as { name?: string }).name)
+    ) {
       ctx.addIssue({ code: 'custom', path: ['tool_choice', 'name'], message: 'names a tool that is not in tools' });
     }
     // Each tool_result answers a tool_use of the assistant message right before it.
