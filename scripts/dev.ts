@@ -67,7 +67,12 @@ process.on('SIGTERM', () => void shutdown(0));
 const upstream: Record<string, string> = {};
 const simulator = 'scripts/simulated-provider/server.ts';
 if (existsSync(path.join(root, simulator))) {
-  const simUrl = await run('simulated provider', simulator, { SIMULATED_PROVIDER_PORT: '0' }, /listening on (http:\/\/\S+)/);
+  const simUrl = await run(
+    'simulated provider',
+    simulator,
+    { SIMULATED_PROVIDER_PORT: '0' },
+    /listening on (http:\/\/\S+)/,
+  );
   for (const name of ['UPSTREAM_MESSAGES_URL', 'UPSTREAM_VIDEO_URL', 'UPSTREAM_SEARCH_URL'] as const) {
     if (!config[name]) upstream[name] = simUrl;
   }

@@ -1,10 +1,19 @@
 // Idempotent seed: the Admin account and whatever each area needs to be alive after `npm start`.
 import type { AppContext } from '../shared/context.js';
+import { bootstrapAdmin } from '../shared/identity/accounts.js';
 
 export type SeedStep = { name: string; run(ctx: AppContext): Promise<string | undefined> };
 
 /** Each area adds its step here; every step must be safe to run on every start. */
-export const seedSteps: SeedStep[] = [];
+export const seedSteps: SeedStep[] = [
+  {
+    name: 'admin',
+    async run(ctx) {
+      const { account, created } = await bootstrapAdmin(ctx);
+      return `${created ? 'created' : 'found'} Admin account ${account.email}`;
+    },
+  },
+];
 
 export async function runSeed(ctx: AppContext): Promise<string[]> {
   const notes: string[] = [];

@@ -12,7 +12,10 @@ export type Schedule = {
 };
 
 /** Only schedules whose job has a processor are listed: a tick nobody processes would wait forever. */
-export const schedules: Schedule[] = [];
+export const schedules: Schedule[] = [
+  { id: 'quota-rollover', queue: 'quota', job: 'rollover', repeat: { pattern: '0 0 * * *' } },
+  { id: 'expire-credentials', queue: 'maintenance', job: 'expire-credentials', repeat: { pattern: '17 * * * *' } },
+];
 
 export async function registerSchedules(producer: QueueProducer, redis: Redis, prefix: string, list = schedules) {
   const lock = `${prefix}:locks:schedules`;

@@ -66,7 +66,10 @@ describe('bad bodies', () => {
 
   it.each([
     ['/api/v1/anything', (b: Record<string, unknown>) => b.title === 'Request.InvalidJson'],
-    ['/api/organization/anything', (b: Record<string, unknown>) => (b.error as { code: string }).code === 'Request.InvalidJson'],
+    [
+      '/api/organization/anything',
+      (b: Record<string, unknown>) => (b.error as { code: string }).code === 'Request.InvalidJson',
+    ],
     ['/v1/anything', (b: Record<string, unknown>) => (b.error as { type: string }).type === 'invalid_request_error'],
     ['/v1/messages', (b: Record<string, unknown>) => (b.error as { type: string }).type === 'invalid_request_error'],
   ])('malformed JSON to %s is a 400 in the family shape', async (path, shapeOk) => {

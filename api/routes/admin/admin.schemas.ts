@@ -1,0 +1,18 @@
+// Request bodies and queries of the Admin routes.
+import { z } from 'zod';
+import { roles } from '../../../shared/identity/principal.js';
+
+const roleList = z.array(z.enum(roles)).max(3);
+
+export const provisionAccountBody = z.object({
+  email: z.email().max(320),
+  name: z.string().trim().min(1).max(100),
+  password: z.string().max(1024),
+  roles: roleList.default([]),
+});
+
+export const rolesBody = z.object({ roles: roleList });
+
+export const quotaRequestsQuery = z.object({
+  status: z.enum(['pending', 'approved', 'rejected']).optional(),
+});

@@ -1,0 +1,107 @@
+// API keys: `ock_` tokens shown once, stored as a keyed hash; enable, disable and delete take effect at once.
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import type { DbExecutor } from '../db/client.js';
+import { apiKeyDailyUsage, apiKeys } from '../db/schema/index.js';
+import { notFound } from '../errors/app-error.js';
+import { addDays, utcDay } from '../time/utc-day.js';
+import { CredentialCache } from './credential-cache.js';
+import { assertCanBindProject } from './project-binding.js';
+import { displayPrefix, generateToken, keyedHash } from './tokens.js';
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type ApiKeyRecord = ApiKeyRow & { usage: { today: number; total: number }; lastUsed: Date | null };
+
+/** Days whose counters may still live only in Redis (the rollover persists them after midnight). */
+const UNPERSISTED_DAYS = 3;
+
+export async function createApiKey(
+  ctx: AppContext,
+  accountId: string,
+  input: { name: string; projectId?: string },
+  db: DbExecutor = ctx.db,
+): Promise<{ record: ApiKeyRecord; token: string }> {
+  if (input.projectId) await assertCanBindProject(ctx, accountId, input.projectId);
+  const token = generateToken('api-key');
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      accountId,
+      name: input.name,
+      prefix: displayPrefix(token),
+      tokenHash: keyedHash(ctx.config.SECRET_KEY, token),
+      projectId: input.projectId ?? null,
+    })
+    .returning();
+  const created = row as ApiKeyRow;
+  return { record: { ...created, usage: { today: 0, total: 0 }, lastUsed: null }, token };
+}
+
+export async function listApiKeys(ctx: AppContext, accountId: string, now = new Date()): Promise<ApiKeyRecord[]> {
+  const rows = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const persisted = await ctx.db
+    .select({
+      keyId: apiKeyDailyUsage.keyId,
+      total: sql<string>`sum(${apiKeyDailyUsage.requestCount})`,
+      days: sql<string[]>`array_agg(${apiKeyDailyUsage.day}::text)`,
+    })
+    .from(apiKeyDailyUsage)
+    .where(inArray(apiKeyDailyUsage.keyId, ids))
+    .groupBy(apiKeyDailyUsage.keyId);
+  const byKey = new Map(persisted.map((p) => [p.keyId, { total: Number(p.total), days: new Set(p.days) }]));
+
+  const today = utcDay(now);
+  const days = Array.from({ length: UNPERSISTED_DAYS }, (_, i) => addDays(today, -i));
+  const cache = new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX);
+  const pipeline = ctx.redis.pipeline();
+  for (const id of ids) for (const day of days) pipeline.hmget(cache.keyCounterKey(id, day), 'count', 'lastUsedAt');
+  const replies = (await pipeline.exec()) ?? [];
+
+  return rows.map((row, i) => {
+    const known = byKey.get(row.id) ?? { total: 0, days: new Set<string>() };
+    let total = known.total;
+    let todayCount = 0;
+    let lastUsedMs = row.lastUsedAt?.getTime() ?? 0;
+    days.forEach((day, d) => {
+      const [count, lastUsedAt] = (replies[i * days.length + d]?.[1] as (string | null)[]) ?? [];
+      const n = Number(count ?? 0);
+      if (day === today) todayCount = n;
+      if (!known.days.has(day)) total += n;
+      if (lastUsedAt) lastUsedMs = Math.max(lastUsedMs, Number(lastUsedAt));
+    });
+    return { ...row, usage: { today: todayCount, total }, lastUsed: lastUsedMs ? new Date(lastUsedMs) : null };
+  });
+}
+
+async function ownedKey(ctx: AppContext, accountId: string, keyId: string): Promise<ApiKeyRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId)));
+  // Another account's key answers exactly like a missing one.
+  if (!row) throw notFound('ApiKey.NotFound', 'No such API key.');
+  return row;
+}
+
+export async function setApiKeyStatus(
+  ctx: AppContext,
+  accountId: string,
+  keyId: string,
+  status: 'enabled' | 'disabled',
+): Promise<void> {
+  const key = await ownedKey(ctx, accountId, keyId);
+  await ctx.db.update(apiKeys).set({ status }).where(eq(apiKeys.id, key.id));
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([key.tokenHash]);
+}
+
+export async function deleteApiKey(ctx: AppContext, accountId: string, keyId: string): Promise<void> {
+  const key = await ownedKey(ctx, accountId, keyId);
+  await ctx.db.delete(apiKeys).where(eq(apiKeys.id, key.id));
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([key.tokenHash]);
+}

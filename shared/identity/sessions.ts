@@ -1,0 +1,55 @@
+// Console sessions: password login issues an opaque `ocs_` token (stored only as a keyed hash), valid 12 h, revocable.
+import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import { consoleSessions } from '../db/schema/index.js';
+import { unauthorized } from '../errors/app-error.js';
+import { findAccountByEmail } from './accounts.js';
+import { CredentialCache } from './credential-cache.js';
+import { decoyHash, verifyPassword } from './passwords.js';
+import { generateToken, keyedHash } from './tokens.js';
+
+export const SESSION_LIFETIME_MS = 12 * 3600 * 1000;
+
+export type IssuedSession = { accessToken: string; tokenType: 'Bearer'; expiresAt: Date; sessionId: string };
+
+export async function createSession(ctx: AppContext, accountId: string, now = new Date()): Promise<IssuedSession> {
+  const token = generateToken('session');
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  const [row] = await ctx.db
+    .insert(consoleSessions)
+    .values({ accountId, tokenHash: keyedHash(ctx.config.SECRET_KEY, token), expiresAt })
+    .returning({ id: consoleSessions.id });
+  return { accessToken: token, tokenType: 'Bearer', expiresAt, sessionId: (row as { id: string }).id };
+}
+
+/** Same answer, and the same work, for an unknown e-mail and a wrong password. */
+export async function login(ctx: AppContext, email: string, password: string): Promise<IssuedSession> {
+  const account = await findAccountByEmail(ctx, email);
+  const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
+  if (!account || !ok) throw unauthorized('E-mail or password is wrong.', 'Auth.InvalidCredentials');
+  return createSession(ctx, account.id);
+}
+
+export async function revokeSession(ctx: AppContext, sessionId: string): Promise<void> {
+  const rows = await ctx.db
+    .update(consoleSessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(consoleSessions.id, sessionId), isNull(consoleSessions.revokedAt)))
+    .returning({ tokenHash: consoleSessions.tokenHash });
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials(rows.map((r) => r.tokenHash));
+}
+
+/** Maintenance: deletes sessions that expired or were revoked more than a day ago. */
+export async function deleteStaleSessions(ctx: AppContext, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - 24 * 3600 * 1000);
+  const rows = await ctx.db
+    .delete(consoleSessions)
+    .where(
+      or(
+        lt(consoleSessions.expiresAt, cutoff),
+        and(isNotNull(consoleSessions.revokedAt), lt(consoleSessions.revokedAt, cutoff)),
+      ),
+    )
+    .returning({ id: consoleSessions.id });
+  return rows.length;
+}

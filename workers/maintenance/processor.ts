@@ -1,0 +1,16 @@
+// Maintenance jobs: expired console sessions are deleted.
+
+import { deleteStaleSessions } from '../../shared/identity/sessions.js';
+import type { Processor } from '../processor.js';
+
+const processor: Processor = async (job, ctx) => {
+  switch (job.name) {
+    case 'expire-credentials':
+      return { deletedSessions: await deleteStaleSessions(ctx) };
+    default:
+      throw new Error(`maintenance has no job named ${job.name}`);
+  }
+};
+
+export default processor;
+export const concurrency = 1;
