@@ -1,5 +1,5 @@
 // The catalog's stable error codes, built once so handlers and services throw the same titles.
-import { AppError, badRequest, conflict, notFound } from '../errors/app-error.js';
+import { type AppError, badRequest, conflict, notFound } from '../errors/app-error.js';
 import { type ItemType, typeCode } from './item-types.js';
 
 export const catalogErrors = {
@@ -20,10 +20,8 @@ export const catalogErrors = {
   versionInvalid: (message: string) => badRequest('Version.Invalid', message),
   versionExists: (message: string) => conflict('Version.Exists', message),
   versionNotFound: (version: string) => notFound('Version.NotFound', `No published version "${version}".`),
-  publisherNotFound: (slug: string) =>
-    notFound('Publisher.NotFound', `No publisher "${slug}" owned by this account.`),
-  publisherSlugExists: (slug: string) =>
-    conflict('Publisher.SlugExists', `The publisher slug "${slug}" is taken.`),
+  publisherNotFound: (slug: string) => notFound('Publisher.NotFound', `No publisher "${slug}" owned by this account.`),
+  publisherSlugExists: (slug: string) => conflict('Publisher.SlugExists', `The publisher slug "${slug}" is taken.`),
   categoryInvalid: (type: ItemType, slugs: string[]) =>
     badRequest(
       'Category.Invalid',

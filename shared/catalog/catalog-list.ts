@@ -45,8 +45,27 @@ export const summaryColumns = {
 };
 
 export type SummaryRow = {
-  [K in keyof typeof summaryColumns]: (typeof summaryColumns)[K]['_']['data'] | null;
-} & { id: string; slug: string; type: ItemType; tags: string[]; categories: string[] };
+  id: string;
+  type: ItemType;
+  slug: string;
+  name: string;
+  summary: string;
+  iconUrl: string | null;
+  publisherName: string;
+  publisherSlug: string;
+  verified: boolean;
+  isFeatured: boolean;
+  installCount: number;
+  viewCount: number;
+  ratingAverage: number;
+  tags: string[];
+  categories: string[];
+  updatedAt: Date;
+  publishedAt: Date | null;
+  primaryTransport: string | null;
+  toolCount: number | null;
+  executesCode: boolean | null;
+};
 
 /**
  * Full text of the search: websearch syntax over the weighted vector, OR every word as a prefix of a name word
@@ -114,7 +133,7 @@ export async function listItems(db: Database, type: ItemType, query: ListQuery) 
   ]);
   const total = counted[0]?.total ?? 0;
   return {
-    items: rows as SummaryRow[],
+    items: rows satisfies SummaryRow[],
     page: query.page,
     pageSize: query.pageSize,
     total,

@@ -70,15 +70,23 @@ export async function getPublishedVersion(db: Database, type: ItemType, slug: st
 
 /** Every category of the type with the number of its published items (unpublished items never count). */
 export async function listCategories(db: Database, type: ItemType) {
-  const count = sql<number>`(
-    select count(*)::int from ${i}
-    where ${i.type} = ${catalogCategories.type}
-      and ${i.currentVersionId} is not null
-      and ${i.categories} @> array[${catalogCategories.slug}]
-  )`;
+  const counts = db
+    .select({
+      slug: sql<string>`unnest(${i.categories})`.as('category_slug'),
+      count: sql<number>`count(*)::int`.as('item_count'),
+    })
+    .from(i)
+    .where(and(eq(i.type, type), isNotNull(i.currentVersionId)))
+    .groupBy(sql`1`)
+    .as('counts');
   return db
-    .select({ slug: catalogCategories.slug, name: catalogCategories.name, count })
+    .select({
+      slug: catalogCategories.slug,
+      name: catalogCategories.name,
+      count: sql<number>`coalesce(${counts.count}, 0)`,
+    })
     .from(catalogCategories)
+    .leftJoin(counts, eq(counts.slug, catalogCategories.slug))
     .where(eq(catalogCategories.type, type))
     .orderBy(asc(catalogCategories.name), asc(catalogCategories.slug));
 }

@@ -24,7 +24,14 @@ export type ItemMetadata = {
 export type DraftInput = ItemMetadata & { slug: string; publisherSlug: string; version: VersionInput };
 export type DraftPatch = Partial<ItemMetadata> & { version?: VersionPatch };
 
-export type MutationResult = { id: string; type: ItemType; slug: string; status: ItemStatus; versionId?: string; version?: string };
+export type MutationResult = {
+  id: string;
+  type: ItemType;
+  slug: string;
+  status: ItemStatus;
+  versionId?: string;
+  version?: string;
+};
 
 const unique = (values: string[] | undefined) => (values ? [...new Set(values)] : undefined);
 
@@ -102,7 +109,14 @@ export async function updateDraft(
         ? { ...changes, updatedAt: new Date() }
         : { pendingChanges: { ...(item.pendingChanges ?? {}), ...changes }, updatedAt: new Date() };
     await tx.update(catalogItems).set(set).where(eq(catalogItems.id, item.id));
-    return { id: item.id, type, slug: item.slug, status: item.status, versionId: pending?.id, version: pending?.version };
+    return {
+      id: item.id,
+      type,
+      slug: item.slug,
+      status: item.status,
+      versionId: pending?.id,
+      version: pending?.version,
+    };
   });
 }
 

@@ -11,8 +11,7 @@ export const isItemType = (value: unknown): value is ItemType =>
 export const typeCode: Record<ItemType, string> = { mcp: 'Mcp', skill: 'Skill', agent: 'Agent', soul: 'Soul' };
 
 export const slugPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const isSlug = (value: string, max = 64) =>
-  value.length >= 2 && value.length <= max && slugPattern.test(value);
+export const isSlug = (value: string, max = 64) => value.length >= 2 && value.length <= max && slugPattern.test(value);
 
 /** Path segments under /api/v1/{type}/ that are routes, so no item may use them as its slug. */
 export const reservedSlugs = new Set(['categories']);

@@ -68,7 +68,13 @@ export async function listReports(
     db.select({ total: sql<number>`count(*)::int` }).from(catalogReports).where(where),
   ]);
   const total = counted[0]?.total ?? 0;
-  return { items: rows, page: query.page, pageSize: query.pageSize, total, hasNext: query.page * query.pageSize < total };
+  return {
+    items: rows,
+    page: query.page,
+    pageSize: query.pageSize,
+    total,
+    hasNext: query.page * query.pageSize < total,
+  };
 }
 
 export type ReportListRow = Awaited<ReturnType<typeof listReports>>['items'][number];
@@ -81,7 +87,12 @@ export async function resolveReport(db: Database, reportId: string, moderatorAcc
     if (report.status !== 'open') throw catalogErrors.reportNotOpen();
     const [resolved] = await tx
       .update(catalogReports)
-      .set({ status: 'resolved', resolvedAt: new Date(), resolvedBy: moderatorAccountId, resolution: resolution ?? null })
+      .set({
+        status: 'resolved',
+        resolvedAt: new Date(),
+        resolvedBy: moderatorAccountId,
+        resolution: resolution ?? null,
+      })
       .where(eq(catalogReports.id, reportId))
       .returning();
     return resolved!;

@@ -93,7 +93,7 @@ export async function decideReview(
 async function inReviewVersion(tx: DbExecutor, type: ItemType, item: ItemRow): Promise<VersionRow> {
   if (item.status !== 'in_review') throw catalogErrors.notInReview(type, item.status);
   const version = await pendingVersion(tx, item.id);
-  if (!version || version.status !== 'in_review') throw catalogErrors.notInReview(type, item.status);
+  if (version?.status !== 'in_review') throw catalogErrors.notInReview(type, item.status);
   return version;
 }
 

@@ -9,7 +9,8 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 export const mcpTransports = ['stdio', 'streamable-http', 'sse'] as const;
 
-const mcpConnection = z.object({
+// MCP objects keep fields this schema does not name (the protocol adds some, e.g. tool annotations).
+const mcpConnection = z.looseObject({
   transport: z.enum(mcpTransports),
   command: shortText(512).optional(),
   args: z.array(z.string().max(1024)).max(64).optional(),
@@ -18,24 +19,30 @@ const mcpConnection = z.object({
   headers: z.record(z.string().max(128), z.string().max(1024)).optional(),
 });
 
-const mcpTool = z.object({
+const mcpTool = z.looseObject({
   name: shortText(128),
   description: z.string().max(4000).optional(),
   inputSchema: jsonObject.optional(),
 });
 
-const mcpResource = z.object({
+const mcpResource = z.looseObject({
   name: shortText(128),
   uri: z.string().max(2048).optional(),
   description: z.string().max(4000).optional(),
   mimeType: z.string().max(128).optional(),
 });
 
-const mcpPrompt = z.object({
+const mcpPrompt = z.looseObject({
   name: shortText(128),
   description: z.string().max(4000).optional(),
   arguments: z
-    .array(z.object({ name: shortText(128), description: z.string().max(1000).optional(), required: z.boolean().optional() }))
+    .array(
+      z.object({
+        name: shortText(128),
+        description: z.string().max(1000).optional(),
+        required: z.boolean().optional(),
+      }),
+    )
     .max(32)
     .optional(),
 });
@@ -74,8 +81,14 @@ export const skillPayload = z.object({
     .array(z.object({ path: z.string().max(1024), sizeBytes: z.number().int().nonnegative() }))
     .nullable()
     .default(null),
-  dependencies: z.array(jsonObject.or(z.string().max(256))).nullable().default(null),
-  examples: z.array(jsonObject.or(z.string().max(4000))).nullable().default(null),
+  dependencies: z
+    .array(jsonObject.or(z.string().max(256)))
+    .nullable()
+    .default(null),
+  examples: z
+    .array(jsonObject.or(z.string().max(4000)))
+    .nullable()
+    .default(null),
   parameters: z.array(jsonObject).nullable().default(null),
   executesCode: z.boolean().nullable().default(null),
 });
@@ -119,12 +132,12 @@ export const versionString = z
 
 /** What a publisher sends for a new version of `type`: the common fields plus the type's own. */
 export function versionInputSchema(type: ItemType) {
-  return z.object({ version: versionString, ...commonVersionFields, ...publisherFields[type] });
+  return z.strictObject({ version: versionString, ...commonVersionFields, ...publisherFields[type] });
 }
 
 /** A change to the pending version in a draft update: any field; `version`, when sent, must name that version. */
 export function versionPatchSchema(type: ItemType) {
-  return z.object({ version: versionString.optional(), ...commonVersionFields, ...publisherFields[type] });
+  return z.strictObject({ version: versionString.optional(), ...commonVersionFields, ...publisherFields[type] });
 }
 
 export type VersionInput = {
@@ -144,13 +157,22 @@ export function splitVersionInput(type: ItemType, input: VersionInput) {
   const { version, changelog, readme, license, sourceUrl, ...rest } = input;
   return {
     version,
-    columns: { changelog: changelog ?? null, readme: readme ?? null, license: license ?? null, sourceUrl: sourceUrl ?? null },
+    columns: {
+      changelog: changelog ?? null,
+      readme: readme ?? null,
+      license: license ?? null,
+      sourceUrl: sourceUrl ?? null,
+    },
     payload: storedPayload(type, rest),
   };
 }
 
 /** The columns and payload of a pending version after a patch: only the fields the patch names change. */
-export function applyVersionPatch(type: ItemType, existingPayload: Record<string, unknown> | null, patch: VersionPatch) {
+export function applyVersionPatch(
+  type: ItemType,
+  existingPayload: Record<string, unknown> | null,
+  patch: VersionPatch,
+) {
   const { version: _version, ...fields } = patch;
   const columns: Partial<Record<(typeof commonKeys)[number], string>> = {};
   const typeSpecific: Record<string, unknown> = {};

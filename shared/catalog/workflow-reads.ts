@@ -69,11 +69,42 @@ export async function listReviewQueue(db: Database, query: { type?: ItemType; pa
     db.select({ total: sql<number>`count(*)::int` }).from(i).where(where),
   ]);
   const total = counted[0]?.total ?? 0;
-  const items = await withVersionNumbers(db, rows);
+  const withVersions = await withVersionNumbers(db, rows);
+  const comments = await submitComments(
+    db,
+    withVersions.flatMap((r) => r.pendingVersion?.id ?? []),
+  );
+  const items = withVersions.map((r) => ({ ...r, submitComment: comments.get(r.pendingVersion?.id ?? '') }));
   return { items, page: query.page, pageSize: query.pageSize, total, hasNext: query.page * query.pageSize < total };
 }
 
-type ItemWithPublisher = { item: typeof catalogItems.$inferSelect; publisherSlug: string; publisherName: string; verified: boolean };
+/** The comment of each version's latest submit (it goes to the reviewers). */
+async function submitComments(db: Database, versionIds: string[]) {
+  if (versionIds.length === 0) return new Map<string, string | null>();
+  const rows = await db
+    .selectDistinctOn([catalogTransitions.versionId], {
+      versionId: catalogTransitions.versionId,
+      comment: catalogTransitions.comment,
+    })
+    .from(catalogTransitions)
+    .where(
+      and(
+        eq(catalogTransitions.action, 'submit'),
+        sql`${catalogTransitions.versionId} = any(${sql.param(versionIds)}::uuid[])`,
+      ),
+    )
+    .orderBy(catalogTransitions.versionId, desc(catalogTransitions.createdAt));
+  return new Map(rows.map((r) => [r.versionId as string, r.comment]));
+}
+
+export type QueueRow = Awaited<ReturnType<typeof listReviewQueue>>['items'][number];
+
+type ItemWithPublisher = {
+  item: typeof catalogItems.$inferSelect;
+  publisherSlug: string;
+  publisherName: string;
+  verified: boolean;
+};
 
 /** Adds the current (published) and the pending version of each item, in one query. */
 async function withVersionNumbers<T extends ItemWithPublisher>(db: Database, rows: T[]) {

@@ -110,9 +110,7 @@ export const catalogItems = pgTable(
     ratingSum: integer('rating_sum').notNull().default(0),
     ratingAverage: doublePrecision('rating_average')
       .notNull()
-      .generatedAlwaysAs(
-        sql`case when rating_count = 0 then 0 else rating_sum::double precision / rating_count end`,
-      ),
+      .generatedAlwaysAs(sql`case when rating_count = 0 then 0 else rating_sum::double precision / rating_count end`),
     searchVector: tsvector('search_vector')
       .notNull()
       .generatedAlwaysAs(
@@ -216,9 +214,7 @@ export const catalogReports = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('catalog_reports_one_open_key')
-      .on(t.itemId, t.reporterAccountId)
-      .where(sql`${t.status} = 'open'`),
+    uniqueIndex('catalog_reports_one_open_key').on(t.itemId, t.reporterAccountId).where(sql`${t.status} = 'open'`),
     index('catalog_reports_status_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
   ],
 );
