@@ -46,10 +46,15 @@ export const draftPatchBody = (type: ItemType) =>
 
 export const submitBody = z.strictObject({ comment: z.string().trim().max(2000).optional() });
 
-/** A failure inside `version` is `Version.Invalid`; any other is `fallback` (e.g. `Draft.Invalid`). */
+/** A failure inside the `version` object is `Version.Invalid`; any other (a missing `version` too) is `fallback`. */
 export function parseDraftInput<S extends z.ZodType>(req: Request, schema: S, fallback: string): z.output<S> {
   const result = schema.safeParse(req.body ?? {});
   if (result.success) return result.data;
   const first = result.error.issues[0];
-  throw validationError(result.error, first?.path[0] === 'version' ? 'Version.Invalid' : fallback);
+  throw validationError(
+    result.error,
+    first?.path[0] === 'version' && !(first.path.length === 1 && first.code === 'invalid_type')
+      ? 'Version.Invalid'
+      : fallback,
+  );
 }
