@@ -241,12 +241,15 @@ describe('curation', () => {
       .set(as(a.moderator))
       .send({ name: 'Databases' });
     expect(created.body).toEqual({ slug, name: 'Databases' });
-    await h.http.put(`/api/v1/moderation/mcp/categories/${slug}`).set(as(a.moderator)).send({ name: 'DBs' }).expect(200);
+    await h.http
+      .put(`/api/v1/moderation/mcp/categories/${slug}`)
+      .set(as(a.moderator))
+      .send({ name: 'DBs' })
+      .expect(200);
     const list = await h.http.get('/api/v1/mcp/categories');
     expect(list.body.find((c: { slug: string }) => c.slug === slug)).toEqual({ slug, name: 'DBs', count: 0 });
     const bad = await h.http.put('/api/v1/moderation/mcp/categories/Bad_Slug').set(as(a.moderator)).send({ name: 'x' });
     expect(bad.status).toBe(400);
     expect(problem(bad).title).toBe('Category.Invalid');
   });
-
 });

@@ -44,7 +44,12 @@ describe('POST /api/v1/{type}/{slug}/report', () => {
       expect(res.status).toBe(404);
       expect(problem(res).title).toBe('Agent.NotFound');
     }
-    for (const payload of [{}, { reason: '' }, { reason: 'r'.repeat(201) }, { reason: 'x', detail: 'd'.repeat(4001) }]) {
+    for (const payload of [
+      {},
+      { reason: '' },
+      { reason: 'r'.repeat(201) },
+      { reason: 'x', detail: 'd'.repeat(4001) },
+    ]) {
       const res = await h.http.post(`/api/v1/agent/${item.slug}/report`).set(key(a.outsider)).send(payload);
       expect(res.status).toBe(400);
       expect(problem(res).title).toBe('Report.Invalid');
@@ -69,7 +74,9 @@ describe('moderation of reports', () => {
       .post(`/api/v1/skill/${item.slug}/report`)
       .set(key(reporter))
       .send({ reason: 'Runs shell commands', detail: 'See install.sh' });
-    const open = await h.http.get('/api/v1/moderation/reports?status=open&pageSize=100').set(bearer(a.moderator.session));
+    const open = await h.http
+      .get('/api/v1/moderation/reports?status=open&pageSize=100')
+      .set(bearer(a.moderator.session));
     expect(open.status).toBe(200);
     expect(open.body.items.find((r: { id: string }) => r.id === opened.body.id)).toMatchObject({
       status: 'open',
@@ -97,9 +104,14 @@ describe('moderation of reports', () => {
       .send({});
     expect(twice.status).toBe(409);
     expect(problem(twice).title).toBe('Report.NotOpen');
-    const stillOpen = await h.http.get('/api/v1/moderation/reports?status=open&pageSize=100').set(bearer(a.moderator.session));
+    const stillOpen = await h.http
+      .get('/api/v1/moderation/reports?status=open&pageSize=100')
+      .set(bearer(a.moderator.session));
     expect(stillOpen.body.items.map((r: { id: string }) => r.id)).not.toContain(opened.body.id);
-    const reopened = await h.http.post(`/api/v1/skill/${item.slug}/report`).set(key(reporter)).send({ reason: 'Again' });
+    const reopened = await h.http
+      .post(`/api/v1/skill/${item.slug}/report`)
+      .set(key(reporter))
+      .send({ reason: 'Again' });
     expect(reopened.body.id).not.toBe(opened.body.id);
     const unknown = await h.http
       .post('/api/v1/moderation/reports/00000000-0000-4000-8000-000000000000/resolve')
