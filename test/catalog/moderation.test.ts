@@ -4,7 +4,6 @@ import {
   type Actors,
   attachBundle,
   createActors,
-  createCategory,
   createDraft,
   decide,
   publishItem,
