@@ -1,6 +1,7 @@
 // Idempotent seed: the Admin account and whatever each area needs to be alive after `npm start`.
 import type { AppContext } from '../shared/context.js';
 import { bootstrapAdmin } from '../shared/identity/accounts.js';
+import { catalogCategoriesStep, demoCatalogStep } from './seed/catalog-seed.js';
 
 export type SeedStep = { name: string; run(ctx: AppContext): Promise<string | undefined> };
 
@@ -13,6 +14,8 @@ export const seedSteps: SeedStep[] = [
       return `${created ? 'created' : 'found'} Admin account ${account.email}`;
     },
   },
+  catalogCategoriesStep,
+  demoCatalogStep,
 ];
 
 export async function runSeed(ctx: AppContext): Promise<string[]> {

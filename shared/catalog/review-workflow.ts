@@ -27,13 +27,16 @@ export async function submitForReview(
   accountId: string,
   itemId: string,
   comment?: string,
+  /** Only the demo seed sets this: its skills carry their parsed contents and no bundle to parse. */
+  options: { contentsWithoutBundle?: boolean } = {},
 ): Promise<MutationResult> {
+  const needsBundle = type === 'skill' && !options.contentsWithoutBundle;
   return ctx.db.transaction(async (tx) => {
     const item = await lockOwnItem(tx, type, accountId, itemId);
     if (item.status === 'in_review') throw catalogErrors.alreadyInReview(type);
     const version = item.status === 'published' ? undefined : await pendingVersion(tx, item.id);
     if (!version) throw catalogErrors.nothingToSubmit(type);
-    if (type === 'skill' && !version.bundleStorageKey) throw catalogErrors.bundleMissing(version.version);
+    if (needsBundle && !version.bundleStorageKey) throw catalogErrors.bundleMissing(version.version);
     const now = new Date();
     await tx
       .update(catalogVersions)
@@ -50,7 +53,7 @@ export async function submitForReview(
       comment,
     });
     // Last step inside the transaction: if Redis refuses the job, the submit rolls back.
-    if (type === 'skill') await enqueueSkillBundleParse(ctx, { itemId: item.id, versionId: version.id });
+    if (needsBundle) await enqueueSkillBundleParse(ctx, { itemId: item.id, versionId: version.id });
     return result(item, 'in_review', version);
   });
 }
