@@ -73,8 +73,11 @@ if (existsSync(path.join(root, simulator))) {
     { SIMULATED_PROVIDER_PORT: '0' },
     /listening on (http:\/\/\S+)/,
   );
-  for (const name of ['UPSTREAM_MESSAGES_URL', 'UPSTREAM_VIDEO_URL', 'UPSTREAM_SEARCH_URL'] as const) {
-    if (!config[name]) upstream[name] = simUrl;
+  for (const kind of ['MESSAGES', 'VIDEO', 'SEARCH'] as const) {
+    if (config[`UPSTREAM_${kind}_URL`]) continue;
+    upstream[`UPSTREAM_${kind}_URL`] = simUrl;
+    // The simulator, like the real vendors, refuses calls without a key; any value does.
+    upstream[`UPSTREAM_${kind}_KEY`] = 'simulated-provider-key';
   }
   say(`simulated provider at ${simUrl} serves every upstream that is not configured`);
 }

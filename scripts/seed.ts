@@ -1,6 +1,7 @@
 // Idempotent seed: the Admin account and whatever each area needs to be alive after `npm start`.
 import type { AppContext } from '../shared/context.js';
 import { bootstrapAdmin } from '../shared/identity/accounts.js';
+import { seedOrganizations } from '../shared/organizations/organization-seed.js';
 import { catalogCategoriesStep, demoCatalogStep } from './seed/catalog-seed.js';
 
 export type SeedStep = { name: string; run(ctx: AppContext): Promise<string | undefined> };
@@ -16,6 +17,7 @@ export const seedSteps: SeedStep[] = [
   },
   catalogCategoriesStep,
   demoCatalogStep,
+  { name: 'organizations', run: seedOrganizations },
 ];
 
 export async function runSeed(ctx: AppContext): Promise<string[]> {

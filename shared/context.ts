@@ -5,6 +5,7 @@ import { createDb, type Database, type DbHandle } from './db/client.js';
 import { createLogger, type Logger } from './logging/logger.js';
 import { QueueProducer } from './queues/producer.js';
 import { createRedis, type RedisRole } from './redis/connection.js';
+import { createStorage, type ObjectStorage } from './storage/index.js';
 
 export type AppContext = {
   config: Config;
@@ -13,6 +14,7 @@ export type AppContext = {
   pool: DbHandle['pool'];
   redis: Redis;
   queues: QueueProducer;
+  storage: ObjectStorage;
   close(): Promise<void>;
 };
 
@@ -21,6 +23,7 @@ export function createAppContext(config: Config, role: RedisRole, name: string =
   const { db, pool } = createDb(config.DATABASE_URL, { applicationName: `ockhub-${name}` });
   const redis = createRedis(config.REDIS_URL, role);
   const queues = new QueueProducer(redis, config.REDIS_PREFIX);
+  const storage = createStorage(config);
   let closed = false;
   return {
     config,
@@ -29,6 +32,7 @@ export function createAppContext(config: Config, role: RedisRole, name: string =
     pool,
     redis,
     queues,
+    storage,
     async close() {
       if (closed) return;
       closed = true;

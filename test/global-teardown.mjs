@@ -1,10 +1,14 @@
 // Drops the databases of this run.
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { urlFor } from './global-setup.mjs';
 
 export default async function globalTeardown() {
   const run = process.env.OCKHUB_TEST_RUN;
   if (!run) return;
+  await rm(path.join(os.tmpdir(), `ockhub-test-${run}`), { recursive: true, force: true });
   const admin = new pg.Client({ connectionString: urlFor('postgres') });
   await admin.connect();
   try {

@@ -21,7 +21,7 @@ export async function createApiKey(
   input: { name: string; projectId?: string },
   db: DbExecutor = ctx.db,
 ): Promise<{ record: ApiKeyRecord; token: string }> {
-  if (input.projectId) await assertCanBindProject(ctx, accountId, input.projectId);
+  if (input.projectId) await assertCanBindProject(ctx, accountId, input.projectId, db);
   const token = generateToken('api-key');
   const [row] = await db
     .insert(apiKeys)

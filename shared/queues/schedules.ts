@@ -14,6 +14,7 @@ export type Schedule = {
 /** Only schedules whose job has a processor are listed: a tick nobody processes would wait forever. */
 export const schedules: Schedule[] = [
   { id: 'quota-rollover', queue: 'quota', job: 'rollover', repeat: { pattern: '0 0 * * *' } },
+  { id: 'github-stars', queue: 'maintenance', job: 'github-stars', repeat: { every: 30 * 60_000 } },
   { id: 'expire-credentials', queue: 'maintenance', job: 'expire-credentials', repeat: { pattern: '17 * * * *' } },
 ];
 

@@ -2,6 +2,7 @@
 // the real app over real connections, and real worker processes started from the real entry point.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
@@ -28,6 +29,7 @@ export function testEnv(overrides: TestEnv = {}): TestEnv {
     DATABASE_URL: dbUrl.toString(),
     REDIS_URL: base.REDIS_URL || 'redis://127.0.0.1:6379/0',
     REDIS_PREFIX: `t${run}w${worker}${randomBytes(4).toString('hex')}`,
+    STORAGE_LOCAL_DIR: path.join(os.tmpdir(), `ockhub-test-${run}`, `w${worker}`),
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
-// Maintenance jobs: expired console sessions are deleted.
+// Maintenance jobs: expired console sessions are deleted; the GitHub star count is refreshed.
 
+import { refreshStarCount } from '../../shared/github/star-count.js';
 import { deleteStaleSessions } from '../../shared/identity/sessions.js';
 import type { Processor } from '../processor.js';
 
@@ -7,6 +8,8 @@ const processor: Processor = async (job, ctx) => {
   switch (job.name) {
     case 'expire-credentials':
       return { deletedSessions: await deleteStaleSessions(ctx) };
+    case 'github-stars':
+      return refreshStarCount(ctx);
     default:
       throw new Error(`maintenance has no job named ${job.name}`);
   }

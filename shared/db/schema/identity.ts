@@ -1,7 +1,19 @@
 // Accounts, console sessions, API keys, quota requests and the persisted daily usage history.
 import { sql } from 'drizzle-orm';
-import { date, index, integer, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  date,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { at, createdAt, id, updatedAt } from './columns.js';
+import { projects } from './organizations.js';
 
 export const apiKeyStatus = pgEnum('api_key_status', ['enabled', 'disabled']);
 export const quotaRequestStatus = pgEnum('quota_request_status', ['pending', 'approved', 'rejected']);
@@ -50,7 +62,7 @@ export const apiKeys = pgTable(
     prefix: text('prefix').notNull(),
     tokenHash: text('token_hash').notNull(),
     status: apiKeyStatus('status').notNull().default('enabled'),
-    projectId: uuid('project_id'),
+    projectId: uuid('project_id').references((): AnyPgColumn => projects.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     lastUsedAt: at('last_used_at'),
   },

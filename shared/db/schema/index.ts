@@ -2,3 +2,4 @@
 
 export * from './catalog.js';
 export * from './identity.js';
+export * from './organizations.js';

@@ -1,0 +1,30 @@
+// Request bodies and queries of the organization routes (`/api/organizations`, `/api/organization/**`).
+import { z } from 'zod';
+
+export const organizationRoleSchema = z.enum(['Admin', 'Member']);
+
+export const createOrganizationBody = z.object({ name: z.string().trim().min(1).max(100) });
+
+export const inviteTokenBody = z.object({
+  description: z.string().trim().max(500).optional(),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .transform((v) => new Date(v))
+    .optional(),
+  maxUsageCount: z.number().int().min(1).max(10_000).default(1),
+  role: organizationRoleSchema.default('Member'),
+});
+
+/** Without a signed-in caller the invitee registers; with one, the body may be empty. */
+export const acceptInviteBody = z.object({
+  email: z.email().max(254),
+  name: z.string().trim().min(1).max(100),
+  password: z.string().max(200),
+});
+
+export const membersQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const memberRoleBody = z.object({ role: organizationRoleSchema });

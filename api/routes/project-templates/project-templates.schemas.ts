@@ -1,0 +1,33 @@
+// Request bodies and queries of `/api/project-templates`.
+import { z } from 'zod';
+
+const limit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
+
+export const templatesQuery = z.object({
+  isPublic: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
+});
+
+export const templateBody = z.object({
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().max(1000).optional(),
+  category: z.enum(['Starter', 'Professional', 'Enterprise', 'Custom']).default('Custom'),
+  tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),
+  isPublic: z.boolean().default(false),
+  icon: z.string().trim().max(100).optional(),
+  config: z
+    .strictObject({
+      quota: z
+        .strictObject({
+          dailyRequestLimit: limit,
+          monthlyRequestLimit: limit,
+          dailyTokenLimit: limit,
+          monthlyTokenLimit: limit,
+        })
+        .default({}),
+      rateLimit: z.strictObject({ requestsPerMinuteLimit: limit }).default({}),
+    })
+    .default({ quota: {}, rateLimit: {} }),
+});

@@ -1,0 +1,37 @@
+// Request bodies and queries of `/api/projects/**`.
+import { z } from 'zod';
+
+const name = z.string().trim().min(1).max(100);
+const description = z.string().trim().max(1000).optional();
+const limit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional();
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const createProjectBody = z.object({ name, description, organizationId: z.uuid().optional() });
+
+export const fromTemplateBody = z.object({
+  templateId: z.uuid(),
+  name,
+  description,
+  organizationId: z.uuid().optional(),
+});
+
+export const projectsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+  mine: flag.default(false),
+});
+
+export const projectMemberBody = z.object({ userId: z.uuid(), role: z.enum(['Owner', 'Member']).default('Member') });
+
+/** Absent fields keep their value; `null` removes a limit. */
+export const quotaBody = z.strictObject({
+  dailyRequestLimit: limit,
+  dailyTokenLimit: limit,
+  monthlyRequestLimit: limit,
+  monthlyTokenLimit: limit,
+  requestsPerMinuteLimit: limit,
+  enforceQuota: z.boolean().optional(),
+  customResetDay: z.number().int().min(1).max(28).optional(),
+});
+
+export const quotaUsageQuery = z.object({ period: z.enum(['day', 'month']).default('month') });

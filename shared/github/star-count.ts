@@ -1,0 +1,57 @@
+// The repository's GitHub star count, kept in a Redis cache by the maintenance worker; readers never wait on GitHub.
+import type { AppContext } from '../context.js';
+import { createOutboundClient, type OutboundClient } from '../http/index.js';
+
+export type StarCount = { repo: string; stars?: number; fetchedAt?: string };
+
+/** After this age the route asks the worker for a fresh count (it still answers the cached one at once). */
+export const STALE_AFTER_MS = 30 * 60_000;
+export const REFRESH_JOB_ID = 'github-stars-refresh';
+
+const cacheKey = (ctx: AppContext) => `${ctx.config.REDIS_PREFIX}:github:stars:${ctx.config.GITHUB_REPO}`;
+
+export async function readStarCount(ctx: AppContext): Promise<{ count: StarCount; stale: boolean }> {
+  const raw = await ctx.redis.get(cacheKey(ctx));
+  const cached = raw ? (JSON.parse(raw) as StarCount) : undefined;
+  const fetchedAt = cached?.fetchedAt ? Date.parse(cached.fetchedAt) : 0;
+  return {
+    count: cached ?? { repo: ctx.config.GITHUB_REPO },
+    stale: !cached || Date.now() - fetchedAt > STALE_AFTER_MS,
+  };
+}
+
+/** Asks the maintenance worker for a refresh; concurrent asks collapse into one waiting job. */
+export async function requestStarRefresh(ctx: AppContext): Promise<void> {
+  await ctx.queues.add(
+    'maintenance',
+    'github-stars',
+    {},
+    { jobId: REFRESH_JOB_ID, removeOnComplete: true, removeOnFail: true },
+  );
+}
+
+let githubClient: OutboundClient | undefined;
+const clientFor = (ctx: AppContext) => {
+  // GITHUB_API_URL is operator configuration, so its host is trusted even when it is internal.
+  githubClient ??= createOutboundClient({
+    allowedHosts: [...ctx.config.OUTBOUND_ALLOWED_HOSTS, new URL(ctx.config.GITHUB_API_URL).hostname],
+    timeoutMs: 10_000,
+    maxBytes: 1024 * 1024,
+  });
+  return githubClient;
+};
+
+export async function refreshStarCount(ctx: AppContext): Promise<StarCount> {
+  const url = new URL(`repos/${ctx.config.GITHUB_REPO}`, `${ctx.config.GITHUB_API_URL.replace(/\/$/, '')}/`);
+  const reply = await clientFor(ctx).fetchBuffer(url, {
+    headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
+  });
+  if (reply.status !== 200) throw new Error(`GitHub answered ${reply.status} for ${ctx.config.GITHUB_REPO}`);
+  const stars = (JSON.parse(reply.body.toString('utf8')) as { stargazers_count?: unknown }).stargazers_count;
+  if (typeof stars !== 'number' || !Number.isSafeInteger(stars) || stars < 0) {
+    throw new Error('GitHub answered without a stargazers_count');
+  }
+  const count: StarCount = { repo: ctx.config.GITHUB_REPO, stars, fetchedAt: new Date().toISOString() };
+  await ctx.redis.set(cacheKey(ctx), JSON.stringify(count));
+  return count;
+}

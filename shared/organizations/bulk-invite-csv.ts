@@ -1,0 +1,73 @@
+// Reads a bulk-invite file: UTF-8 CSV (BOM and CRLF welcome) with a header naming `email`, `name` and `role`.
+// Anything that is not such a file, or holds more than 500 data rows, is refused as a whole (400).
+import { CsvError, parse } from 'csv-parse/sync';
+import { badRequest } from '../errors/app-error.js';
+
+export const maxBulkInviteRows = 500;
+export const requiredColumns = ['email', 'name', 'role'] as const;
+
+export type BulkInviteRow = { row: number; email: string; name: string; role: string };
+
+const invalidFile = (why: string) =>
+  badRequest('BulkInvite.InvalidFile', `The file is not a CSV with the columns email,name,role: ${why}`);
+
+function decodeUtf8(bytes: Uint8Array): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidFile('it is not UTF-8 text.');
+  }
+  if (text.includes('\u0000')) throw invalidFile('it holds binary data.');
+  return text;
+}
+
+/** Parses the whole file or throws; rows come back untrimmed of meaning (validation is per row, later). */
+export function parseBulkInviteCsv(bytes: Uint8Array): BulkInviteRow[] {
+  if (bytes.length === 0) throw invalidFile('the file is empty.');
+  const text = decodeUtf8(bytes);
+  let records: string[][];
+  try {
+    records = parse(text, {
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+      relax_column_count: true,
+      max_record_size: 64 * 1024,
+    });
+  } catch (err) {
+    if (err instanceof CsvError) throw invalidFile(err.message);
+    throw err;
+  }
+  const [header, ...data] = records;
+  if (!header) throw invalidFile('the file has no header row.');
+  const names = header.map((h) =>
+    h
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .toLowerCase(),
+  );
+  const missing = requiredColumns.filter((c) => !names.includes(c));
+  if (missing.length > 0) {
+    throw badRequest(
+      'BulkInvite.MissingColumn',
+      `The header row must name the columns email,name,role; missing: ${missing.join(', ')}.`,
+    );
+  }
+  if (data.length === 0) throw badRequest('BulkInvite.Empty', 'The file has a header row but no data rows.');
+  if (data.length > maxBulkInviteRows) {
+    throw badRequest(
+      'BulkInvite.TooManyRows',
+      `The file has ${data.length} data rows; at most ${maxBulkInviteRows} are accepted per file.`,
+    );
+  }
+  const column = (record: string[], name: (typeof requiredColumns)[number]) =>
+    (record[names.indexOf(name)] ?? '').trim();
+  return data.map((record, i) => ({
+    row: i + 1,
+    email: column(record, 'email'),
+    name: column(record, 'name'),
+    role: column(record, 'role'),
+  }));
+}

@@ -1,0 +1,97 @@
+// Invite tokens: created by an organization Admin, stored only as a keyed hash, shown once with their invite URL.
+import { createHmac, randomBytes } from 'node:crypto';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Config } from '../config/index.js';
+import type { DbExecutor } from '../db/client.js';
+import { inviteTokens, type OrganizationRole } from '../db/schema/index.js';
+import { badRequest, notFound } from '../errors/app-error.js';
+import { isUuid } from './organizations.js';
+
+export type InviteToken = typeof inviteTokens.$inferSelect;
+export type IssuedInviteToken = { record: InviteToken; token: string; inviteUrl: string };
+
+export type InviteTokenInput = {
+  description?: string | undefined;
+  expiresAt: Date;
+  maxUsageCount: number;
+  role?: OrganizationRole;
+  email?: string;
+  bulkImportId?: string;
+};
+
+const tokenPrefix = 'oki_';
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `oki_` + 32 random base62 characters (rejection sampling keeps them uniform). */
+export function newInviteToken(): string {
+  let out = '';
+  while (out.length < 32) {
+    for (const byte of randomBytes(48)) {
+      if (byte < 248 && out.length < 32) out += base62[byte % 62];
+    }
+  }
+  return tokenPrefix + out;
+}
+
+export const hashInviteToken = (config: Pick<Config, 'SECRET_KEY'>, token: string) =>
+  createHmac('sha256', config.SECRET_KEY).update(`invite:${token}`).digest('hex');
+
+/** The link handed to the invitee; the same path answers GET with what the invite is for. */
+export const inviteUrlFor = (config: Pick<Config, 'publicBaseUrl'>, token: string) =>
+  `${config.publicBaseUrl}/api/organization/invites/${token}`;
+
+export const inviteTokenNotFound = () => notFound('Invite.NotFound', 'No such invite token.');
+
+export async function createInviteToken(
+  db: DbExecutor,
+  config: Pick<Config, 'SECRET_KEY' | 'publicBaseUrl'>,
+  organizationId: string,
+  createdBy: string,
+  input: InviteTokenInput,
+  now: Date = new Date(),
+): Promise<IssuedInviteToken> {
+  if (input.expiresAt.getTime() <= now.getTime()) {
+    throw badRequest('Invite.Invalid', 'expiresAt must be in the future.');
+  }
+  const token = newInviteToken();
+  const [record] = await db
+    .insert(inviteTokens)
+    .values({
+      organizationId,
+      tokenHash: hashInviteToken(config, token),
+      description: input.description ?? null,
+      role: input.role ?? 'Member',
+      email: input.email ?? null,
+      maxUsageCount: input.maxUsageCount,
+      expiresAt: input.expiresAt,
+      bulkImportId: input.bulkImportId ?? null,
+      createdBy,
+    })
+    .returning();
+  if (!record) throw new Error('invite token insert returned nothing');
+  return { record, token, inviteUrl: inviteUrlFor(config, token) };
+}
+
+export async function listInviteTokens(db: DbExecutor, organizationId: string): Promise<InviteToken[]> {
+  return db
+    .select()
+    .from(inviteTokens)
+    .where(eq(inviteTokens.organizationId, organizationId))
+    .orderBy(desc(inviteTokens.createdAt), desc(inviteTokens.id))
+    .limit(500);
+}
+
+/** Revokes a token of this organization; revoking twice keeps the first revocation time. */
+export async function revokeInviteToken(db: DbExecutor, organizationId: string, id: string): Promise<InviteToken> {
+  if (!isUuid(id)) throw inviteTokenNotFound();
+  const where = and(eq(inviteTokens.id, id), eq(inviteTokens.organizationId, organizationId));
+  const [revoked] = await db
+    .update(inviteTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(where, isNull(inviteTokens.revokedAt)))
+    .returning();
+  if (revoked) return revoked;
+  const [existing] = await db.select().from(inviteTokens).where(where);
+  if (!existing) throw inviteTokenNotFound();
+  return existing;
+}

@@ -1,0 +1,149 @@
+// Organization members: the paged list, role changes and removal, guarding the last Admin under a row lock.
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import type { DbExecutor } from '../db/client.js';
+import {
+  accounts,
+  apiKeys,
+  type OrganizationRole,
+  organizationMemberships,
+  organizations,
+  projectMembers,
+  projects,
+} from '../db/schema/index.js';
+import { conflict, notFound } from '../errors/app-error.js';
+import { CredentialCache } from '../identity/credential-cache.js';
+import { isUuid } from './organizations.js';
+
+export type MemberEntry = {
+  userId: string;
+  email: string;
+  name: string;
+  role: OrganizationRole;
+  status: 'Active';
+  joinedAt: Date;
+};
+
+export const memberNotFound = () => notFound('Member.NotFound', 'No such member in this organization.');
+const lastAdmin = () =>
+  conflict('Member.LastAdmin', 'The organization must keep at least one Admin: promote someone else first.');
+
+export async function listMembers(
+  db: DbExecutor,
+  organizationId: string,
+  paging: { page: number; size: number },
+): Promise<{ members: MemberEntry[]; total: number }> {
+  const where = eq(organizationMemberships.organizationId, organizationId);
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select({
+        userId: organizationMemberships.accountId,
+        email: accounts.email,
+        name: accounts.name,
+        role: organizationMemberships.role,
+        status: organizationMemberships.status,
+        joinedAt: organizationMemberships.joinedAt,
+      })
+      .from(organizationMemberships)
+      .innerJoin(accounts, eq(accounts.id, organizationMemberships.accountId))
+      .where(where)
+      .orderBy(asc(organizationMemberships.joinedAt), asc(organizationMemberships.accountId))
+      .limit(paging.size)
+      .offset((paging.page - 1) * paging.size),
+    db.select({ n: count() }).from(organizationMemberships).where(where),
+  ]);
+  return { members: rows, total: totalRow?.n ?? 0 };
+}
+
+/**
+ * Runs `change` with the organization row locked, so two Admins demoting or removing each other at once
+ * cannot leave the organization without an Admin.
+ */
+async function withOrganizationLocked<T>(
+  ctx: Pick<AppContext, 'db'>,
+  organizationId: string,
+  change: (tx: DbExecutor) => Promise<T>,
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId))
+      .for('update');
+    return change(tx);
+  });
+}
+
+async function memberRole(tx: DbExecutor, organizationId: string, userId: string) {
+  const [row] = await tx
+    .select({ role: organizationMemberships.role })
+    .from(organizationMemberships)
+    .where(
+      and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, userId)),
+    );
+  return row?.role;
+}
+
+async function adminCount(tx: DbExecutor, organizationId: string) {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(organizationMemberships)
+    .where(and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.role, 'Admin')));
+  return row?.n ?? 0;
+}
+
+export async function changeMemberRole(
+  ctx: Pick<AppContext, 'db'>,
+  organizationId: string,
+  userId: string,
+  role: OrganizationRole,
+): Promise<{ userId: string; role: OrganizationRole }> {
+  if (!isUuid(userId)) throw memberNotFound();
+  return withOrganizationLocked(ctx, organizationId, async (tx) => {
+    const current = await memberRole(tx, organizationId, userId);
+    if (!current) throw memberNotFound();
+    if (current === 'Admin' && role !== 'Admin' && (await adminCount(tx, organizationId)) <= 1) throw lastAdmin();
+    await tx
+      .update(organizationMemberships)
+      .set({ role })
+      .where(
+        and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, userId)),
+      );
+    return { userId, role };
+  });
+}
+
+/**
+ * Removes a member, their project memberships in this organization and their API keys bound to its projects
+ * (whose cached credentials are dropped after the commit, so they fail at once).
+ */
+export async function removeMember(
+  ctx: Pick<AppContext, 'db' | 'redis' | 'config'>,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
+  if (!isUuid(userId)) throw memberNotFound();
+  const revoked = await withOrganizationLocked(ctx, organizationId, async (tx) => {
+    const current = await memberRole(tx, organizationId, userId);
+    if (!current) throw memberNotFound();
+    if (current === 'Admin' && (await adminCount(tx, organizationId)) <= 1) throw lastAdmin();
+    const orgProjects = tx
+      .select({ id: projects.id })
+      .from(projects)
+      .where(eq(projects.organizationId, organizationId));
+    await tx
+      .delete(projectMembers)
+      .where(and(eq(projectMembers.accountId, userId), inArray(projectMembers.projectId, orgProjects)));
+    const keys = await tx
+      .delete(apiKeys)
+      .where(and(eq(apiKeys.accountId, userId), inArray(apiKeys.projectId, orgProjects)))
+      .returning({ tokenHash: apiKeys.tokenHash });
+    await tx
+      .delete(organizationMemberships)
+      .where(
+        and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, userId)),
+      );
+    return keys.map((k) => k.tokenHash);
+  });
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials(revoked);
+}

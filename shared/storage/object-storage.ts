@@ -1,0 +1,54 @@
+// The object storage contract every driver (local disk now, S3 later) fulfils, and its errors.
+import type { Readable } from 'node:stream';
+import { AppError } from '../errors/app-error.js';
+
+export type PutOptions = {
+  contentType: string;
+  /** The stream is aborted and nothing is stored once it passes this many bytes. */
+  maxBytes?: number;
+};
+
+export type StoredObject = { key: string; sizeBytes: number; sha256: string };
+
+export type ObjectStat = StoredObject & { contentType: string; modifiedAt: Date };
+
+export interface ObjectStorage {
+  readonly driver: 'local' | 's3';
+  /** Streams `body` to `key`, hashing and counting on the way; the object appears whole or not at all. */
+  put(key: string, body: Readable, options: PutOptions): Promise<StoredObject>;
+  /** A stream of the object's bytes; 404 `Storage.NotFound` when it does not exist. */
+  get(key: string): Promise<Readable>;
+  /** The whole object in memory; 413 `Storage.TooLarge` when it is bigger than `maxBytes`. */
+  getBuffer(key: string, maxBytes: number): Promise<Buffer>;
+  stat(key: string): Promise<ObjectStat | null>;
+  exists(key: string): Promise<boolean>;
+  /** Removes the object; removing a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Where clients download the object from. */
+  publicUrl(key: string): string;
+}
+
+export const objectTooLarge = (maxBytes: number) =>
+  new AppError('Storage.TooLarge', 413, `The object is larger than the limit of ${maxBytes} bytes.`, {
+    details: { maxBytes },
+  });
+
+export const objectNotFound = (key: string) =>
+  new AppError('Storage.NotFound', 404, `No stored object has the key "${key}".`);
+
+/** Reads a stream into memory, stopping (and destroying the stream) as soon as it passes `maxBytes`. */
+export async function readLimited(stream: Readable, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      size += buf.length;
+      if (size > maxBytes) throw objectTooLarge(maxBytes);
+      chunks.push(buf);
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks, size);
+}

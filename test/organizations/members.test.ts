@@ -1,0 +1,162 @@
+import { createHarness, type Harness } from '../support/harness.js';
+import { bearer } from '../support/identity.js';
+import { aMember, anOrganization, aProject, expectEnvelopeError, inOrg } from './org-fixtures.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+describe('GET /api/organization/members', () => {
+  it('pages the members with total, page and size; any member may read', async () => {
+    const org = await anOrganization(h);
+    const members = [await aMember(h, org), await aMember(h, org), await aMember(h, org)] as const;
+    const first = await h.http.get('/api/organization/members?page=1&size=2').set(inOrg(members[0], org.id));
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ code: 200, error: null, total: 4, page: 1, size: 2 });
+    expect(first.body.data).toHaveLength(2);
+    expect(first.body.data[0]).toEqual({
+      userId: org.admin.accountId,
+      email: org.admin.email,
+      name: 'Org Admin',
+      role: 'Admin',
+      joinedAt: expect.any(String),
+      status: 'Active',
+    });
+    const second = await h.http.get('/api/organization/members?page=2&size=2').set(inOrg(members[0], org.id));
+    expect(second.body.data.map((m: { userId: string }) => m.userId)).toEqual(members.slice(1).map((m) => m.accountId));
+  });
+
+  it('defaults to page 1 and size 20', async () => {
+    const org = await anOrganization(h);
+    const res = await h.http.get('/api/organization/members').set(inOrg(org.admin, org.id));
+    expect(res.body).toMatchObject({ page: 1, size: 20, total: 1 });
+  });
+
+  it.each(['size=101', 'size=0', 'page=0', 'page=x'])('refuses %s with 400', async (q) => {
+    const org = await anOrganization(h);
+    const res = await h.http.get(`/api/organization/members?${q}`).set(inOrg(org.admin, org.id));
+    expectEnvelopeError(res, 400, 'Member.InvalidQuery');
+  });
+});
+
+describe('PUT /api/organization/members/{userId}/role', () => {
+  it('lets an Admin promote a Member and answers {userId, role}', async () => {
+    const org = await anOrganization(h);
+    const member = await aMember(h, org);
+    const res = await h.http
+      .put(`/api/organization/members/${member.accountId}/role`)
+      .set(inOrg(org.admin, org.id))
+      .send({ role: 'Admin' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { userId: member.accountId, role: 'Admin' }, code: 200, error: null });
+    // The promoted member can now do Admin things.
+    const invite = await h.http.post('/api/organization/invite-tokens').set(inOrg(member, org.id)).send({});
+    expect(invite.status).toBe(201);
+  });
+
+  it('answers 409 Member.LastAdmin when the last Admin would be demoted', async () => {
+    const org = await anOrganization(h);
+    const res = await h.http
+      .put(`/api/organization/members/${org.admin.accountId}/role`)
+      .set(inOrg(org.admin, org.id))
+      .send({ role: 'Member' });
+    expectEnvelopeError(res, 409, 'Member.LastAdmin');
+  });
+
+  it('lets one of two Admins step down, but two Admins demoting each other at once leave one Admin', async () => {
+    const org = await anOrganization(h);
+    const second = await aMember(h, org, 'Admin');
+    const [a, b] = await Promise.all([
+      h.http
+        .put(`/api/organization/members/${second.accountId}/role`)
+        .set(inOrg(org.admin, org.id))
+        .send({ role: 'Member' }),
+      h.http
+        .put(`/api/organization/members/${org.admin.accountId}/role`)
+        .set(inOrg(second, org.id))
+        .send({ role: 'Member' }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const list = await h.http
+      .get('/api/organization/members')
+      .set(bearer(org.admin.session))
+      .set('x-organization-id', org.id);
+    expect(list.body.data.filter((m: { role: string }) => m.role === 'Admin')).toHaveLength(1);
+  });
+
+  it.each([{ role: 'Owner' }, { role: 'admin' }, {}])('refuses %p with 400 Member.Invalid', async (body) => {
+    const org = await anOrganization(h);
+    const member = await aMember(h, org);
+    const res = await h.http
+      .put(`/api/organization/members/${member.accountId}/role`)
+      .set(inOrg(org.admin, org.id))
+      .send(body);
+    expectEnvelopeError(res, 400, 'Member.Invalid');
+  });
+
+  it('answers 404 Member.NotFound for someone who is not a member', async () => {
+    const org = await anOrganization(h);
+    const stranger = await anOrganization(h);
+    for (const id of [stranger.admin.accountId, 'nope']) {
+      const res = await h.http
+        .put(`/api/organization/members/${id}/role`)
+        .set(inOrg(org.admin, org.id))
+        .send({ role: 'Admin' });
+      expectEnvelopeError(res, 404, 'Member.NotFound');
+    }
+  });
+});
+
+describe('DELETE /api/organization/members/{userId}', () => {
+  it('removes a member, their project memberships and their keys bound to the organization’s projects', async () => {
+    const org = await anOrganization(h);
+    const member = await aMember(h, org);
+    const project = await aProject(h, org);
+    await h.http
+      .post(`/api/projects/${project.id}/members`)
+      .set(inOrg(org.admin, org.id))
+      .send({ userId: member.accountId, role: 'Member' })
+      .expect(201);
+    const key = await h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(member.session))
+      .send({ name: 'p', projectId: project.id });
+    expect(key.status).toBe(200);
+    expect((await h.http.get('/api/v1/api-keys').set(bearer(key.body.token))).status).toBe(200);
+
+    const res = await h.http.delete(`/api/organization/members/${member.accountId}`).set(inOrg(org.admin, org.id));
+    expect(res.status).toBe(200);
+    expect(res.body.data.message).toEqual(expect.any(String));
+
+    const after = await h.http.get('/api/organization/members').set(inOrg(org.admin, org.id));
+    expect(after.body.total).toBe(1);
+    const projectMembers = await h.http.get(`/api/projects/${project.id}/members`).set(inOrg(org.admin, org.id));
+    expect(projectMembers.body.data.map((m: { userId: string }) => m.userId)).toEqual([org.admin.accountId]);
+    expect((await h.http.get('/api/v1/api-keys').set(bearer(key.body.token))).status).toBe(401);
+    // The removed member's other credentials still work, but the organization is gone for them.
+    expectEnvelopeError(
+      await h.http.get('/api/organization/members').set(inOrg(member, org.id)),
+      404,
+      'Organization.NotFound',
+    );
+  });
+
+  it('lets a member leave on their own, and refuses the last Admin with 409', async () => {
+    const org = await anOrganization(h);
+    const member = await aMember(h, org);
+    expect(
+      (await h.http.delete(`/api/organization/members/${member.accountId}`).set(inOrg(member, org.id))).status,
+    ).toBe(200);
+    const last = await h.http.delete(`/api/organization/members/${org.admin.accountId}`).set(inOrg(org.admin, org.id));
+    expectEnvelopeError(last, 409, 'Member.LastAdmin');
+  });
+
+  it('answers 404 Member.NotFound for a non-member', async () => {
+    const org = await anOrganization(h);
+    const other = await anOrganization(h);
+    const res = await h.http.delete(`/api/organization/members/${other.admin.accountId}`).set(inOrg(org.admin, org.id));
+    expectEnvelopeError(res, 404, 'Member.NotFound');
+  });
+});

@@ -1,0 +1,193 @@
+import { type BundleInspection, inspectSkillBundle } from '../../shared/skills/bundle-inspector.js';
+import { buildZip, craftZip, skillMd } from './zip-builders.js';
+
+const problemsOf = (result: BundleInspection) => (result.ok ? [] : result.problems);
+
+describe('skill bundle inspector', () => {
+  it('accepts a bundle with SKILL.md at the root and lists its files', async () => {
+    const zip = await buildZip({
+      'SKILL.md': skillMd(),
+      'scripts/': '',
+      'scripts/extract.py': 'print("hi")\n',
+      'reference.md': 'x'.repeat(5000),
+    });
+    const result = await inspectSkillBundle(zip);
+    if (!result.ok) throw new Error(result.problems.join('\n'));
+    expect(result.bundle).toMatchObject({
+      compressedBytes: zip.length,
+      fileCount: 3,
+      rootFolder: null,
+      skillMdPath: 'SKILL.md',
+      skillMd: skillMd(),
+    });
+    expect(result.bundle.files).toEqual([
+      { path: 'SKILL.md', size: Buffer.byteLength(skillMd()) },
+      { path: 'reference.md', size: 5000 },
+      { path: 'scripts/extract.py', size: 12 },
+    ]);
+    expect(result.bundle.uncompressedBytes).toBe(Buffer.byteLength(skillMd()) + 5000 + 12);
+  });
+
+  it('accepts a zip of one folder and gives paths relative to that folder', async () => {
+    const zip = await buildZip({
+      'pdf-tools/': '',
+      'pdf-tools/SKILL.md': skillMd(),
+      'pdf-tools/requirements.txt': 'pdfplumber==0.11\n',
+      '__MACOSX/pdf-tools/._SKILL.md': 'apple double',
+    });
+    const result = await inspectSkillBundle(zip, { captureText: (p) => p === 'requirements.txt' });
+    if (!result.ok) throw new Error(result.problems.join('\n'));
+    expect(result.bundle.rootFolder).toBe('pdf-tools');
+    expect(result.bundle.skillMdPath).toBe('pdf-tools/SKILL.md');
+    expect(result.bundle.files.map((f) => f.path)).toEqual(['SKILL.md', 'requirements.txt']);
+    expect(result.bundle.texts).toEqual({ 'requirements.txt': 'pdfplumber==0.11\n' });
+  });
+
+  it.each([
+    ['plain text', Buffer.from('this is not a zip at all')],
+    ['an empty file', Buffer.alloc(0)],
+    ['a PNG header', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')],
+  ])('refuses %s as not a zip', async (_label, bytes) => {
+    expect(problemsOf(await inspectSkillBundle(bytes))).toEqual([
+      expect.stringMatching(/^The file is not a valid \.zip archive/),
+    ]);
+  });
+
+  it('refuses a zip whose end was cut off', async () => {
+    const zip = await buildZip({ 'SKILL.md': skillMd() });
+    const problems = problemsOf(await inspectSkillBundle(zip.subarray(0, zip.length - 30)));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/not a valid \.zip archive|damaged/);
+  });
+
+  it('refuses an entry that climbs out with ../', async () => {
+    const zip = craftZip([
+      { name: 'SKILL.md', content: skillMd() },
+      { name: '../evil.sh', content: 'rm -rf ~' },
+    ]);
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
+      'The entry "../evil.sh" has a ".." segment that points outside the bundle.',
+    ]);
+  });
+
+  it('refuses absolute paths, drive letters, backslashes and control characters', async () => {
+    const zip = craftZip([
+      { name: 'SKILL.md', content: skillMd() },
+      { name: '/abs/path', content: 'x' },
+      { name: 'C:/Windows/evil.dll', content: 'x' },
+      { name: 'scripts\\..\\..\\evil.bat', content: 'x' },
+      { name: 'bell\u0007.txt', content: 'x' },
+    ]);
+    const problems = problemsOf(await inspectSkillBundle(zip));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'The entry "/abs/path" has an absolute path; paths must be relative.',
+        'The entry "C:/Windows/evil.dll" starts with a drive letter; paths must be relative.',
+        expect.stringMatching(/^The entry "scripts\\\\.*" has a backslash in its name/),
+        expect.stringMatching(/^The entry "scripts\\\\.*" has a "\.\." segment/),
+        'The entry "bell\\u0007.txt" has control characters in its name.',
+      ]),
+    );
+  });
+
+  it('refuses a symbolic link', async () => {
+    const zip = craftZip([
+      { name: 'SKILL.md', content: skillMd() },
+      { name: 'secrets', content: '/etc/passwd', method: 0, unixMode: 0o120777 },
+    ]);
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
+      'The entry "secrets" is a symbolic link; links are not allowed.',
+    ]);
+  });
+
+  it('refuses device files and FIFOs', async () => {
+    const zip = craftZip([
+      { name: 'SKILL.md', content: skillMd() },
+      { name: 'pipe', unixMode: 0o010644 },
+    ]);
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
+      'The entry "pipe" is a device, FIFO or socket; only regular files and folders are allowed.',
+    ]);
+  });
+
+  it('refuses an encrypted entry', async () => {
+    const zip = craftZip([
+      { name: 'SKILL.md', content: skillMd() },
+      { name: 'payload.bin', content: Buffer.alloc(64, 7), flags: 0x1 },
+    ]);
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
+      'The entry "payload.bin" is encrypted; encrypted entries are not allowed.',
+    ]);
+  });
+
+  it('refuses a bundle with no SKILL.md', async () => {
+    const zip = await buildZip({ 'README.md': '# hello' });
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
+      'The bundle has no SKILL.md; put SKILL.md at the root of the zip or in its single top-level folder.',
+    ]);
+  });
+
+  it('says when SKILL.md is misspelt or too deep', async () => {
+    expect(problemsOf(await inspectSkillBundle(await buildZip({ 'skill.md': skillMd() })))).toEqual([
+      'The bundle has no SKILL.md: found "skill.md", but the file must be named SKILL.md exactly.',
+    ]);
+    expect(problemsOf(await inspectSkillBundle(await buildZip({ 'a/b/SKILL.md': skillMd() })))).toEqual([
+      'The bundle has no SKILL.md at its root or in its top-level folder (found "a/b/SKILL.md" deeper down); zip the skill folder itself.',
+    ]);
+  });
+
+  it.each([[['SKILL.md', 'other/SKILL.md']], [['one/SKILL.md', 'two/SKILL.md']]])(
+    'refuses two SKILL.md files (%j)',
+    async (names) => {
+      const zip = await buildZip(Object.fromEntries(names.map((n) => [n, skillMd()])));
+      expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
+        `The bundle has 2 SKILL.md files (${names.map((n) => JSON.stringify(n)).join(', ')}); it must have exactly one, at the root of the zip or in its single top-level folder.`,
+      ]);
+    },
+  );
+
+  it('refuses files outside the folder that holds SKILL.md', async () => {
+    const zip = await buildZip({ 'pdf-tools/SKILL.md': skillMd(), 'stray.txt': 'x' });
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
+      'SKILL.md is in the folder "pdf-tools/", so every file must be inside that folder; found outside it: "stray.txt".',
+    ]);
+  });
+
+  it('refuses the same path twice', async () => {
+    const zip = craftZip([
+      { name: 'SKILL.md', content: skillMd() },
+      { name: 'run.sh', content: 'echo one' },
+      { name: 'run.sh', content: 'echo two' },
+    ]);
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual(['The entry "run.sh" appears more than once.']);
+  });
+
+  it('refuses a SKILL.md that is not UTF-8 text', async () => {
+    const zip = await buildZip({ 'SKILL.md': Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0xfd]) });
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual(['SKILL.md is not valid UTF-8 text.']);
+  });
+
+  it('reports every problem of a bundle at once', async () => {
+    const zip = craftZip([
+      { name: '../evil', content: 'x' },
+      { name: '/abs/path', content: 'x' },
+      { name: 'link', content: '/etc', method: 0, unixMode: 0o120777 },
+      { name: 'locked', content: 'x', flags: 0x1 },
+    ]);
+    const problems = problemsOf(await inspectSkillBundle(zip));
+    expect(problems).toEqual([
+      'The entry "../evil" has a ".." segment that points outside the bundle.',
+      'The entry "/abs/path" has an absolute path; paths must be relative.',
+      'The entry "link" is a symbolic link; links are not allowed.',
+      'The entry "locked" is encrypted; encrypted entries are not allowed.',
+      'The bundle has no SKILL.md; put SKILL.md at the root of the zip or in its single top-level folder.',
+    ]);
+  });
+
+  it('caps a long list of problems and says how many more there are', async () => {
+    const zip = craftZip(Array.from({ length: 60 }, (_, i) => ({ name: `../evil-${i}`, content: 'x' })));
+    const problems = problemsOf(await inspectSkillBundle(zip));
+    expect(problems).toHaveLength(51);
+    expect(problems[50]).toBe('... and 11 more problems.');
+  });
+});
