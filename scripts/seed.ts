@@ -2,6 +2,7 @@
 import type { AppContext } from '../shared/context.js';
 import { bootstrapAdmin } from '../shared/identity/accounts.js';
 import { seedOrganizations } from '../shared/organizations/organization-seed.js';
+import { ensureWallets } from '../shared/wallet/wallets.js';
 import { catalogCategoriesStep, demoCatalogStep } from './seed/catalog-seed.js';
 
 export type SeedStep = { name: string; run(ctx: AppContext): Promise<string | undefined> };
@@ -18,6 +19,13 @@ export const seedSteps: SeedStep[] = [
   catalogCategoriesStep,
   demoCatalogStep,
   { name: 'organizations', run: seedOrganizations },
+  {
+    name: 'wallets',
+    async run(ctx) {
+      const created = await ensureWallets(ctx.db);
+      return created > 0 ? `created ${created} missing organization wallets` : undefined;
+    },
+  },
 ];
 
 export async function runSeed(ctx: AppContext): Promise<string[]> {

@@ -3,6 +3,7 @@ import type { QueueName } from '../shared/queues/registry.js';
 import type { ProcessorModule } from './processor.js';
 
 export const processors: Partial<Record<QueueName, () => Promise<ProcessorModule>>> = {
+  alerts: () => import('./alerts/processor.js'),
   maintenance: () => import('./maintenance/processor.js'),
   quota: () => import('./quota/processor.js'),
 };

@@ -56,6 +56,9 @@ export const envSchema = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     MAIL_FROM: z.string().default('ockhub <alerts@ockhub.local>'),
+    /** Balance-alert webhooks: attempts per alert and the first retry delay (doubling, with jitter). */
+    ALERT_WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+    ALERT_WEBHOOK_RETRY_MS: positiveInt.default(1_000),
 
     OUTBOUND_ALLOWED_HOSTS: list.default([]),
     WEB_BILLING_MULTIPLIER: z.coerce.number().positive().default(1),

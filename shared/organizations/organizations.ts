@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { type OrganizationRole, organizationMemberships, organizations } from '../db/schema/index.js';
 import { badRequest, notFound } from '../errors/app-error.js';
+import { createWallet } from '../wallet/wallets.js';
 
 export type Organization = typeof organizations.$inferSelect;
 export type OrganizationWithRole = Organization & { role: OrganizationRole };
@@ -32,6 +33,7 @@ export async function createOrganization(
       .returning();
     if (!organization) throw new Error('organization insert returned nothing');
     await tx.insert(organizationMemberships).values({ organizationId: organization.id, accountId, role: 'Admin' });
+    await createWallet(tx, organization.id);
     return { ...organization, role: 'Admin' as const };
   });
 }

@@ -55,15 +55,16 @@ export const queueDefinitions = {
     description: 'balance-alert e-mails and signed webhooks',
     jobs: {
       'balance-alert': payload({ alertId: uuid }),
-      'test-alert': payload({ organizationId: uuid, requestedBy: uuid }),
+      'test-alert': payload({ alertId: uuid }),
     },
     options: { attempts: 6, backoff: { type: 'exponential', delay: 2_000 } },
   },
   maintenance: {
-    description: 'GitHub stars refresh, expired sessions and tokens cleanup',
+    description: 'GitHub stars refresh, expired sessions and tokens cleanup, expired wallet reservations',
     jobs: {
       'github-stars': payload({}),
       'expire-credentials': payload({}),
+      'wallet-sweep': payload({}),
     },
     options: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 } },
   },

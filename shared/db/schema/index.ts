@@ -3,3 +3,4 @@
 export * from './catalog.js';
 export * from './identity.js';
 export * from './organizations.js';
+export * from './wallet.js';

@@ -1,0 +1,69 @@
+// What leaves the process for wallets, records, alert settings and alerts: money as decimal numbers, nulls omitted.
+
+import type { AlertWithAttempts } from '../../../shared/wallet/alert-history.js';
+import type { AlertSettings } from '../../../shared/wallet/alert-settings.js';
+import type { WalletRecord } from '../../../shared/wallet/ledger.js';
+import { microsToNumber } from '../../../shared/wallet/money.js';
+import type { Wallet } from '../../../shared/wallet/wallets.js';
+import { withoutNulls } from '../../http/json.js';
+
+export function presentWallet(wallet: Wallet) {
+  return {
+    organizationId: wallet.organizationId,
+    balance: microsToNumber(wallet.balance),
+    frozenAmount: microsToNumber(wallet.frozenAmount),
+    currency: wallet.currency,
+    isActive: wallet.isActive,
+  };
+}
+
+export function presentRecord(record: WalletRecord) {
+  return withoutNulls({
+    id: record.id,
+    type: record.type,
+    amount: microsToNumber(record.amount),
+    previousBalance: microsToNumber(record.previousBalance),
+    currentBalance: microsToNumber(record.currentBalance),
+    description: record.description,
+    requestLogId: record.requestLogId,
+    refundOf: record.refundOf,
+    createdAt: record.createdAt,
+  });
+}
+
+/** The settings include the webhook signing secret: only organization Admins read them. */
+export function presentAlertSettings(settings: AlertSettings) {
+  return withoutNulls({
+    emailAlertEnabled: settings.emailAlertEnabled,
+    maxDailyAlerts: settings.maxDailyAlerts,
+    lastAlertTime: settings.lastAlertTime,
+    webhookUrl: settings.webhookUrl,
+    customHeaders: settings.customHeaders,
+    messageTemplate: settings.messageTemplate,
+    thresholds: settings.thresholds.map((t) => microsToNumber(BigInt(t))),
+    webhookSecret: settings.webhookSecret,
+  });
+}
+
+export function presentAlert({ alert, attempts }: AlertWithAttempts) {
+  return withoutNulls({
+    id: alert.id,
+    kind: alert.kind,
+    threshold: microsToNumber(alert.threshold),
+    balance: microsToNumber(alert.balance),
+    currency: alert.currency,
+    occurredAt: alert.occurredAt,
+    email: withoutNulls({ status: alert.emailStatus, sentAt: alert.emailSentAt }),
+    webhook: withoutNulls({ status: alert.webhookStatus, deliveredAt: alert.webhookDeliveredAt }),
+    attempts: attempts.map((a) =>
+      withoutNulls({
+        channel: a.channel,
+        attempt: a.attempt,
+        succeeded: a.succeeded,
+        statusCode: a.statusCode,
+        error: a.error,
+        attemptedAt: a.attemptedAt,
+      }),
+    ),
+  });
+}

@@ -1,0 +1,219 @@
+// Delivers one balance alert (the `alerts` job): e-mail to the organization's Admins within the daily cap, and
+// the signed webhook. Idempotent per channel: a channel that reached a final state is never sent again.
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import type { DbExecutor } from '../db/client.js';
+import {
+  type WalletAlertChannelStatus,
+  walletAlertDeliveries,
+  walletAlertSettings,
+  walletBalanceAlerts,
+} from '../db/schema/index.js';
+import type { Mailer } from '../mail/mailer.js';
+import { utcDay } from '../time/utc-day.js';
+import { alertRecipients } from './alert-recipients.js';
+import { type AlertSettings, getAlertSettings, renderAlertMessage } from './alert-settings.js';
+import { sendSignedWebhook, type WebhookTransport } from './alert-webhook.js';
+import { formatMicros, microsToNumber } from './money.js';
+
+type Alert = typeof walletBalanceAlerts.$inferSelect;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'logger'>;
+export type DeliveryDeps = { mailer: Mailer | undefined; webhook: WebhookTransport };
+export type DeliveryResult = { email: WalletAlertChannelStatus; webhook: WalletAlertChannelStatus };
+
+const open = new Set<WalletAlertChannelStatus>(['pending', 'sending']);
+
+/**
+ * Runs both channels; an e-mail failure is thrown after the webhook ran (so the job is retried for the e-mail
+ * alone), except on the job's last attempt, where the e-mail is marked `failed`.
+ */
+export async function deliverAlert(
+  ctx: Ctx,
+  alertId: string,
+  deps: DeliveryDeps,
+  options: { lastAttempt: boolean },
+): Promise<DeliveryResult | { missing: true }> {
+  const [alert] = await ctx.db.select().from(walletBalanceAlerts).where(eq(walletBalanceAlerts.id, alertId));
+  if (!alert) return { missing: true };
+  const settings = await getAlertSettings(ctx.db, alert.organizationId);
+  const message = renderAlertMessage(settings.messageTemplate, alert);
+  let emailError: unknown;
+  const email = await deliverEmail(ctx, alert, settings, message, deps.mailer).catch((err: unknown) => {
+    emailError = err;
+    return 'sending' as const;
+  });
+  const webhook = await deliverWebhook(ctx, alert, settings, message, deps.webhook);
+  if (emailError !== undefined) {
+    if (!options.lastAttempt) throw emailError;
+    await setStatus(ctx.db, alert.id, { emailStatus: 'failed' });
+    return { email: 'failed', webhook };
+  }
+  return { email, webhook };
+}
+
+async function deliverEmail(
+  ctx: Ctx,
+  alert: Alert,
+  settings: AlertSettings,
+  message: string,
+  mailer: Mailer | undefined,
+): Promise<WalletAlertChannelStatus> {
+  if (!open.has(alert.emailStatus)) return alert.emailStatus;
+  const finish = async (status: WalletAlertChannelStatus) => {
+    await setStatus(ctx.db, alert.id, { emailStatus: status });
+    return status;
+  };
+  if (!settings.emailAlertEnabled) return finish('disabled');
+  const to = await alertRecipients(ctx.db, alert.organizationId);
+  if (to.length === 0) return finish('no_recipients');
+  const attempt = (await attemptsSoFar(ctx.db, alert.id, 'email')) + 1;
+  if (!mailer) {
+    ctx.logger.warn(
+      { alertId: alert.id },
+      'balance alert e-mail not sent: e-mail is not configured (SMTP_URL is unset)',
+    );
+    await recordAttempt(ctx.db, alert.id, 'email', {
+      attempt,
+      succeeded: false,
+      error: 'e-mail is not configured (SMTP_URL is unset)',
+      target: to.join(', '),
+    });
+    return finish('not_configured');
+  }
+  if (alert.kind === 'balance' && alert.emailStatus === 'pending' && !(await claimDailySlot(ctx.db, alert))) {
+    return finish('capped');
+  }
+  const subject =
+    alert.kind === 'test'
+      ? '[ockhub] Test balance alert'
+      : `[ockhub] Wallet balance below ${formatMicros(alert.threshold)} ${alert.currency}`;
+  const text = [
+    message,
+    '',
+    `Organization: ${alert.organizationId}`,
+    `Balance: ${formatMicros(alert.balance)} ${alert.currency}`,
+    `Threshold: ${formatMicros(alert.threshold)} ${alert.currency}`,
+    `Time: ${alert.occurredAt.toISOString()}`,
+  ].join('\n');
+  try {
+    await mailer.send({ to, subject, text });
+  } catch (err) {
+    const error = (err as Error).message.slice(0, 500);
+    await recordAttempt(ctx.db, alert.id, 'email', { attempt, succeeded: false, error, target: to.join(', ') });
+    throw err;
+  }
+  await recordAttempt(ctx.db, alert.id, 'email', { attempt, succeeded: true, target: to.join(', ') });
+  await setStatus(ctx.db, alert.id, { emailStatus: 'sent', emailSentAt: new Date() });
+  if (alert.kind === 'balance') await touchLastAlertTime(ctx.db, alert.organizationId);
+  return 'sent';
+}
+
+async function deliverWebhook(
+  ctx: Ctx,
+  alert: Alert,
+  settings: AlertSettings,
+  message: string,
+  transport: WebhookTransport,
+): Promise<WalletAlertChannelStatus> {
+  if (!open.has(alert.webhookStatus)) return alert.webhookStatus;
+  if (!settings.webhookUrl) {
+    await setStatus(ctx.db, alert.id, { webhookStatus: 'disabled' });
+    return 'disabled';
+  }
+  const url = settings.webhookUrl;
+  await setStatus(ctx.db, alert.id, { webhookStatus: 'sending' });
+  const payload = {
+    type: 'wallet.balance_low',
+    organizationId: alert.organizationId,
+    balance: microsToNumber(alert.balance),
+    currency: alert.currency,
+    threshold: microsToNumber(alert.threshold),
+    message,
+    occurredAt: alert.occurredAt.toISOString(),
+    ...(alert.kind === 'test' ? { test: true } : {}),
+  };
+  const outcome = await sendSignedWebhook(
+    transport,
+    {
+      url,
+      customHeaders: settings.customHeaders,
+      secret: settings.webhookSecret,
+      messageId: `msg_${alert.id}`,
+      payload,
+    },
+    {
+      attempts: ctx.config.ALERT_WEBHOOK_ATTEMPTS,
+      retryMs: ctx.config.ALERT_WEBHOOK_RETRY_MS,
+      firstAttempt: (await attemptsSoFar(ctx.db, alert.id, 'webhook')) + 1,
+      onAttempt: (a) => recordAttempt(ctx.db, alert.id, 'webhook', { ...a, target: url }),
+    },
+  );
+  if (!outcome.delivered) {
+    ctx.logger.warn(
+      { alertId: alert.id, attempts: outcome.attempts, last: outcome.last },
+      'balance alert webhook failed',
+    );
+    await setStatus(ctx.db, alert.id, { webhookStatus: 'failed' });
+    return 'failed';
+  }
+  await setStatus(ctx.db, alert.id, { webhookStatus: 'sent', webhookDeliveredAt: new Date() });
+  if (alert.kind === 'balance') await touchLastAlertTime(ctx.db, alert.organizationId);
+  return 'sent';
+}
+
+/** Takes one of today's (UTC) `maxDailyAlerts` e-mail slots of the organization, under the settings row lock. */
+async function claimDailySlot(db: AppContext['db'], alert: Alert): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [settings] = await tx
+      .select()
+      .from(walletAlertSettings)
+      .where(eq(walletAlertSettings.organizationId, alert.organizationId))
+      .for('update');
+    if (!settings) return false;
+    const today = utcDay(new Date());
+    const used = settings.emailDay === today ? settings.emailCount : 0;
+    if (used >= settings.maxDailyAlerts) return false;
+    await tx
+      .update(walletAlertSettings)
+      .set({ emailDay: today, emailCount: used + 1 })
+      .where(eq(walletAlertSettings.organizationId, alert.organizationId));
+    await tx.update(walletBalanceAlerts).set({ emailStatus: 'sending' }).where(eq(walletBalanceAlerts.id, alert.id));
+    return true;
+  });
+}
+
+async function setStatus(db: DbExecutor, alertId: string, values: Partial<Alert>) {
+  await db.update(walletBalanceAlerts).set(values).where(eq(walletBalanceAlerts.id, alertId));
+}
+
+async function touchLastAlertTime(db: DbExecutor, organizationId: string) {
+  await db
+    .update(walletAlertSettings)
+    .set({ lastAlertTime: sql`now()` })
+    .where(eq(walletAlertSettings.organizationId, organizationId));
+}
+
+async function attemptsSoFar(db: DbExecutor, alertId: string, channel: 'email' | 'webhook') {
+  const [row] = await db
+    .select({ n: count() })
+    .from(walletAlertDeliveries)
+    .where(and(eq(walletAlertDeliveries.alertId, alertId), eq(walletAlertDeliveries.channel, channel)));
+  return row?.n ?? 0;
+}
+
+async function recordAttempt(
+  db: DbExecutor,
+  alertId: string,
+  channel: 'email' | 'webhook',
+  a: { attempt: number; succeeded: boolean; statusCode?: number; error?: string; target: string },
+) {
+  await db.insert(walletAlertDeliveries).values({
+    alertId,
+    channel,
+    attempt: a.attempt,
+    succeeded: a.succeeded,
+    statusCode: a.statusCode ?? null,
+    error: a.error ?? null,
+    target: a.target,
+  });
+}

@@ -1,0 +1,77 @@
+// Balance-alert settings of an organization (seed 03): e-mail (enabled, daily cap) and webhook (URL, custom
+// headers, message template, thresholds) with the organization's Standard Webhooks signing secret.
+import { eq, sql } from 'drizzle-orm';
+import type { DbExecutor } from '../db/client.js';
+import { walletAlertSettings } from '../db/schema/index.js';
+import { badRequest } from '../errors/app-error.js';
+import { isOutboundRequestError, type OutboundClient } from '../http/index.js';
+import { formatMicros } from './money.js';
+import { newWebhookSecret, walletNotFound } from './wallets.js';
+
+export type AlertSettings = typeof walletAlertSettings.$inferSelect;
+
+export type AlertSettingsChange = {
+  emailAlertEnabled?: boolean;
+  maxDailyAlerts?: number;
+  webhookUrl?: string | null;
+  customHeaders?: Record<string, string>;
+  messageTemplate?: string;
+  /** Micro-units. */
+  thresholds?: bigint[];
+  rotateWebhookSecret?: boolean;
+};
+
+export async function getAlertSettings(db: DbExecutor, organizationId: string): Promise<AlertSettings> {
+  const [settings] = await db
+    .select()
+    .from(walletAlertSettings)
+    .where(eq(walletAlertSettings.organizationId, organizationId));
+  if (!settings) throw walletNotFound();
+  return settings;
+}
+
+/**
+ * Applies the fields present in `change` (absent fields keep their value; `webhookUrl: null` removes the webhook).
+ * A webhook URL must be http(s) and resolve only to public addresses (hosts in OUTBOUND_ALLOWED_HOSTS excepted),
+ * checked with the outbound client's own rules: 400 Wallet.InvalidWebhookUrl otherwise, nothing changed.
+ */
+export async function updateAlertSettings(
+  ctx: { db: DbExecutor; outbound: Pick<OutboundClient, 'checkUrl'> },
+  organizationId: string,
+  change: AlertSettingsChange,
+): Promise<AlertSettings> {
+  let webhookUrl = change.webhookUrl;
+  if (typeof webhookUrl === 'string') {
+    try {
+      webhookUrl = (await ctx.outbound.checkUrl(webhookUrl)).href;
+    } catch (err) {
+      if (!isOutboundRequestError(err)) throw err;
+      throw badRequest('Wallet.InvalidWebhookUrl', `webhookUrl: ${err.message}`);
+    }
+  }
+  const thresholds = change.thresholds && [...new Set(change.thresholds)].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const [updated] = await ctx.db
+    .update(walletAlertSettings)
+    .set({
+      ...(change.emailAlertEnabled !== undefined && { emailAlertEnabled: change.emailAlertEnabled }),
+      ...(change.maxDailyAlerts !== undefined && { maxDailyAlerts: change.maxDailyAlerts }),
+      ...(webhookUrl !== undefined && { webhookUrl }),
+      ...(change.customHeaders !== undefined && { customHeaders: change.customHeaders }),
+      ...(change.messageTemplate !== undefined && { messageTemplate: change.messageTemplate }),
+      ...(thresholds !== undefined && { thresholds: thresholds.map(Number) }),
+      ...(change.rotateWebhookSecret && { webhookSecret: newWebhookSecret() }),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(walletAlertSettings.organizationId, organizationId))
+    .returning();
+  if (!updated) throw walletNotFound();
+  return updated;
+}
+
+/** The alert text: `messageTemplate` with {threshold}, {balance} and {currency} filled in. */
+export function renderAlertMessage(template: string, values: { threshold: bigint; balance: bigint; currency: string }) {
+  return template
+    .replaceAll('{threshold}', formatMicros(values.threshold))
+    .replaceAll('{balance}', formatMicros(values.balance))
+    .replaceAll('{currency}', values.currency);
+}

@@ -1,0 +1,125 @@
+// Threshold crossings: a settlement that moves the settled balance from ≥ a threshold to < it raises one alert
+// row per crossed threshold in the same transaction; the row's id is the `alerts` job's payload.
+import { and, asc, eq, isNull, lt } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import type { DbExecutor } from '../db/client.js';
+import { walletAlertSettings, walletBalanceAlerts } from '../db/schema/index.js';
+import { getWallet, settledBalance } from './wallets.js';
+
+export type Crossing = { previous: bigint; current: bigint };
+
+/** The thresholds (micro-units) that `previous → current` crosses downwards. */
+export function crossedThresholds(thresholds: readonly bigint[], { previous, current }: Crossing): bigint[] {
+  return thresholds.filter((t) => previous >= t && current < t);
+}
+
+/** The organization's alert thresholds in micro-units; read before the wallet row is locked. */
+export async function alertThresholds(db: DbExecutor, organizationId: string): Promise<bigint[]> {
+  const [settings] = await db
+    .select({ thresholds: walletAlertSettings.thresholds })
+    .from(walletAlertSettings)
+    .where(eq(walletAlertSettings.organizationId, organizationId));
+  return (settings?.thresholds ?? []).map(BigInt);
+}
+
+/** Inside the settling transaction (the wallet row is locked, so crossings are exact and never double). */
+export async function raiseCrossingAlerts(
+  tx: DbExecutor,
+  thresholds: readonly bigint[],
+  input: Crossing & { organizationId: string; currency: string; recordId: string },
+): Promise<string[]> {
+  const crossed = crossedThresholds(thresholds, input);
+  if (crossed.length === 0) return [];
+  const rows = await tx
+    .insert(walletBalanceAlerts)
+    .values(
+      crossed.map((threshold) => ({
+        organizationId: input.organizationId,
+        kind: 'balance' as const,
+        threshold,
+        balance: input.current,
+        currency: input.currency,
+        recordId: input.recordId,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: walletBalanceAlerts.id });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * After the commit: one `alerts` job per alert (job id derived from the alert, so a repeat is ignored while the
+ * job exists). A failure here is logged, not thrown: the maintenance sweep enqueues alerts left unqueued.
+ */
+export async function enqueueAlerts(
+  ctx: Pick<AppContext, 'db' | 'queues' | 'logger'>,
+  alertIds: readonly string[],
+  job: 'balance-alert' | 'test-alert' = 'balance-alert',
+): Promise<void> {
+  for (const alertId of alertIds) {
+    try {
+      await ctx.queues.add('alerts', job, { alertId }, { jobId: `${job}-${alertId}` });
+      await ctx.db
+        .update(walletBalanceAlerts)
+        .set({ enqueuedAt: new Date() })
+        .where(eq(walletBalanceAlerts.id, alertId));
+    } catch (err) {
+      ctx.logger.warn({ alertId, err: (err as Error).message }, 'balance alert not enqueued; the sweep will retry');
+    }
+  }
+}
+
+/** Maintenance: alerts whose enqueue failed after their commit (older than `graceMs`) are enqueued now. */
+export async function enqueueStrandedAlerts(
+  ctx: Pick<AppContext, 'db' | 'queues' | 'logger'>,
+  graceMs = 60_000,
+  now = new Date(),
+): Promise<number> {
+  const rows = await ctx.db
+    .select({ id: walletBalanceAlerts.id, kind: walletBalanceAlerts.kind })
+    .from(walletBalanceAlerts)
+    .where(
+      and(
+        isNull(walletBalanceAlerts.enqueuedAt),
+        lt(walletBalanceAlerts.occurredAt, new Date(now.getTime() - graceMs)),
+      ),
+    )
+    .orderBy(asc(walletBalanceAlerts.occurredAt))
+    .limit(500);
+  for (const row of rows) {
+    await enqueueAlerts(ctx, [row.id], row.kind === 'test' ? 'test-alert' : 'balance-alert');
+  }
+  return rows.length;
+}
+
+/**
+ * `POST …/wallet/alerts/test`: an alert of kind `test` at the highest threshold with the current settled balance,
+ * sent through every configured channel; it neither counts towards nor is limited by the daily e-mail cap.
+ */
+export async function requestTestAlert(
+  ctx: Pick<AppContext, 'db' | 'queues' | 'logger'>,
+  organizationId: string,
+  requestedBy: string,
+): Promise<{ alertId: string }> {
+  const wallet = await getWallet(ctx.db, organizationId);
+  const [settings] = await ctx.db
+    .select({ thresholds: walletAlertSettings.thresholds })
+    .from(walletAlertSettings)
+    .where(eq(walletAlertSettings.organizationId, organizationId));
+  const highest = BigInt(Math.max(0, ...(settings?.thresholds ?? [])));
+  const [alert] = await ctx.db
+    .insert(walletBalanceAlerts)
+    .values({
+      organizationId,
+      kind: 'test',
+      threshold: highest,
+      balance: settledBalance(wallet),
+      currency: wallet.currency,
+      requestedBy,
+    })
+    .returning({ id: walletBalanceAlerts.id });
+  if (!alert) throw new Error('alert insert returned nothing');
+  await ctx.queues.add('alerts', 'test-alert', { alertId: alert.id }, { jobId: `test-alert-${alert.id}` });
+  await ctx.db.update(walletBalanceAlerts).set({ enqueuedAt: new Date() }).where(eq(walletBalanceAlerts.id, alert.id));
+  return { alertId: alert.id };
+}

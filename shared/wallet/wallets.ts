@@ -1,0 +1,99 @@
+// The wallet row of an organization: created with the organization, read by the routes, locked by every settled change.
+import { randomBytes } from 'node:crypto';
+import { eq, isNull, sql } from 'drizzle-orm';
+import type { Database, DbExecutor } from '../db/client.js';
+import { organizations, organizationWallets, walletAlertSettings } from '../db/schema/index.js';
+import { AppError, notFound } from '../errors/app-error.js';
+import { MICROS_PER_UNIT } from './money.js';
+
+export type Wallet = typeof organizationWallets.$inferSelect;
+
+export const DEFAULT_CURRENCY = 'USD';
+/** Seed 03's example thresholds (10, 5, 3, 1 in the wallet currency), in micro-units. */
+export const DEFAULT_THRESHOLDS = [10n, 5n, 3n, 1n].map((u) => Number(u * MICROS_PER_UNIT));
+export const DEFAULT_MESSAGE_TEMPLATE = 'Your ockhub wallet balance has fallen below {threshold} {currency}.';
+export const DEFAULT_MAX_DAILY_ALERTS = 3;
+
+export const walletNotFound = () => notFound('Wallet.NotFound', 'This organization has no wallet.');
+export const insufficientBalance = () =>
+  new AppError('Wallet.InsufficientBalance', 402, 'The organization wallet balance is too low for this request.');
+export const walletInactive = () => new AppError('Wallet.Inactive', 402, 'The organization wallet is not active.');
+
+/** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * Creates the wallet of a new organization (balance 0, USD) and its default alert settings. Called by the
+ * organization's creation inside its transaction; a second call for the same organization changes nothing.
+ */
+export async function createWallet(tx: DbExecutor, organizationId: string): Promise<void> {
+  await tx.insert(organizationWallets).values({ organizationId, currency: DEFAULT_CURRENCY }).onConflictDoNothing();
+  await tx
+    .insert(walletAlertSettings)
+    .values({
+      organizationId,
+      messageTemplate: DEFAULT_MESSAGE_TEMPLATE,
+      thresholds: DEFAULT_THRESHOLDS,
+      maxDailyAlerts: DEFAULT_MAX_DAILY_ALERTS,
+      webhookSecret: newWebhookSecret(),
+    })
+    .onConflictDoNothing();
+}
+
+export async function getWallet(db: DbExecutor, organizationId: string): Promise<Wallet> {
+  const [wallet] = await db
+    .select()
+    .from(organizationWallets)
+    .where(eq(organizationWallets.organizationId, organizationId));
+  if (!wallet) throw walletNotFound();
+  return wallet;
+}
+
+/** Reads and locks the wallet row until the transaction ends: every record-writing change goes through here. */
+export async function lockWallet(tx: DbExecutor, organizationId: string): Promise<Wallet> {
+  const [wallet] = await tx
+    .select()
+    .from(organizationWallets)
+    .where(eq(organizationWallets.organizationId, organizationId))
+    .for('update');
+  if (!wallet) throw walletNotFound();
+  return wallet;
+}
+
+/** Writes the new balances of a locked wallet and takes the next record sequence number when a record follows. */
+export async function writeBalances(
+  tx: DbExecutor,
+  wallet: Wallet,
+  next: { balance: bigint; frozenAmount: bigint; withRecord: boolean },
+): Promise<number> {
+  const seq = next.withRecord ? wallet.recordSeq + 1 : wallet.recordSeq;
+  await tx
+    .update(organizationWallets)
+    .set({ balance: next.balance, frozenAmount: next.frozenAmount, recordSeq: seq, updatedAt: sql`now()` })
+    .where(eq(organizationWallets.organizationId, wallet.organizationId));
+  return seq;
+}
+
+export const settledBalance = (wallet: Pick<Wallet, 'balance' | 'frozenAmount'>) =>
+  wallet.balance + wallet.frozenAmount;
+
+/** Why a conditional debit matched no row: no wallet (404), an inactive wallet or too little balance (402). */
+export async function debitRefusal(db: DbExecutor, organizationId: string): Promise<AppError> {
+  const [row] = await db
+    .select({ isActive: organizationWallets.isActive })
+    .from(organizationWallets)
+    .where(eq(organizationWallets.organizationId, organizationId));
+  if (!row) return walletNotFound();
+  return row.isActive ? insufficientBalance() : walletInactive();
+}
+
+/** Seed step: organizations created before wallets existed get theirs (balance 0); repeat runs change nothing. */
+export async function ensureWallets(db: Database): Promise<number> {
+  const missing = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .leftJoin(organizationWallets, eq(organizationWallets.organizationId, organizations.id))
+    .where(isNull(organizationWallets.organizationId));
+  for (const { id } of missing) await db.transaction((tx) => createWallet(tx, id));
+  return missing.length;
+}

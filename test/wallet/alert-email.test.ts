@@ -1,0 +1,188 @@
+// Balance-alert e-mails through a real SMTP server (smtp-server on 127.0.0.1): to the organization's Admins only,
+// exactly once per crossing even when the job runs again, at most maxDailyAlerts a day, and a recorded
+// "not configured" without SMTP_URL.
+import { randomUUID } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { walletAlertDeliveries, walletBalanceAlerts } from '../../shared/db/schema/index.js';
+import { mailerFor } from '../../shared/mail/mailer.js';
+import { deliverAlert } from '../../shared/wallet/alert-delivery.js';
+import { webhookClient } from '../../shared/wallet/alert-webhook.js';
+import { consume } from '../../shared/wallet/consumption.js';
+import { reserve, settle } from '../../shared/wallet/reservations.js';
+import { type LoopbackServer, startLoopbackServer } from '../http/loopback-server.js';
+import { aMember, anOrganization, inOrg, type TestOrg } from '../organizations/org-fixtures.js';
+import { createHarness, type Harness, startProcess, waitUntil } from '../support/harness.js';
+import { type SmtpCapture, startSmtpCapture } from './smtp-capture.js';
+import { usd } from './wallet-factory.js';
+
+let h: Harness;
+let smtp: SmtpCapture;
+let receiver: LoopbackServer;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  receiver = await startLoopbackServer((_req, res) => res.end('ok'));
+  h = await createHarness({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'ockhub alerts <alerts@test.ockhub.local>',
+    OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+    ALERT_WEBHOOK_RETRY_MS: '20',
+  });
+});
+afterAll(async () => {
+  await h.close();
+  await smtp.close();
+  await receiver.close();
+});
+beforeEach(() => {
+  smtp.messages.length = 0;
+  smtp.refuse = false;
+  receiver.requests.length = 0;
+});
+
+const deps = () => ({ mailer: mailerFor(h.config), webhook: webhookClient(h.config) });
+const alertsOf = (orgId: string) =>
+  h.ctx.db.select().from(walletBalanceAlerts).where(eq(walletBalanceAlerts.organizationId, orgId));
+const emailAttemptsOf = async (alertId: string) =>
+  (
+    await h.ctx.db
+      .select()
+      .from(walletAlertDeliveries)
+      .where(eq(walletAlertDeliveries.alertId, alertId))
+      .orderBy(asc(walletAlertDeliveries.attempt))
+  ).filter((a) => a.channel === 'email');
+
+async function organizationWithAlerts(balance: number, settings: Record<string, unknown> = {}): Promise<TestOrg> {
+  const org = await anOrganization(h);
+  const headers = inOrg(org.admin, org.id);
+  await h.http.post('/api/organization/wallet/recharge').set(headers).send({ amount: balance }).expect(201);
+  await h.http.put('/api/organization/wallet/alerts').set(headers).send(settings).expect(200);
+  return org;
+}
+
+describe('balance alert e-mails', () => {
+  it('sends exactly one e-mail to the Admins and one signed webhook for a crossing, from a real worker', async () => {
+    const org = await organizationWithAlerts(10.2, { webhookUrl: `${receiver.origin}/hook`, thresholds: [10, 1] });
+    const secondAdmin = await aMember(h, org, 'Admin');
+    const member = await aMember(h, org, 'Member');
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const r = await reserve(h.ctx, org.id, usd('0.05'), { requestId: `m-${org.id}-${i}` });
+        await settle(h.ctx, r.id, usd('0.02'), { requestLogId: `ml-${org.id}-${i}` });
+      }),
+    );
+    const worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'alerts' } });
+    try {
+      await waitUntil(async () => {
+        const [alert] = await alertsOf(org.id);
+        return alert?.emailStatus === 'sent' && alert.webhookStatus === 'sent';
+      });
+    } finally {
+      await worker.stop();
+    }
+    expect(smtp.messages).toHaveLength(1);
+    const [mail] = smtp.messages;
+    expect(mail?.to.sort()).toEqual([org.admin.email, secondAdmin.email].map((e) => e.toLowerCase()).sort());
+    expect(mail?.to).not.toContain(member.email.toLowerCase());
+    expect(mail?.from).toBe('alerts@test.ockhub.local');
+    expect(mail?.raw).toMatch(/Subject: \[ockhub\] Wallet balance below 10 USD/);
+    expect(mail?.raw).toContain('Balance: 9.98 USD'); // the settled balance right after the crossing
+    expect(receiver.requests).toHaveLength(1);
+    const secret = (await h.http.get('/api/organization/wallet/alerts').set(inOrg(org.admin, org.id))).body.data
+      .webhookSecret;
+    const payload = new Webhook(secret).verify(
+      receiver.requests[0]?.body ?? '',
+      receiver.requests[0]?.headers as Record<string, string>,
+    );
+    expect(payload).toMatchObject({ type: 'wallet.balance_low', balance: 9.98, threshold: 10, currency: 'USD' });
+    const settings = await h.http.get('/api/organization/wallet/alerts').set(inOrg(org.admin, org.id));
+    expect(settings.body.data.lastAlertTime).toEqual(expect.any(String));
+  }, 60_000);
+
+  it('sends at most maxDailyAlerts e-mails a day; the webhook is not capped', async () => {
+    const org = await organizationWithAlerts(11, { maxDailyAlerts: 2, webhookUrl: `${receiver.origin}/hook` });
+    await consume(h.ctx, org.id, usd('10.5'), { requestLogId: randomUUID() }); // crosses 10, 5, 3 and 1
+    const alerts = await alertsOf(org.id);
+    expect(alerts).toHaveLength(4);
+    const results = await Promise.all(alerts.map((a) => deliverAlert(h.ctx, a.id, deps(), { lastAttempt: false })));
+    const emails = results.map((r) => ('email' in r ? r.email : 'missing')).sort();
+    expect(emails).toEqual(['capped', 'capped', 'sent', 'sent']);
+    expect(smtp.messages).toHaveLength(2);
+    expect(receiver.requests).toHaveLength(4);
+  });
+
+  it('retries a refused e-mail on the next run of the job and never sends an e-mail twice', async () => {
+    const org = await organizationWithAlerts(10.5);
+    await consume(h.ctx, org.id, usd('1'), { requestLogId: randomUUID() });
+    const [alert] = await alertsOf(org.id);
+    const alertId = alert?.id ?? '';
+    smtp.refuse = true;
+    await expect(deliverAlert(h.ctx, alertId, deps(), { lastAttempt: false })).rejects.toThrow(/451/);
+    smtp.refuse = false;
+    expect(await deliverAlert(h.ctx, alertId, deps(), { lastAttempt: false })).toEqual({
+      email: 'sent',
+      webhook: 'disabled',
+    });
+    await deliverAlert(h.ctx, alertId, deps(), { lastAttempt: false });
+    expect(smtp.messages).toHaveLength(1);
+    expect((await emailAttemptsOf(alertId)).map((a) => [a.attempt, a.succeeded])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+  });
+
+  it('marks the e-mail failed when the last attempt of the job is refused', async () => {
+    const org = await organizationWithAlerts(10.5);
+    await consume(h.ctx, org.id, usd('1'), { requestLogId: randomUUID() });
+    const [alert] = await alertsOf(org.id);
+    smtp.refuse = true;
+    expect(await deliverAlert(h.ctx, alert?.id ?? '', deps(), { lastAttempt: true })).toMatchObject({
+      email: 'failed',
+    });
+  });
+
+  it('records that e-mail is not configured when SMTP_URL is unset, and sends nothing when alerts are off', async () => {
+    const org = await organizationWithAlerts(10.5);
+    await consume(h.ctx, org.id, usd('1'), { requestLogId: randomUUID() });
+    const [alert] = await alertsOf(org.id);
+    const unconfigured = { mailer: undefined, webhook: webhookClient(h.config) };
+    expect(await deliverAlert(h.ctx, alert?.id ?? '', unconfigured, { lastAttempt: false })).toMatchObject({
+      email: 'not_configured',
+    });
+    expect((await emailAttemptsOf(alert?.id ?? ''))[0]).toMatchObject({
+      succeeded: false,
+      error: expect.stringMatching(/not configured/),
+    });
+
+    const quiet = await organizationWithAlerts(10.5, { emailAlertEnabled: false });
+    await consume(h.ctx, quiet.id, usd('1'), { requestLogId: randomUUID() });
+    const [silent] = await alertsOf(quiet.id);
+    expect(await deliverAlert(h.ctx, silent?.id ?? '', deps(), { lastAttempt: false })).toEqual({
+      email: 'disabled',
+      webhook: 'disabled',
+    });
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('sends a test alert through both channels without counting it against the daily cap', async () => {
+    const org = await organizationWithAlerts(3, { maxDailyAlerts: 0, webhookUrl: `${receiver.origin}/hook` });
+    const res = await h.http.post('/api/organization/wallet/alerts/test').set(inOrg(org.admin, org.id)).expect(202);
+    expect(await deliverAlert(h.ctx, res.body.data.alertId, deps(), { lastAttempt: false })).toEqual({
+      email: 'sent',
+      webhook: 'sent',
+    });
+    expect(smtp.messages[0]?.raw).toMatch(/Subject: \[ockhub\] Test balance alert/);
+    expect(JSON.parse(receiver.requests[0]?.body ?? '{}')).toMatchObject({ test: true, balance: 3, threshold: 10 });
+    const history = await h.http.get('/api/organization/wallet/alerts/history').set(inOrg(org.admin, org.id));
+    expect(history.body.data[0]).toMatchObject({
+      kind: 'test',
+      email: { status: 'sent' },
+      webhook: { status: 'sent' },
+      attempts: [
+        expect.objectContaining({ channel: 'email', attempt: 1, succeeded: true }),
+        expect.objectContaining({ channel: 'webhook', attempt: 1, succeeded: true, statusCode: 200 }),
+      ],
+    });
+  });
+});

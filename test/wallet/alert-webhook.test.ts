@@ -1,0 +1,167 @@
+// Balance-alert webhooks against a real HTTP receiver on 127.0.0.1: one signed POST per crossing, delivered by a
+// real worker process; a failing receiver is retried with backoff and then recorded as failed.
+import { randomUUID } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { walletAlertDeliveries, walletBalanceAlerts } from '../../shared/db/schema/index.js';
+import { deliverAlert } from '../../shared/wallet/alert-delivery.js';
+import { getAlertSettings, updateAlertSettings } from '../../shared/wallet/alert-settings.js';
+import { webhookClient } from '../../shared/wallet/alert-webhook.js';
+import { requestTestAlert } from '../../shared/wallet/balance-alerts.js';
+import { consume } from '../../shared/wallet/consumption.js';
+import { reserve, settle } from '../../shared/wallet/reservations.js';
+import { type LoopbackServer, startLoopbackServer } from '../http/loopback-server.js';
+import { createHarness, type Harness, startProcess, waitUntil } from '../support/harness.js';
+import { createUser } from '../support/identity.js';
+import { fundedWallet, usd } from './wallet-factory.js';
+
+let h: Harness;
+let receiver: LoopbackServer;
+let answer: () => number = () => 204;
+
+beforeAll(async () => {
+  h = await createHarness({
+    OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+    ALERT_WEBHOOK_ATTEMPTS: '3',
+    ALERT_WEBHOOK_RETRY_MS: '40',
+  });
+  receiver = await startLoopbackServer((_req, res) => {
+    res.statusCode = answer();
+    res.end();
+  });
+});
+afterAll(async () => {
+  await receiver.close();
+  await h.close();
+});
+beforeEach(() => {
+  receiver.requests.length = 0;
+  answer = () => 204;
+});
+
+const deps = () => ({ mailer: undefined, webhook: webhookClient(h.config) });
+const outbound = () => webhookClient(h.config);
+
+async function walletWithWebhook(amount: string, thresholds = [usd('10'), usd('5')]) {
+  const org = await fundedWallet(h, amount);
+  await updateAlertSettings({ db: h.ctx.db, outbound: outbound() }, org, {
+    webhookUrl: `${receiver.origin}/hooks/wallet?org=${org}`,
+    customHeaders: { 'x-team': 'billing' },
+    messageTemplate: 'Balance below {threshold} {currency}',
+    thresholds,
+    emailAlertEnabled: false,
+  });
+  return org;
+}
+
+const alertsOf = (org: string) =>
+  h.ctx.db.select().from(walletBalanceAlerts).where(eq(walletBalanceAlerts.organizationId, org));
+const attemptsOf = (alertId: string) =>
+  h.ctx.db
+    .select()
+    .from(walletAlertDeliveries)
+    .where(eq(walletAlertDeliveries.alertId, alertId))
+    .orderBy(asc(walletAlertDeliveries.attempt));
+
+describe('balance alert webhooks', () => {
+  it('sends one signed webhook per threshold crossing, not one per request, through a real worker', async () => {
+    const org = await walletWithWebhook('10.5');
+    // 40 concurrent requests of 0.05 take 10.5 to 8.5: threshold 10 is crossed exactly once
+    await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const r = await reserve(h.ctx, org, usd('0.1'), { requestId: `x-${org}-${i}` });
+        await settle(h.ctx, r.id, usd('0.05'), { requestLogId: `xl-${org}-${i}` });
+      }),
+    );
+    const alerts = await alertsOf(org);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ kind: 'balance', threshold: usd('10') });
+    expect(await h.ctx.queues.queue('alerts').getJobCountByTypes('waiting', 'prioritized', 'delayed', 'active')).toBe(
+      1,
+    );
+
+    const worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'alerts' } });
+    try {
+      await waitUntil(async () => receiver.requests.length >= 1);
+      await waitUntil(async () => (await alertsOf(org))[0]?.webhookStatus === 'sent');
+    } finally {
+      await worker.stop();
+    }
+    expect(receiver.requests).toHaveLength(1);
+    const [request] = receiver.requests;
+    const { webhookSecret } = await getAlertSettings(h.ctx.db, org);
+    expect(webhookSecret).toMatch(/^whsec_/);
+    const verified = new Webhook(webhookSecret).verify(request?.body ?? '', request?.headers as Record<string, string>);
+    expect(verified).toEqual({
+      type: 'wallet.balance_low',
+      organizationId: org,
+      balance: 9.95,
+      currency: 'USD',
+      threshold: 10,
+      message: 'Balance below 10 USD',
+      occurredAt: alerts[0]?.occurredAt.toISOString(),
+    });
+    expect(request?.headers['x-team']).toBe('billing');
+    expect(request?.headers['webhook-id']).toBe(`msg_${alerts[0]?.id}`);
+    expect(request?.headers['content-type']).toBe('application/json');
+  }, 60_000);
+
+  it('raises one alert per threshold when one consumption crosses several', async () => {
+    const org = await walletWithWebhook('12', [usd('10'), usd('5'), usd('1')]);
+    await consume(h.ctx, org, usd('8'), { requestLogId: randomUUID() });
+    const thresholds = (await alertsOf(org)).map((a) => a.threshold).sort();
+    expect(thresholds).toEqual([usd('10'), usd('5')].sort());
+    await consume(h.ctx, org, usd('0.5'), { requestLogId: randomUUID() });
+    expect(await alertsOf(org)).toHaveLength(2);
+  });
+
+  it('retries a failing receiver with backoff, records every attempt, then records it as failed', async () => {
+    answer = () => 503;
+    const org = await walletWithWebhook('10');
+    await consume(h.ctx, org, usd('1'), { requestLogId: randomUUID() });
+    const [alert] = await alertsOf(org);
+    const result = await deliverAlert(h.ctx, alert?.id ?? '', deps(), { lastAttempt: false });
+    expect(result).toEqual({ email: 'disabled', webhook: 'failed' });
+    const attempts = await attemptsOf(alert?.id ?? '');
+    expect(attempts.map((a) => [a.channel, a.attempt, a.statusCode, a.succeeded])).toEqual([
+      ['webhook', 1, 503, false],
+      ['webhook', 2, 503, false],
+      ['webhook', 3, 503, false],
+    ]);
+    const gaps = attempts.slice(1).map((a, i) => a.attemptedAt.getTime() - (attempts[i]?.attemptedAt.getTime() ?? 0));
+    expect(gaps.every((g) => g >= 35)).toBe(true);
+    expect(receiver.requests).toHaveLength(3);
+    // a retried job does not send again once the webhook reached a final state
+    await deliverAlert(h.ctx, alert?.id ?? '', deps(), { lastAttempt: false });
+    expect(receiver.requests).toHaveLength(3);
+  });
+
+  it('delivers after transient failures and never resends a delivered webhook', async () => {
+    let calls = 0;
+    answer = () => (++calls <= 2 ? 500 : 200);
+    const org = await walletWithWebhook('10');
+    await consume(h.ctx, org, usd('0.01'), { requestLogId: randomUUID() });
+    const [alert] = await alertsOf(org);
+    expect(await deliverAlert(h.ctx, alert?.id ?? '', deps(), { lastAttempt: false })).toEqual({
+      email: 'disabled',
+      webhook: 'sent',
+    });
+    expect((await attemptsOf(alert?.id ?? '')).map((a) => a.statusCode)).toEqual([500, 500, 200]);
+    await deliverAlert(h.ctx, alert?.id ?? '', deps(), { lastAttempt: false });
+    expect(receiver.requests).toHaveLength(3);
+    expect((await getAlertSettings(h.ctx.db, org)).lastAlertTime).toBeInstanceOf(Date);
+  });
+
+  it('records a connection failure as an attempt with its error', async () => {
+    const org = await walletWithWebhook('10');
+    const closed = await startLoopbackServer(() => undefined);
+    const url = `${closed.origin}/gone`;
+    await closed.close();
+    await updateAlertSettings({ db: h.ctx.db, outbound: outbound() }, org, { webhookUrl: url });
+    const { alertId } = await requestTestAlert(h.ctx, org, (await createUser(h)).accountId);
+    expect(await deliverAlert(h.ctx, alertId, deps(), { lastAttempt: false })).toMatchObject({ webhook: 'failed' });
+    const attempts = await attemptsOf(alertId);
+    expect(attempts).toHaveLength(3);
+    expect(attempts.every((a) => a.statusCode === null && /127\.0\.0\.1/.test(a.error ?? ''))).toBe(true);
+  });
+});

@@ -1,0 +1,117 @@
+// `npm run wallet:check` as operators run it, and the scheduled wallet sweep: expired reservations are released and
+// alerts whose enqueue was lost are queued again.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { Job } from 'bullmq';
+import { eq } from 'drizzle-orm';
+import { inheritedEnv } from '../../shared/config/index.js';
+import { organizations, walletBalanceAlerts, walletRecords } from '../../shared/db/schema/index.js';
+import { schedules } from '../../shared/queues/schedules.js';
+import { consume } from '../../shared/wallet/consumption.js';
+import { reserve } from '../../shared/wallet/reservations.js';
+import { ensureWallets, getWallet } from '../../shared/wallet/wallets.js';
+import maintenance from '../../workers/maintenance/processor.js';
+import { createHarness, type Harness, repoRoot } from '../support/harness.js';
+import { fundedWallet, usd } from './wallet-factory.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+function walletCheck(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/wallet-check.ts'], {
+      cwd: repoRoot,
+      env: inheritedEnv({ NODE_OPTIONS: '', ...h.env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+describe('npm run wallet:check', () => {
+  it('passes when every wallet reconciles, and exits non-zero printing each difference when one does not', async () => {
+    const org = await fundedWallet(h, '10');
+    const { record } = await consume(h.ctx, org, usd('1'), { requestLogId: randomUUID() });
+    await reserve(h.ctx, org, usd('2'), { requestId: randomUUID() });
+    const clean = await walletCheck();
+    expect(clean.output).toMatch(/\[wallet:check\] OK: \d+ wallets, \d+ records, 0 differences/);
+    expect(clean.code).toBe(0);
+
+    // A record edited behind the ledger's back breaks the sum and the chain
+    await h.ctx.db
+      .update(walletRecords)
+      .set({ amount: usd('0.5') })
+      .where(eq(walletRecords.id, record.id));
+    try {
+      const broken = await walletCheck();
+      expect(broken.code).toBe(1);
+      expect(broken.output).toContain(`DIFFERENCE wallet ${org}: balance + frozen = 9 but the records sum to 9.5`);
+      expect(broken.output).toContain(`DIFFERENCE wallet ${org} record ${record.id}: currentBalance 9 ≠ 10 − 0.5`);
+      expect(broken.output).toMatch(/FAILED: .* 2 differences/);
+    } finally {
+      await h.ctx.db
+        .update(walletRecords)
+        .set({ amount: usd('1') })
+        .where(eq(walletRecords.id, record.id));
+    }
+    expect((await walletCheck()).code).toBe(0);
+  }, 60_000);
+});
+
+describe('the wallet sweep (maintenance queue)', () => {
+  const run = (name: string) => maintenance({ name, data: {} } as Job, h.ctx);
+
+  it('is scheduled every minute', () => {
+    expect(schedules).toContainEqual({
+      id: 'wallet-sweep',
+      queue: 'maintenance',
+      job: 'wallet-sweep',
+      repeat: { every: 60_000 },
+    });
+  });
+
+  it('releases reservations past their expiry and re-queues alerts whose enqueue was lost', async () => {
+    const org = await fundedWallet(h, '10.5');
+    await reserve(h.ctx, org, usd('3'), { requestId: randomUUID(), expiresInMs: 1 });
+    await reserve(h.ctx, org, usd('1'), { requestId: randomUUID(), expiresInMs: 60_000 });
+    await consume(h.ctx, org, usd('1'), { requestLogId: randomUUID() });
+    const [alert] = await h.ctx.db
+      .select()
+      .from(walletBalanceAlerts)
+      .where(eq(walletBalanceAlerts.organizationId, org));
+    await h.ctx.queues.queue('alerts').remove(`balance-alert-${alert?.id}`);
+    const lostAt = new Date(Date.now() - 5 * 60_000);
+    await h.ctx.db
+      .update(walletBalanceAlerts)
+      .set({ enqueuedAt: null, occurredAt: lostAt })
+      .where(eq(walletBalanceAlerts.id, alert?.id ?? ''));
+
+    const result = (await run('wallet-sweep')) as { expiredReservations: number; requeuedAlerts: number };
+    expect(result.expiredReservations).toBeGreaterThanOrEqual(1);
+    expect(result.requeuedAlerts).toBeGreaterThanOrEqual(1);
+    expect(await getWallet(h.ctx.db, org)).toMatchObject({ balance: usd('8.5'), frozenAmount: usd('1') });
+    expect(await h.ctx.queues.queue('alerts').getJob(`balance-alert-${alert?.id}`)).toBeDefined();
+    const [after] = await h.ctx.db
+      .select()
+      .from(walletBalanceAlerts)
+      .where(eq(walletBalanceAlerts.id, alert?.id ?? ''));
+    expect(after?.enqueuedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe('the wallets seed step', () => {
+  it('gives an organization created before wallets existed its wallet, once', async () => {
+    const [older] = await h.ctx.db.insert(organizations).values({ name: 'Older org' }).returning();
+    const id = older?.id ?? '';
+    await expect(getWallet(h.ctx.db, id)).rejects.toMatchObject({ code: 'Wallet.NotFound' });
+    expect(await ensureWallets(h.ctx.db)).toBeGreaterThanOrEqual(1);
+    expect(await getWallet(h.ctx.db, id)).toMatchObject({ balance: 0n, frozenAmount: 0n, currency: 'USD' });
+    expect(await ensureWallets(h.ctx.db)).toBe(0);
+  });
+});
