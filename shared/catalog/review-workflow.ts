@@ -10,7 +10,7 @@ import { type ItemRow, lockItem, lockOwnItem, pendingVersion, type VersionRow } 
 import type { ItemType } from './item-types.js';
 import { enqueueSkillBundleParse } from './skill-bundle-hook.js';
 import { recordTransition } from './transitions.js';
-import type { McpPayload, SkillPayload } from './version-payloads.js';
+import { bundleExecutesCode, type McpPayload, type SkillPayload } from './version-payloads.js';
 
 const result = (item: ItemRow, status: ItemRow['status'], version: VersionRow): MutationResult => ({
   id: item.id,
@@ -124,7 +124,7 @@ async function publish(tx: DbExecutor, item: ItemRow, version: VersionRow) {
     typeFields.primaryTransport = payload?.connections[0]?.transport ?? null;
     typeFields.toolCount = payload?.tools.length ?? 0;
   }
-  if (item.type === 'skill') typeFields.executesCode = (version.payload as SkillPayload | null)?.executesCode ?? null;
+  if (item.type === 'skill') typeFields.executesCode = bundleExecutesCode(version.payload as SkillPayload | null);
   await tx
     .update(catalogItems)
     .set({

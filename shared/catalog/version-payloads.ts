@@ -75,23 +75,40 @@ export const mcpPayload = z.object(mcpFields).transform((p) => ({
   permissions: p.permissions ?? [],
 }));
 
-/** Filled from the uploaded bundle by the skill-bundle worker at submit-review; every part stays null until then. */
+/**
+ * Filled from the uploaded bundle by the skill-bundle worker at submit-review (shapes of shared/skills/
+ * bundle-manifest.ts); every part stays null until then. `executesCode`, when the worker leaves it null, is derived
+ * from the bundle's files at approval (see `bundleExecutesCode`).
+ */
 export const skillPayload = z.object({
   bundleFiles: z
-    .array(z.object({ path: z.string().max(1024), sizeBytes: z.number().int().nonnegative() }))
+    .array(z.looseObject({ path: z.string().max(1024), size: z.number().int().nonnegative() }))
+    .max(500)
     .nullable()
     .default(null),
   dependencies: z
     .array(jsonObject.or(z.string().max(256)))
+    .max(200)
     .nullable()
     .default(null),
   examples: z
     .array(jsonObject.or(z.string().max(4000)))
+    .max(100)
     .nullable()
     .default(null),
-  parameters: z.array(jsonObject).nullable().default(null),
+  parameters: z.array(jsonObject).max(50).nullable().default(null),
   executesCode: z.boolean().nullable().default(null),
 });
+
+const scriptFile = /\.(py|sh|bash|zsh|js|mjs|cjs|ts|rb|pl|php|ps1|bat|cmd|exe|bin)$/i;
+
+/** Whether a skill ships code to run: any script or binary among its bundle files (null when not parsed yet). */
+export function bundleExecutesCode(payload: SkillPayload | null): boolean | null {
+  if (!payload) return null;
+  if (payload.executesCode !== null) return payload.executesCode;
+  if (!payload.bundleFiles) return null;
+  return payload.bundleFiles.some((f) => scriptFile.test(f.path) || f.path.startsWith('scripts/'));
+}
 
 const agentFields = {
   packageUrl: url.optional(),

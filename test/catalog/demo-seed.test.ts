@@ -29,6 +29,8 @@ describe('the demo catalog seed step', () => {
     const skill = await h.http.get('/api/v1/skill/pdf-tables');
     expect(skill.body).toMatchObject({ source: 'user', executesCode: true });
     expect(skill.body.currentVersion.bundleFiles).toHaveLength(2);
+    // executesCode is derived from the bundle's files when the parse leaves it open.
+    expect((await h.http.get('/api/v1/skill/release-notes')).body.executesCode).toBe(false);
     const prompt = await h.http.get('/api/v1/soul/stoic-mentor/prompt.txt');
     expect(prompt.text).toMatch(/^# Stoic Mentor\n\nCalm, brief advice/);
 
