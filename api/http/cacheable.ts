@@ -1,7 +1,7 @@
 // Public catalog reads: a strong ETag over the exact body, a short shared-cache lifetime, and 304 for a matching
 // If-None-Match (weak or strong, a list, or `*`), so clients and CDNs revalidate without re-downloading.
-import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { CachedResponse, PublicReadCache } from './read-cache.js';
 
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=60';
 
@@ -14,16 +14,33 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
     .some((t) => t === '*' || t.replace(/^W\//, '') === bare);
 }
 
-export function sendCacheable(req: Request, res: Response, body: string, contentType: string): void {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  res.setHeader('ETag', etag);
+function send(req: Request, res: Response, response: CachedResponse): void {
+  res.setHeader('ETag', response.etag);
   res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
-  if (matches(req.header('if-none-match'), etag)) {
+  if (matches(req.header('if-none-match'), response.etag)) {
     res.status(304).end();
     return;
   }
-  res.type(contentType).send(body);
+  res.type(response.contentType).send(response.body);
 }
 
-export const sendCacheableJson = (req: Request, res: Response, value: unknown) =>
-  sendCacheable(req, res, JSON.stringify(value), 'application/json; charset=utf-8');
+export type PublicBody = { json: unknown } | { text: string; contentType: string };
+
+/**
+ * A public GET route: answers from the read cache when it can, else runs `load` (which validates and reads) and
+ * caches what it returns. Errors are never cached.
+ */
+export function publicRead(cache: PublicReadCache, load: (req: Request) => Promise<PublicBody>): RequestHandler {
+  return async (req, res) => {
+    const key = req.originalUrl;
+    const hit = cache.get(key);
+    if (hit) return send(req, res, hit);
+    const since = cache.begin();
+    const loaded = await load(req);
+    const response =
+      'json' in loaded
+        ? cache.put(key, JSON.stringify(loaded.json), 'application/json; charset=utf-8', since)
+        : cache.put(key, loaded.text, loaded.contentType, since);
+    send(req, res, response);
+  };
+}

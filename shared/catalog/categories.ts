@@ -3,6 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { DbExecutor } from '../db/client.js';
 import { catalogCategories } from '../db/schema/index.js';
 import { catalogErrors } from './catalog-errors.js';
+import { catalogChanged } from './change-feed.js';
 import type { ItemType } from './item-types.js';
 
 export async function upsertCategory(db: DbExecutor, type: ItemType, slug: string, name: string) {
@@ -11,6 +12,7 @@ export async function upsertCategory(db: DbExecutor, type: ItemType, slug: strin
     .values({ type, slug, name })
     .onConflictDoUpdate({ target: [catalogCategories.type, catalogCategories.slug], set: { name } })
     .returning({ slug: catalogCategories.slug, name: catalogCategories.name });
+  catalogChanged(db);
   return row!;
 }
 

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { catalogItems } from '../db/schema/index.js';
 import { catalogErrors } from './catalog-errors.js';
+import { catalogChanged } from './change-feed.js';
 import { isUuid } from './item-access.js';
 import type { ItemType } from './item-types.js';
 
@@ -14,5 +15,6 @@ export async function setFeatured(db: Database, type: ItemType, itemId: string, 
     .where(and(eq(catalogItems.id, itemId), eq(catalogItems.type, type)))
     .returning({ id: catalogItems.id, slug: catalogItems.slug, isFeatured: catalogItems.isFeatured });
   if (!row) throw catalogErrors.itemNotFound(type);
+  catalogChanged(db);
   return row;
 }

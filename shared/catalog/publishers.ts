@@ -5,6 +5,7 @@ import type { DbExecutor } from '../db/client.js';
 import { publishers } from '../db/schema/index.js';
 import { notFound } from '../errors/app-error.js';
 import { catalogErrors } from './catalog-errors.js';
+import { catalogChanged } from './change-feed.js';
 
 export type PublisherRow = typeof publishers.$inferSelect;
 
@@ -33,5 +34,6 @@ export async function setPublisherVerified(db: DbExecutor, slug: string, verifie
     .where(eq(publishers.slug, slug))
     .returning();
   if (!row) throw notFound('Publisher.NotFound', `No publisher "${slug}".`);
+  catalogChanged(db);
   return row;
 }

@@ -4,6 +4,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { catalogItems, catalogRatings } from '../db/schema/index.js';
 import { catalogErrors } from './catalog-errors.js';
+import { catalogChanged } from './change-feed.js';
 import { type ItemType, isSlug } from './item-types.js';
 
 export type RatingResult = { score: number; ratingAverage: number; ratingCount: number };
@@ -16,7 +17,7 @@ export async function rateItem(
   score: number,
 ): Promise<RatingResult> {
   if (!isSlug(slug)) throw catalogErrors.itemNotFound(type);
-  return ctx.db.transaction(async (tx) => {
+  const rated = await ctx.db.transaction(async (tx) => {
     const [item] = await tx
       .select({ id: catalogItems.id })
       .from(catalogItems)
@@ -40,4 +41,6 @@ export async function rateItem(
       .returning({ ratingAverage: catalogItems.ratingAverage, ratingCount: catalogItems.ratingCount });
     return { score, ratingAverage: totals!.ratingAverage, ratingCount: totals!.ratingCount };
   });
+  catalogChanged(ctx.db);
+  return rated;
 }

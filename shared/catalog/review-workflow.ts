@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { catalogItems, catalogVersions } from '../db/schema/index.js';
 import { catalogErrors } from './catalog-errors.js';
+import { catalogChanged } from './change-feed.js';
 import type { MutationResult } from './drafts.js';
 import { type ItemRow, lockItem, lockOwnItem, pendingVersion, type VersionRow } from './item-access.js';
 import type { ItemType } from './item-types.js';
@@ -83,7 +84,7 @@ export async function decideReview(
   decision: Decision,
   comment?: string,
 ): Promise<MutationResult> {
-  return ctx.db.transaction(async (tx) => {
+  const decided = await ctx.db.transaction(async (tx) => {
     const item = await lockItem(tx, type, itemId);
     const version = await inReviewVersion(tx, type, item);
     const to = decision === 'approve' ? 'published' : decision === 'reject' ? 'rejected' : 'changes_requested';
@@ -91,6 +92,8 @@ export async function decideReview(
     if (decision === 'approve') await publish(tx, item, version);
     return result(item, to, version);
   });
+  if (decision === 'approve') catalogChanged(ctx.db);
+  return decided;
 }
 
 async function inReviewVersion(tx: DbExecutor, type: ItemType, item: ItemRow): Promise<VersionRow> {

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { upsertCategory } from '../../shared/catalog/categories.js';
+import { catalogChanged } from '../../shared/catalog/change-feed.js';
 import type { ItemType } from '../../shared/catalog/item-types.js';
 import { catalogItems, catalogVersions } from '../../shared/db/schema/index.js';
 import type { Harness } from '../support/harness.js';
@@ -117,11 +118,22 @@ export async function publishItem(h: Harness, a: Actors, type: ItemType, o: Draf
   return draft;
 }
 
-/** Stands in for the telemetry worker (built elsewhere): sets an item's counters. */
+/**
+ * Stands in for the telemetry worker (built elsewhere): sets an item's counters (and rating totals). The notice
+ * stands in for the read cache's TTL running out, as it would after the worker's write.
+ */
 export async function setCounters(
   h: Harness,
   itemId: string,
-  counters: Partial<{ installCount: number; usageCount: number; viewCount: number; favoriteCount: number }>,
+  counters: Partial<{
+    installCount: number;
+    usageCount: number;
+    viewCount: number;
+    favoriteCount: number;
+    ratingSum: number;
+    ratingCount: number;
+  }>,
 ) {
   await h.ctx.db.update(catalogItems).set(counters).where(eq(catalogItems.id, itemId));
+  catalogChanged(h.ctx.db);
 }

@@ -1,6 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { catalogItems } from '../../shared/db/schema/index.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
 import {
@@ -53,11 +51,12 @@ describe('sorting with ties across pages', () => {
       // Few distinct values, so most items tie with others on the sort key.
       const s = { install: n % 3, usage: n % 2 ? 7 : 0, ratingCount: n % 4, ratingSum: (n % 4) * ((n % 2) + 3) };
       stats.set(item.id, { ...s });
-      await setCounters(h, item.id, { installCount: s.install, usageCount: s.usage });
-      await h.ctx.db
-        .update(catalogItems)
-        .set({ ratingSum: s.ratingSum, ratingCount: s.ratingCount })
-        .where(eq(catalogItems.id, item.id));
+      await setCounters(h, item.id, {
+        installCount: s.install,
+        usageCount: s.usage,
+        ratingSum: s.ratingSum,
+        ratingCount: s.ratingCount,
+      });
       if (n % 5 === 0) {
         await h.http
           .put(`/api/v1/moderation/mcp/${item.id}/featured`)

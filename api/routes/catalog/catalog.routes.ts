@@ -10,12 +10,15 @@ import {
   listPublishedVersions,
   soulPrompt,
 } from '../../../shared/catalog/catalog-reads.js';
+import { onCatalogChange } from '../../../shared/catalog/change-feed.js';
 import { type ItemType, isItemType } from '../../../shared/catalog/item-types.js';
 import { rateItem } from '../../../shared/catalog/ratings.js';
 import { reportItem } from '../../../shared/catalog/reports.js';
 import type { AppContext } from '../../../shared/context.js';
-import { sendCacheable, sendCacheableJson } from '../../http/cacheable.js';
+import { notFound } from '../../../shared/errors/app-error.js';
+import { publicRead } from '../../http/cacheable.js';
 import { withoutNulls } from '../../http/json.js';
+import { PublicReadCache } from '../../http/read-cache.js';
 import { body, query } from '../../http/validate.js';
 import { authenticate, principalOf } from '../../middleware/auth.js';
 import {
@@ -39,37 +42,53 @@ export function catalogRoutes(ctx: AppContext): Router {
     next(isItemType(type) ? undefined : 'router');
   });
 
-  router.get('/', async (req, res) => {
-    const q = query(req, listQuery, 'Catalog.InvalidQuery');
-    const page = await listItems(ctx.db, typeOf(req), q);
-    sendCacheableJson(req, res, { ...page, items: page.items.map(presentSummary) });
-  });
+  const cache = new PublicReadCache(ctx.config.CATALOG_READ_CACHE_MS);
+  onCatalogChange(ctx.db, () => cache.clear());
 
-  router.get('/categories', async (req, res) => {
-    const rows = await listCategories(ctx.db, typeOf(req));
-    sendCacheableJson(req, res, rows.map(presentCategory));
-  });
+  router.get(
+    '/',
+    publicRead(cache, async (req) => {
+      const page = await listItems(ctx.db, typeOf(req), query(req, listQuery, 'Catalog.InvalidQuery'));
+      return { json: { ...page, items: page.items.map(presentSummary) } };
+    }),
+  );
 
-  router.get('/:slug', async (req, res) => {
-    const { item, currentVersion } = await getPublishedItem(ctx.db, typeOf(req), slugOf(req));
-    sendCacheableJson(req, res, presentDetail(item, currentVersion));
-  });
+  router.get(
+    '/categories',
+    publicRead(cache, async (req) => ({ json: (await listCategories(ctx.db, typeOf(req))).map(presentCategory) })),
+  );
 
-  router.get('/:slug/versions', async (req, res) => {
-    const rows = await listPublishedVersions(ctx.db, typeOf(req), slugOf(req));
-    sendCacheableJson(req, res, rows.map(presentVersionSummary));
-  });
+  router.get(
+    '/:slug',
+    publicRead(cache, async (req) => {
+      const { item, currentVersion } = await getPublishedItem(ctx.db, typeOf(req), slugOf(req));
+      return { json: presentDetail(item, currentVersion) };
+    }),
+  );
 
-  router.get('/:slug/versions/:version', async (req, res) => {
-    const type = typeOf(req);
-    const row = await getPublishedVersion(ctx.db, type, slugOf(req), String(req.params.version));
-    sendCacheableJson(req, res, presentVersionDetail(type, row));
-  });
+  router.get(
+    '/:slug/versions',
+    publicRead(cache, async (req) => ({
+      json: (await listPublishedVersions(ctx.db, typeOf(req), slugOf(req))).map(presentVersionSummary),
+    })),
+  );
 
-  router.get('/:slug/prompt.txt', async (req, res, next) => {
-    if (typeOf(req) !== 'soul') return next();
-    sendCacheable(req, res, await soulPrompt(ctx.db, slugOf(req)), 'text/markdown; charset=utf-8');
-  });
+  router.get(
+    '/:slug/versions/:version',
+    publicRead(cache, async (req) => {
+      const row = await getPublishedVersion(ctx.db, typeOf(req), slugOf(req), String(req.params.version));
+      return { json: presentVersionDetail(typeOf(req), row) };
+    }),
+  );
+
+  router.get(
+    '/:slug/prompt.txt',
+    publicRead(cache, async (req) => {
+      if (typeOf(req) !== 'soul')
+        throw notFound('Route.NotFound', `No route for GET ${req.path}; prompt.txt is for souls.`);
+      return { text: await soulPrompt(ctx.db, slugOf(req)), contentType: 'text/markdown; charset=utf-8' };
+    }),
+  );
 
   router.post('/:slug/report', authenticate(ctx), async (req, res) => {
     const input = body(req, reportBody, 'Report.Invalid');
