@@ -3,8 +3,8 @@
 const listeners = new WeakMap<object, Set<() => void>>();
 
 export function onCatalogChange(db: object, listener: () => void): () => void {
-  let set = listeners.get(db);
-  if (!set) listeners.set(db, (set = new Set()));
+  const set = listeners.get(db) ?? new Set<() => void>();
+  listeners.set(db, set);
   set.add(listener);
   return () => set.delete(listener);
 }
