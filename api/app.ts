@@ -15,7 +15,10 @@ export function createApp(ctx: AppContext): Express {
   app.use(correlationId);
   app.use(requestLog(ctx.logger));
   app.use(acceptedBodyTypes);
-  app.use(express.json({ limit: ctx.config.BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
+  const jsonTypes = ['application/json', 'application/*+json'];
+  // Messages may carry base64 images and documents, so the gateway reads larger bodies than the other families.
+  app.use('/v1', express.json({ limit: ctx.config.GATEWAY_BODY_LIMIT_BYTES, type: jsonTypes }));
+  app.use(express.json({ limit: ctx.config.BODY_LIMIT_BYTES, type: jsonTypes }));
   mountRoutes(app, ctx);
   app.use(unknownRoute);
   app.use(errorHandler(ctx.logger));

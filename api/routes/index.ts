@@ -6,6 +6,8 @@ import { apiKeyRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { catalogRoutes } from './catalog/catalog.routes.js';
 import { filesRoutes } from './files/files.routes.js';
+import { messagesRoutes } from './gateway/messages.routes.js';
+import { modelsRoutes } from './gateway/models.routes.js';
 import { githubRoutes } from './github/github.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { moderationRoutes } from './moderation/moderation.routes.js';
@@ -30,4 +32,6 @@ export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use('/api/v1/moderation', moderationRoutes(ctx));
   // Last: /api/v1/{type} passes every path whose {type} is not a catalog type on to later areas.
   app.use('/api/v1/:type', catalogRoutes(ctx));
+  app.use(modelsRoutes(ctx));
+  app.use(messagesRoutes(ctx));
 }

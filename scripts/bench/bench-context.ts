@@ -10,7 +10,7 @@ import { deleteKeysWithPrefix, waitForRedis } from '../../shared/redis/connectio
 
 export type BenchContext = { ctx: AppContext; app: Express; close(): Promise<void> };
 
-export async function openBenchContext(name: string): Promise<BenchContext> {
+export async function openBenchContext(name: string, overrides: Record<string, string> = {}): Promise<BenchContext> {
   const env = inheritedEnv();
   const dbUrl = new URL(env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/ockhub');
   const database = `ockhub_bench_${name}_${process.pid}`;
@@ -21,6 +21,7 @@ export async function openBenchContext(name: string): Promise<BenchContext> {
     LOG_LEVEL: 'silent',
     DATABASE_URL: dbUrl.toString(),
     REDIS_PREFIX: `bench${randomBytes(4).toString('hex')}`,
+    ...overrides,
   });
   await ensureDatabase(config.DATABASE_URL);
   await runMigrations(config.DATABASE_URL);

@@ -21,6 +21,7 @@ export const envSchema = z
     PORT: port.default(3000),
     PUBLIC_BASE_URL: optionalUrl,
     BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
+    GATEWAY_BODY_LIMIT_BYTES: positiveInt.default(32 * 1_048_576),
 
     DATABASE_URL: z
       .string()

@@ -1,6 +1,6 @@
 // Every table of the system of record; drizzle-kit generates the migrations from these modules.
-
 export * from './catalog.js';
+export * from './gateway.js';
 export * from './identity.js';
 export * from './organizations.js';
 export * from './wallet.js';

@@ -1,0 +1,76 @@
+// The model registry: which models the gateway serves, their capability, upstream id and prices.
+// Loaded once from MODEL_REGISTRY (default: config/models.json) and validated.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { badRequest } from '../errors/app-error.js';
+
+export const capabilities = ['messages', 'video', 'search'] as const;
+export type Capability = (typeof capabilities)[number];
+
+const price = z.number().min(0).max(1_000_000);
+
+const modelSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/),
+  displayName: z.string().min(1),
+  capability: z.enum(capabilities),
+  upstreamModel: z.string().min(1),
+  createdAt: z.iso.datetime(),
+  supportsThinking: z.boolean().default(false),
+  resolutions: z.array(z.string()).optional(),
+  prices: z.object({
+    inputPerMTok: price.optional(),
+    outputPerMTok: price.optional(),
+    cacheReadPerMTok: price.optional(),
+    cacheWritePerMTok: price.optional(),
+    perVideoSecond: price.optional(),
+  }),
+});
+
+const registrySchema = z.object({ models: z.array(modelSchema).min(1) }).superRefine((r, ctx) => {
+  const seen = new Set<string>();
+  for (const m of r.models) {
+    if (seen.has(m.id)) ctx.addIssue({ code: 'custom', message: `duplicate model id ${m.id}` });
+    seen.add(m.id);
+  }
+});
+
+export type ModelEntry = z.infer<typeof modelSchema>;
+
+export class ModelRegistry {
+  private readonly byId: Map<string, ModelEntry>;
+
+  constructor(readonly models: ModelEntry[]) {
+    this.byId = new Map(models.map((m) => [m.id, m]));
+  }
+
+  get(id: string): ModelEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The model for a request, or 400 when it is unknown or of another capability. */
+  resolve(id: unknown, capability: Capability): ModelEntry {
+    const model = typeof id === 'string' ? this.byId.get(id) : undefined;
+    if (!model || model.capability !== capability) {
+      throw badRequest('Model.Unknown', `Unknown ${capability} model: ${typeof id === 'string' ? id : String(id)}.`);
+    }
+    return model;
+  }
+}
+
+export const defaultRegistryPath = fileURLToPath(new URL('../../config/models.json', import.meta.url));
+
+const cache = new Map<string, ModelRegistry>();
+
+export function loadModelRegistry(path = defaultRegistryPath): ModelRegistry {
+  let registry = cache.get(path);
+  if (!registry) {
+    const parsed = registrySchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    if (!parsed.success) {
+      throw new Error(`MODEL_REGISTRY ${path} is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    }
+    registry = new ModelRegistry(parsed.data.models);
+    cache.set(path, registry);
+  }
+  return registry;
+}
