@@ -64,6 +64,7 @@ export const envSchema = z
     OUTBOUND_ALLOWED_HOSTS: list.default([]),
     WEB_BILLING_MULTIPLIER: z.coerce.number().positive().default(1),
     WEB_FETCH_CACHE_SECONDS: z.coerce.number().int().min(0).default(300),
+    CATALOG_READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 
     GITHUB_REPO: z
       .string()
