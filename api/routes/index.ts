@@ -16,6 +16,8 @@ import { organizationsRoutes } from './organizations/organizations.routes.js';
 import { projectTemplateRoutes } from './project-templates/project-templates.routes.js';
 import { projectRoutes } from './projects/projects.routes.js';
 import { publisherRoutes } from './publisher/publisher.routes.js';
+import { skillPackageRoutes } from './skill-package/skill-package.routes.js';
+import { telemetryRoutes } from './telemetry/telemetry.routes.js';
 
 export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use(healthRoutes(ctx));
@@ -28,6 +30,8 @@ export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use('/api/organization', organizationRoutes(ctx));
   app.use('/api/projects', projectRoutes(ctx));
   app.use('/api/project-templates', projectTemplateRoutes(ctx));
+  app.use('/api/v1/telemetry', telemetryRoutes(ctx));
+  app.use('/api/v1/publisher/skill', skillPackageRoutes(ctx));
   app.use('/api/v1/publisher', publisherRoutes(ctx));
   app.use('/api/v1/moderation', moderationRoutes(ctx));
   // Last: /api/v1/{type} passes every path whose {type} is not a catalog type on to later areas.

@@ -108,7 +108,7 @@ async function moveTo(
   item: ItemRow,
   version: VersionRow,
   to: 'draft' | 'published' | 'changes_requested' | 'rejected',
-  entry: { actorAccountId: string; action: 'withdraw' | Decision; comment?: string },
+  entry: { actorAccountId: string | null; action: 'withdraw' | Decision; comment?: string },
 ) {
   const now = new Date();
   await tx
@@ -138,4 +138,16 @@ async function publish(tx: DbExecutor, item: ItemRow, version: VersionRow) {
       publishedAt: new Date(),
     })
     .where(eq(catalogItems.id, item.id));
+}
+
+/**
+ * The skill-bundle worker's verdict on a submitted bundle that fails the parse: the item goes back to the
+ * publisher as changes_requested, every reason in the comment, recorded without a human actor.
+ */
+export async function requestChangesForBundle(tx: DbExecutor, item: ItemRow, version: VersionRow, reasons: string[]) {
+  await moveTo(tx, item, version, 'changes_requested', {
+    actorAccountId: null,
+    action: 'request_changes',
+    comment: `The skill bundle did not pass the automatic check:\n- ${reasons.join('\n- ')}`,
+  });
 }

@@ -3,4 +3,5 @@ export * from './catalog.js';
 export * from './gateway.js';
 export * from './identity.js';
 export * from './organizations.js';
+export * from './telemetry.js';
 export * from './wallet.js';
