@@ -12,7 +12,11 @@ describe.each(['tavily', 'brave'] as const)('POST /v1/web/search through the %s 
   });
   afterAll(async () => w?.close());
 
-  const search = (body: unknown) => w.h.http.post('/v1/web/search').set(bearer(w.key)).send(body as object);
+  const search = (body: unknown) =>
+    w.h.http
+      .post('/v1/web/search')
+      .set(bearer(w.key))
+      .send(body as object);
   const upstreamRequests = () =>
     w.sim.state.requests.filter((r) => r.path === '/search' || r.path.startsWith('/res/v1/'));
 
