@@ -69,6 +69,7 @@ export const envSchema = z
     WEB_FETCH_PAGE_TIMEOUT_MS: positiveInt.default(10_000),
     WEB_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(8),
     WEB_FETCH_WAIT_MS: positiveInt.default(45_000),
+    CATALOG_READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 
     GITHUB_REPO: z
       .string()
