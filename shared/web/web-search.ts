@@ -6,7 +6,8 @@ import { closeCharge, openCharge } from '../gateway/accounting.js';
 import type { GatewayCaller } from '../gateway/gateway-caller.js';
 import { loadModelRegistry } from '../gateway/model-registry.js';
 import { isOutboundRequestError } from '../http/index.js';
-import { type SearchAnswer, type SearchQuery, searchProvider } from '../providers/search/search-provider.js';
+import { searchProvider } from '../providers/search/configured-search-provider.js';
+import type { SearchAnswer, SearchQuery } from '../providers/search/search-provider.js';
 import { webRequestPriceMicros } from '../wallet/consumption.js';
 
 /** The registry's search entry the request log names: `web-search`, else the first model of capability search. */

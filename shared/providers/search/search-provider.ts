@@ -1,9 +1,7 @@
 // The web search capability behind one interface: a query in, results normalized to {url,title,content,score}
-// (score 0..1, best first) and optional images out; the adapter is chosen by UPSTREAM_SEARCH_KIND.
+// (score 0..1, best first) and optional images out; with the helpers every adapter shares.
 import type { Config } from '../../config/index.js';
 import { AppError, serviceUnavailable } from '../../errors/app-error.js';
-import { braveSearchProvider } from './brave-search.js';
-import { tavilySearchProvider } from './tavily-search.js';
 
 export type SearchQuery = {
   query: string;
@@ -22,10 +20,6 @@ export type SearchProvider = { readonly kind: string; search(query: SearchQuery)
 
 /** Time allowed for one upstream search call. */
 export const SEARCH_TIMEOUT_MS = 30_000;
-
-export function searchProvider(config: Config): SearchProvider {
-  return config.UPSTREAM_SEARCH_KIND === 'brave' ? braveSearchProvider(config) : tavilySearchProvider(config);
-}
 
 export function searchBaseUrl(config: Config, path: string): URL {
   const base = config.UPSTREAM_SEARCH_URL;
