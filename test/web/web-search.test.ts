@@ -37,9 +37,12 @@ describe.each(['tavily', 'brave'] as const)('POST /v1/web/search through the %s 
     expect(res.body.images).toBeUndefined();
   });
 
-  it('answers 5 results by default', async () => {
+  it('answers 5 results by default, with the key as Bearer or as x-api-key', async () => {
     const res = await search({ query: 'default count' });
     expect(res.body.items).toHaveLength(5);
+    const viaHeader = await w.h.http.post('/v1/web/search').set('x-api-key', w.key).send({ query: 'default count' });
+    expect(viaHeader.status).toBe(200);
+    expect(viaHeader.body).toEqual(res.body);
   });
 
   it('adds images when includeImages is true', async () => {

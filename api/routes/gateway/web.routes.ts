@@ -10,7 +10,7 @@ import { utcDay, webFetchBody, webSearchBody } from './web.schemas.js';
 
 export function webRoutes(ctx: AppContext): Router {
   const router = Router();
-  const auth = gatewayAuth(ctx);
+  const auth = gatewayAuth(ctx, { allowXApiKey: true });
 
   router.post('/v1/web/search', ...auth, async (req, res) => {
     const input = body(req, webSearchBody, 'WebSearch.Invalid');
