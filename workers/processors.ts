@@ -6,4 +6,5 @@ export const processors: Partial<Record<QueueName, () => Promise<ProcessorModule
   alerts: () => import('./alerts/processor.js'),
   maintenance: () => import('./maintenance/processor.js'),
   quota: () => import('./quota/processor.js'),
+  video: () => import('./video/processor.js'),
 };

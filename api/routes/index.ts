@@ -7,6 +7,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { messagesRoutes } from './gateway/messages.routes.js';
 import { modelsRoutes } from './gateway/models.routes.js';
+import { videosRoutes } from './gateway/videos.routes.js';
 import { githubRoutes } from './github/github.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { organizationRoutes } from './organization/organization.routes.js';
@@ -27,4 +28,5 @@ export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use('/api/project-templates', projectTemplateRoutes(ctx));
   app.use(modelsRoutes(ctx));
   app.use(messagesRoutes(ctx));
+  app.use(videosRoutes(ctx));
 }

@@ -18,6 +18,7 @@ export function createStorage(config: StorageConfig): ObjectStorage {
       return new LocalDiskStorage({
         root: path.resolve(config.STORAGE_LOCAL_DIR),
         publicBaseUrl: config.STORAGE_PUBLIC_BASE_URL ?? `${config.publicBaseUrl}/files`,
+        originBaseUrl: `${config.publicBaseUrl}/files`,
       });
     case 's3':
       throw new Error(

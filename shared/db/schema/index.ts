@@ -2,4 +2,5 @@
 export * from './gateway.js';
 export * from './identity.js';
 export * from './organizations.js';
+export * from './video.js';
 export * from './wallet.js';
