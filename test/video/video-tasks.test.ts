@@ -74,7 +74,8 @@ describe('video tasks (Seedance-style upstream)', () => {
     });
     const upstream = upstreamCreates('A red kite');
     expect(upstream).toHaveLength(1);
-    const images = (upstream[0]?.body as { content: { type: string }[] }).content.filter((c) => c.type === 'image_url');
+    const body = (upstream[0]?.body ?? { content: [] }) as { content: { type: string }[] };
+    const images = body.content.filter((c) => c.type === 'image_url');
     expect(images).toHaveLength(3);
 
     const video = await fetch(done.video_url);
