@@ -138,7 +138,9 @@ async function poll(s: Step): Promise<AdvanceResult> {
     case 'queued':
       return next(s);
     case 'running': {
-      const progress = Math.min(99, Math.max(task.progress, state.progress ?? task.progress));
+      // Seedance reports no progress: each running poll then moves it 5 points, short of 100 until the end.
+      const reported = state.progress ?? Math.min(95, task.progress + 5);
+      const progress = Math.min(99, Math.max(task.progress, reported));
       await transition(ctx.db, task.id, openStatuses, { status: 'in_progress', progress });
       return next(s);
     }
