@@ -31,7 +31,8 @@ export type AdvanceResult =
   | 'cancelled'
   | 'superseded';
 
-type Step = { ctx: AppContext; provider: VideoProvider; task: VideoTask; step: number };
+/** `startedAt`: when this step began; the next poll is timed from it, so a slow step does not stretch the gap. */
+type Step = { ctx: AppContext; provider: VideoProvider; task: VideoTask; step: number; startedAt: number };
 
 export async function advanceVideoTask(
   ctx: AppContext,
@@ -39,6 +40,7 @@ export async function advanceVideoTask(
   step: number | undefined,
   provider: VideoProvider = videoProviderFor(ctx.config),
 ): Promise<AdvanceResult> {
+  const startedAt = Date.now();
   const task = await taskById(ctx.db, taskId);
   if (!task) return 'missing';
   if (!isOpen(task.status)) {
@@ -47,7 +49,7 @@ export async function advanceVideoTask(
   }
   // A job of an earlier step (a duplicate, or one that ran late) must not poll again beside the current chain.
   if (step === undefined || step < task.step) return 'stale';
-  const s: Step = { ctx, provider, task, step };
+  const s: Step = { ctx, provider, task, step, startedAt };
   if (Date.now() >= task.deadlineAt.getTime()) {
     return fail(s, 'The video task did not finish before its deadline.', 'server_error');
   }
@@ -64,7 +66,8 @@ async function finishAftermath(ctx: AppContext, provider: VideoProvider, task: V
   }
 }
 
-async function next(s: Step, delayMs = jitteredInterval(s.ctx.config.VIDEO_POLL_INTERVAL_MS)): Promise<'scheduled'> {
+async function next(s: Step): Promise<'scheduled'> {
+  const delayMs = Math.max(0, jitteredInterval(s.ctx.config.VIDEO_POLL_INTERVAL_MS) - (Date.now() - s.startedAt));
   // The job of the next step first, then the step counter: a crash in between leaves a job that still runs.
   await scheduleStep(s.ctx, s.task.id, s.step + 1, delayMs);
   await advanceStep(s.ctx.db, s.task.id, s.step + 1);

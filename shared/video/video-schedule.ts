@@ -4,9 +4,12 @@ import type { AppContext } from '../context.js';
 
 export const stepJobId = (taskId: string, step: number) => `${taskId}-s${step}`;
 
-/** The poll interval ±25 %, so thousands of tasks do not poll in lockstep. */
+/**
+ * The poll interval ±20 %, so thousands of tasks do not poll in lockstep. With the default 4 s that is 3.2-4.8 s:
+ * the 3-5 s window of the seed with 200 ms left on each side for queueing and scheduling latency.
+ */
 export function jitteredInterval(intervalMs: number, random = Math.random): number {
-  return Math.round(intervalMs * (0.75 + random() * 0.5));
+  return Math.round(intervalMs * (0.8 + random() * 0.4));
 }
 
 export async function scheduleStep(ctx: AppContext, taskId: string, step: number, delayMs: number): Promise<void> {
