@@ -7,4 +7,5 @@ export const processors: Partial<Record<QueueName, () => Promise<ProcessorModule
   maintenance: () => import('./maintenance/processor.js'),
   quota: () => import('./quota/processor.js'),
   video: () => import('./video/processor.js'),
+  'web-fetch': () => import('./web-fetch/processor.js'),
 };

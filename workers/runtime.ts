@@ -3,6 +3,7 @@ import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { withCorrelationId } from '../shared/logging/correlation.js';
 import { payloadSchema, type QueueName } from '../shared/queues/registry.js';
+import { trackActivity, type WorkerActivity, watchLiveness } from './liveness.js';
 import type { ProcessorModule } from './processor.js';
 
 export type RunningWorkers = { workers: Worker[]; close(): Promise<void> };
@@ -13,8 +14,10 @@ export async function startWorkers(
   load: (queue: QueueName) => Promise<ProcessorModule>,
 ): Promise<RunningWorkers> {
   const workers: Worker[] = [];
+  const watched: { queue: ReturnType<AppContext['queues']['queue']>; worker: Worker; activity: WorkerActivity }[] = [];
   for (const queue of queues) {
     const module = await load(queue);
+    const concurrency = module.concurrency ?? 4;
     const worker = new Worker(
       queue,
       async (job: Job) => {
@@ -35,9 +38,10 @@ export async function startWorkers(
       {
         connection: ctx.redis,
         prefix: ctx.config.REDIS_PREFIX,
-        concurrency: module.concurrency ?? 4,
+        concurrency,
       },
     );
+    watched.push({ queue: ctx.queues.queue(queue), worker, activity: trackActivity(worker, concurrency) });
     worker.on('failed', (job, err) =>
       ctx.logger.warn(
         { queue, job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message },
@@ -48,10 +52,18 @@ export async function startWorkers(
     workers.push(worker);
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
+  const stopWatching = watchLiveness(watched, {
+    redis: ctx.redis.duplicate({ maxRetriesPerRequest: 1, commandTimeout: 5_000 }),
+    limitMs: ctx.config.WORKER_STALL_EXIT_MS,
+    logger: ctx.logger,
+  });
   return {
     workers,
     // close() stops taking new jobs and waits for the jobs in hand to finish.
-    close: () => Promise.all(workers.map((w) => w.close())).then(() => undefined),
+    close: () => {
+      stopWatching();
+      return Promise.all(workers.map((w) => w.close())).then(() => undefined);
+    },
   };
 }
 

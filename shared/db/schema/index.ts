@@ -1,4 +1,5 @@
 // Every table of the system of record; drizzle-kit generates the migrations from these modules.
+export * from './catalog.js';
 export * from './gateway.js';
 export * from './identity.js';
 export * from './organizations.js';
