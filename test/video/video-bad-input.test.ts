@@ -1,8 +1,12 @@
+import { jest } from '@jest/globals';
 import { eq } from 'drizzle-orm';
 import { videoTasks, walletReservations } from '../../shared/db/schema/index.js';
 import { aProjectWithKey, consumeRecords, walletOf } from '../support/gateway.js';
 import { dataUrlOf, pngOf } from './png-bytes.js';
-import { finalVideo, openVideoWorld, type VideoWorld } from './video-world.js';
+import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
+
+// Real worker processes and a simulated upstream: slower than unit tests on a loaded 2-core machine.
+jest.setTimeout(90_000);
 
 let w: VideoWorld;
 beforeAll(async () => {
@@ -84,7 +88,7 @@ describe('video tasks: images that fail only after download', () => {
     expect(done.status).toBe('failed');
     expect(done.error).toEqual({ message: expect.stringMatching(reason), type: 'invalid_request_error' });
     expect(done.error.message).toMatch(/^Reference image 2 was refused: /);
-    expect(await walletOf(w.h, p.org)).toMatchObject({ balance: 10, frozenAmount: 0 });
+    expect(await settledWallet(w, p.org)).toMatchObject({ balance: 10, frozenAmount: 0 });
     expect(await consumeRecords(w.h, p.org)).toEqual([]);
   });
 });

@@ -1,9 +1,13 @@
 import { readFile } from 'node:fs/promises';
+import { jest } from '@jest/globals';
 import OpenAI, { toFile } from 'openai';
 import { aProjectWithKey, consumeRecords } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { pngOf } from './png-bytes.js';
-import { openVideoWorld, type VideoWorld } from './video-world.js';
+import { openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
+
+// Real worker processes and a simulated upstream: slower than unit tests on a loaded 2-core machine.
+jest.setTimeout(90_000);
 
 let w: VideoWorld;
 beforeAll(async () => {
@@ -32,6 +36,7 @@ describe('video through the real openai SDK v6 (OpenAI-style upstream)', () => {
       return video.status === 'completed' || video.status === 'failed' ? video : undefined;
     }, 20_000);
     expect(done).toMatchObject({ id: created.id, status: 'completed', progress: 100 });
+    await settledWallet(w, p.org);
 
     const upstream = w.sim.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos');
     expect(upstream).toHaveLength(1);
@@ -74,5 +79,6 @@ describe('video through the real openai SDK v6 (OpenAI-style upstream)', () => {
       return res.body.status === 'completed' ? res.body : undefined;
     }, 20_000);
     expect(done.usage).toEqual({ seconds: 2, video_count: 1 });
+    expect((await settledWallet(w, p.org)).balance).toBe(9.8);
   });
 });

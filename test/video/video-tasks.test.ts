@@ -1,11 +1,15 @@
 import { readFile } from 'node:fs/promises';
+import { jest } from '@jest/globals';
 import { eq } from 'drizzle-orm';
 import { requestLogs, videoTasks } from '../../shared/db/schema/index.js';
 import { reconcileWallets } from '../../shared/wallet/reconciliation.js';
 import { aProjectWithKey, consumeRecords, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { pngOf } from './png-bytes.js';
-import { finalVideo, openVideoWorld, type VideoWorld } from './video-world.js';
+import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
+
+// Real worker processes and a simulated upstream: slower than unit tests on a loaded 2-core machine.
+jest.setTimeout(90_000);
 
 let w: VideoWorld;
 beforeAll(async () => {
@@ -86,8 +90,7 @@ describe('video tasks (Seedance-style upstream)', () => {
     expect(content.headers.location).toBe(done.video_url);
     expect(JSON.stringify(done)).not.toMatch(/cgt-|simulat/);
 
-    const wallet = await walletOf(w.h, p.org);
-    expect(wallet).toMatchObject({ balance: 9.75, frozenAmount: 0 });
+    expect(await settledWallet(w, p.org)).toMatchObject({ balance: 9.75, frozenAmount: 0 });
     expect((await consumeRecords(w.h, p.org)).map((r) => r.amount)).toEqual([0.25]);
   });
 
@@ -98,6 +101,7 @@ describe('video tasks (Seedance-style upstream)', () => {
     expect(created.status).toBe(200);
     const done = await finalVideo(w, created.body.id, p.key);
     expect(done.status).toBe('completed');
+    await settledWallet(w, p.org);
     expect(upstreamCreates('retry-case')).toHaveLength(2);
     expect((await consumeRecords(w.h, p.org)).map((r) => r.amount)).toEqual([0.25]);
   });
@@ -120,7 +124,7 @@ describe('video tasks (Seedance-style upstream)', () => {
     });
     await new Promise((r) => setTimeout(r, 800));
     expect(upstreamCreates('always-case')).toHaveLength(2);
-    expect(await walletOf(w.h, p.org)).toMatchObject({ balance: 10, frozenAmount: 0 });
+    expect(await settledWallet(w, p.org)).toMatchObject({ balance: 10, frozenAmount: 0 });
     expect(await consumeRecords(w.h, p.org)).toEqual([]);
     const logs = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, p.projectId));
     expect(logs.map((l) => [l.operation, l.status, l.costMicros])).toEqual([['video', 'failed', 0n]]);
@@ -184,6 +188,7 @@ describe('video tasks (Seedance-style upstream)', () => {
     expect((await w.h.http.get(`/v1/videos/${one.body.id}`).set(auth(stranger.key))).status).toBe(404);
     await finalVideo(w, one.body.id, p.key);
     await finalVideo(w, other.body.id, p.key);
+    await settledWallet(w, p.org);
     expect((await consumeRecords(w.h, p.org)).map((r) => r.amount)).toEqual([0.25, 0.25]);
   });
 });

@@ -3,7 +3,7 @@ import { requestLogs, videoTasks } from '../../shared/db/schema/index.js';
 import { reconcileWallets } from '../../shared/wallet/reconciliation.js';
 import { aProjectWithKey, consumeRecords, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
-import { finalVideo, openVideoWorld, type VideoWorld } from './video-world.js';
+import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
 
 let w: VideoWorld;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('video worker crash', () => {
     await waitUntil(async () => {
       const [row] = await w.h.ctx.db.select().from(videoTasks).where(eq(videoTasks.id, created.body.id));
       return row?.status === 'in_progress' && row.progress > 0;
-    });
+    }, 60_000);
     expect(await w.worker.stop('SIGKILL')).toBeNull();
     // The upstream finishes while no worker runs; the restarted worker picks the task up from Redis and PostgreSQL.
     await new Promise((r) => setTimeout(r, 3000));
@@ -32,6 +32,7 @@ describe('video worker crash', () => {
 
     const done = await finalVideo(w, created.body.id, p.key, 90_000);
     expect(done.status).toBe('completed');
+    await settledWallet(w, p.org);
     const creates = w.sim.state.requests.filter(
       (r) => r.method === 'POST' && r.path === TASKS && JSON.stringify(r.body).includes('kill-case'),
     );

@@ -2,7 +2,7 @@
 // loopback port (so /files URLs resolve), a loopback image server for reference images, and a real video worker.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
+import { type GatewayWorld, openGatewayWorld, walletOf } from '../support/gateway.js';
 import { startProcess, type TestEnv, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { freePort } from '../support/private-redis.js';
 
@@ -62,7 +62,7 @@ export async function openVideoWorld(options: { env?: TestEnv; videoMs?: number 
 }
 
 /** Polls GET /v1/videos/{id} until the task is in a final state. */
-export async function finalVideo(w: VideoWorld, id: string, key = w.key, timeoutMs = 20_000) {
+export async function finalVideo(w: VideoWorld, id: string, key = w.key, timeoutMs = 40_000) {
   return waitUntil(
     async () => {
       const res = await w.h.http.get(`/v1/videos/${id}`).set('authorization', `Bearer ${key}`);
@@ -71,4 +71,12 @@ export async function finalVideo(w: VideoWorld, id: string, key = w.key, timeout
     timeoutMs,
     100,
   );
+}
+
+/** Waits until nothing is reserved in the organization's wallet: the worker marks a task final, then settles it. */
+export async function settledWallet(w: VideoWorld, org: Parameters<typeof walletOf>[1]) {
+  return waitUntil(async () => {
+    const wallet = await walletOf(w.h, org);
+    return wallet.frozenAmount === 0 ? wallet : undefined;
+  });
 }
