@@ -8,5 +8,6 @@ export const processors: Partial<Record<QueueName, () => Promise<ProcessorModule
   quota: () => import('./quota/processor.js'),
   'skill-bundle': () => import('./skill-bundle/processor.js'),
   telemetry: () => import('./telemetry/processor.js'),
+  video: () => import('./video/processor.js'),
   'web-fetch': () => import('./web-fetch/processor.js'),
 };

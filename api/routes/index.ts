@@ -8,6 +8,7 @@ import { catalogRoutes } from './catalog/catalog.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { messagesRoutes } from './gateway/messages.routes.js';
 import { modelsRoutes } from './gateway/models.routes.js';
+import { videosRoutes } from './gateway/videos.routes.js';
 import { webRoutes } from './gateway/web.routes.js';
 import { githubRoutes } from './github/github.routes.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -39,5 +40,6 @@ export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use('/api/v1/:type', catalogRoutes(ctx));
   app.use(modelsRoutes(ctx));
   app.use(messagesRoutes(ctx));
+  app.use(videosRoutes(ctx));
   app.use(webRoutes(ctx));
 }

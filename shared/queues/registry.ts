@@ -12,7 +12,7 @@ export const queueDefinitions = {
   video: {
     description: 'submit to the upstream, poll every 3-5 s, retry a failed task once, rehost to storage',
     jobs: {
-      advance: payload({ taskId: z.string().min(1) }),
+      advance: payload({ taskId: z.string().min(1).max(64), step: z.number().int().min(0).optional() }),
     },
     options: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
   },

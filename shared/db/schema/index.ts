@@ -4,4 +4,5 @@ export * from './gateway.js';
 export * from './identity.js';
 export * from './organizations.js';
 export * from './telemetry.js';
+export * from './video.js';
 export * from './wallet.js';
