@@ -2,6 +2,7 @@
 import type { Config } from '../../config/index.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
+  callVideoUpstream,
   UpstreamVideoError,
   type UpstreamVideoState,
   upstreamErrorText,
@@ -26,18 +27,7 @@ export function sizeFor(ratio: string | undefined, resolution: string | undefine
 }
 
 export function openAiVideoProvider(config: Config): VideoProvider {
-  const client = () => upstreamClient(config);
-  const call = async (path: string, method: string, body?: unknown) => {
-    const { base, headers } = upstreamVideoBase(config);
-    const reply = await client().fetchBuffer(new URL(path, base), {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      timeoutMs: 30_000,
-    });
-    if (reply.status >= 300) throw new UpstreamVideoError(upstreamErrorText(reply.status, reply.body), reply.status);
-    return JSON.parse(reply.body.toString('utf8') || '{}') as unknown;
-  };
+  const call = (path: string, method: string, body?: unknown) => callVideoUpstream(config, path, method, body);
 
   return {
     kind: 'openai',
@@ -73,12 +63,15 @@ export function openAiVideoProvider(config: Config): VideoProvider {
     },
     async download(upstreamId, _state, maxBytes) {
       const { base, headers } = upstreamVideoBase(config);
-      const reply = await client().stream(new URL(`v1/videos/${encodeURIComponent(upstreamId)}/content`, base), {
-        headers,
-        maxBytes,
-        maxRedirects: 3,
-        timeoutMs: 15 * 60_000,
-      });
+      const reply = await upstreamClient(config).stream(
+        new URL(`v1/videos/${encodeURIComponent(upstreamId)}/content`, base),
+        {
+          headers,
+          maxBytes,
+          maxRedirects: 3,
+          timeoutMs: 15 * 60_000,
+        },
+      );
       if (reply.status !== 200) {
         reply.body.destroy();
         throw new UpstreamVideoError(`upstream video download answered ${reply.status}`, reply.status);
