@@ -9,6 +9,7 @@ import { messagesRoutes } from './gateway/messages.routes.js';
 import { modelsRoutes } from './gateway/models.routes.js';
 import { githubRoutes } from './github/github.routes.js';
 import { healthRoutes } from './health/health.routes.js';
+import { metricsRoutes } from './metrics/metrics.routes.js';
 import { organizationRoutes } from './organization/organization.routes.js';
 import { organizationsRoutes } from './organizations/organizations.routes.js';
 import { projectTemplateRoutes } from './project-templates/project-templates.routes.js';
@@ -16,6 +17,7 @@ import { projectRoutes } from './projects/projects.routes.js';
 
 export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use(healthRoutes(ctx));
+  app.use(metricsRoutes(ctx));
   if (ctx.config.STORAGE_DRIVER === 'local') app.use(filesRoutes(ctx));
   app.use('/api/v1/auth', authRoutes(ctx));
   app.use('/api/v1/api-keys', apiKeyRoutes(ctx));
