@@ -31,7 +31,9 @@ export function queueDepthRegistry(queues: QueueProducer, names: readonly QueueN
       this.reset();
       for (const outcome of ['completed', 'failed'] as const) {
         const metrics = await Promise.all(names.map((name) => queues.queue(name).getMetrics(outcome, 0, 0)));
-        names.forEach((queue, i) => this.set({ queue, outcome }, metrics[i]?.meta.count ?? 0));
+        names.forEach((queue, i) => {
+          this.set({ queue, outcome }, metrics[i]?.meta.count ?? 0);
+        });
       }
     },
   });
