@@ -14,10 +14,12 @@ import { organizationRoutes } from './organization/organization.routes.js';
 import { organizationsRoutes } from './organizations/organizations.routes.js';
 import { projectTemplateRoutes } from './project-templates/project-templates.routes.js';
 import { projectRoutes } from './projects/projects.routes.js';
+import { queueDashboardRoutes } from './queue-dashboard/queue-dashboard.routes.js';
 
 export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use(healthRoutes(ctx));
   app.use(metricsRoutes(ctx));
+  app.use(queueDashboardRoutes(ctx));
   if (ctx.config.STORAGE_DRIVER === 'local') app.use(filesRoutes(ctx));
   app.use('/api/v1/auth', authRoutes(ctx));
   app.use('/api/v1/api-keys', apiKeyRoutes(ctx));
