@@ -45,8 +45,8 @@ describe('the queue dashboard at /admin/queues', () => {
     const page = await h.http.get('/admin/queues').set('cookie', jar);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<html');
-    const script = /src="(\/admin\/queues\/static\/[^"]+\.js)"/.exec(page.text)?.[1] as string;
-    expect((await h.http.get(script).set('cookie', jar)).status).toBe(200);
+    const script = /src="(static\/js\/main[^"]+\.js)"/.exec(page.text)?.[1];
+    expect((await h.http.get(`/admin/queues/${script}`).set('cookie', jar)).status).toBe(200);
     await h.ctx.queues.add('maintenance', 'wallet-sweep', {});
     const api = await h.http.get('/admin/queues/api/queues').set('cookie', jar);
     expect(api.status).toBe(200);
