@@ -2,6 +2,7 @@
 import type { Express } from 'express';
 import type { AppContext } from '../../shared/context.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { apiDocsRoutes } from './api-docs/api-docs.routes.js';
 import { apiKeyRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { filesRoutes } from './files/files.routes.js';
@@ -20,6 +21,7 @@ export function mountRoutes(app: Express, ctx: AppContext): void {
   app.use(healthRoutes(ctx));
   app.use(metricsRoutes(ctx));
   app.use(queueDashboardRoutes(ctx));
+  app.use(apiDocsRoutes(ctx));
   if (ctx.config.STORAGE_DRIVER === 'local') app.use(filesRoutes(ctx));
   app.use('/api/v1/auth', authRoutes(ctx));
   app.use('/api/v1/api-keys', apiKeyRoutes(ctx));
