@@ -1,5 +1,7 @@
+import { createAppContext } from '../../shared/context.js';
+import { startWorkers } from '../../workers/runtime.js';
 import { type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { createHarness, type Harness, waitUntil } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
@@ -79,5 +81,35 @@ describe('/metrics', () => {
     expect(delta('ockhub_gateway_tokens_total{operation="messages",kind="output"}')).toBe(res.body.usage.output_tokens);
     expect(delta('ockhub_gateway_spend_micro_usd_total{operation="messages"}')).toBeGreaterThan(0);
     expect(delta('ockhub_upstream_response_seconds_count{provider="anthropic",status_class="2xx"}')).toBe(1);
+  });
+});
+
+describe('/metrics with a worker running', () => {
+  it('counts finished jobs per queue and shows the processing time of recent jobs', async () => {
+    const workerCtx = createAppContext(w.h.config, 'worker', 'test-worker');
+    const running = await startWorkers(workerCtx, ['telemetry'], async () => ({
+      default: async () => new Promise((r) => setTimeout(r, 60)),
+    }));
+    try {
+      const event = () => ({
+        itemType: 'skill' as const,
+        slug: 'a-skill',
+        eventType: 'view' as const,
+        clientHash: '0123456789abcdef',
+        occurredAt: new Date().toISOString(),
+      });
+      for (let i = 0; i < 3; i++) await w.h.ctx.queues.add('telemetry', 'event', event());
+      const text = await waitUntil(async () => {
+        const t = await scrape();
+        return sample(t, 'ockhub_queue_jobs_finished{queue="telemetry",outcome="completed"}') === 3 && t;
+      });
+      expect(
+        sample(text, 'ockhub_queue_recent_job_duration_seconds{queue="telemetry",quantile="0.5"}'),
+      ).toBeGreaterThanOrEqual(0.05);
+      expect(text).not.toContain('ockhub_queue_recent_job_duration_seconds{queue="video"');
+    } finally {
+      await running.close();
+      await workerCtx.close();
+    }
   });
 });
