@@ -1,5 +1,6 @@
 // Lists every route an Express app answers (method and OpenAPI-style path) by walking its router stack, so a
-// test can hold the OpenAPI document (and the fuzzer) to the routes that really exist.
+// test can hold the OpenAPI document (and the fuzzer) to the routes that really exist. Mounted sub-applications
+// (the bull-board dashboard under /admin/queues) are not walked: they are not part of the public API.
 import type { Express } from 'express';
 
 export type AppRoute = { method: string; path: string };
