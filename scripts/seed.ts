@@ -3,6 +3,7 @@ import type { AppContext } from '../shared/context.js';
 import { bootstrapAdmin } from '../shared/identity/accounts.js';
 import { seedOrganizations } from '../shared/organizations/organization-seed.js';
 import { ensureWallets } from '../shared/wallet/wallets.js';
+import { catalogCategoriesStep, demoCatalogStep } from './seed/catalog-seed.js';
 
 export type SeedStep = { name: string; run(ctx: AppContext): Promise<string | undefined> };
 
@@ -15,6 +16,8 @@ export const seedSteps: SeedStep[] = [
       return `${created ? 'created' : 'found'} Admin account ${account.email}`;
     },
   },
+  catalogCategoriesStep,
+  demoCatalogStep,
   { name: 'organizations', run: seedOrganizations },
   {
     name: 'wallets',

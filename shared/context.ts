@@ -15,6 +15,8 @@ export type AppContext = {
   redis: Redis;
   queues: QueueProducer;
   storage: ObjectStorage;
+  /** Registers a resource opened lazily for this context (e.g. a QueueEvents listener); closed first by close(). */
+  onClose(closer: () => Promise<void>): void;
   close(): Promise<void>;
 };
 
@@ -25,6 +27,7 @@ export function createAppContext(config: Config, role: RedisRole, name: string =
   const queues = new QueueProducer(redis, config.REDIS_PREFIX);
   const storage = createStorage(config);
   let closed = false;
+  const closers: (() => Promise<void>)[] = [];
   return {
     config,
     logger,
@@ -33,9 +36,13 @@ export function createAppContext(config: Config, role: RedisRole, name: string =
     redis,
     queues,
     storage,
+    onClose(closer) {
+      closers.push(closer);
+    },
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.all(closers.map((c) => c().catch(() => {})));
       await queues.close().catch(() => {});
       redis.disconnect();
       await pool.end().catch(() => {});

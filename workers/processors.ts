@@ -6,4 +6,8 @@ export const processors: Partial<Record<QueueName, () => Promise<ProcessorModule
   alerts: () => import('./alerts/processor.js'),
   maintenance: () => import('./maintenance/processor.js'),
   quota: () => import('./quota/processor.js'),
+  'skill-bundle': () => import('./skill-bundle/processor.js'),
+  telemetry: () => import('./telemetry/processor.js'),
+  video: () => import('./video/processor.js'),
+  'web-fetch': () => import('./web-fetch/processor.js'),
 };

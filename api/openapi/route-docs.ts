@@ -18,7 +18,8 @@ export type RouteDoc = {
   body?: z.ZodType;
   /** multipart/form-data with these file fields instead of a JSON body. */
   multipartFiles?: string[];
-  query?: z.ZodObject;
+  /** An object schema, or an object piped into a transform (its input object is documented). */
+  query?: z.ZodObject | z.ZodPipe;
   /** The route reads the current organization from the X-Organization-Id header. */
   organization?: boolean;
   /** Success status and what it returns; JSON by default. */
@@ -103,7 +104,7 @@ export function documentRoutes(registry: OpenAPIRegistry, tag: string, routes: R
 
     const request: NonNullable<RouteConfig['request']> = {};
     if (params) request.params = params;
-    if (doc.query) request.query = doc.query;
+    if (doc.query) request.query = (doc.query instanceof z.ZodPipe ? doc.query.in : doc.query) as z.ZodObject;
     if (doc.organization) {
       request.headers = z.object({ 'x-organization-id': z.string().optional() });
     }

@@ -8,21 +8,21 @@ import { type AppContext, createAppContext } from '../../shared/context.js';
 import { ensureDatabase, runMigrations } from '../../shared/db/migrate.js';
 import { deleteKeysWithPrefix, waitForRedis } from '../../shared/redis/connection.js';
 
-export type BenchContext = { ctx: AppContext; app: Express; close(): Promise<void> };
+export type BenchContext = { ctx: AppContext; app: Express; env: Record<string, string>; close(): Promise<void> };
 
 export async function openBenchContext(name: string, overrides: Record<string, string> = {}): Promise<BenchContext> {
   const env = inheritedEnv();
   const dbUrl = new URL(env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/ockhub');
   const database = `ockhub_bench_${name}_${process.pid}`;
   dbUrl.pathname = `/${database}`;
-  const config = loadConfig({
-    ...env,
+  const benchEnv: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATABASE_URL: dbUrl.toString(),
     REDIS_PREFIX: `bench${randomBytes(4).toString('hex')}`,
     ...overrides,
-  });
+  };
+  const config = loadConfig({ ...env, ...benchEnv });
   await ensureDatabase(config.DATABASE_URL);
   await runMigrations(config.DATABASE_URL);
   const ctx = createAppContext(config, 'api', `bench-${name}`);
@@ -31,6 +31,7 @@ export async function openBenchContext(name: string, overrides: Record<string, s
   return {
     ctx,
     app,
+    env: benchEnv,
     async close() {
       await deleteKeysWithPrefix(ctx.redis, config.REDIS_PREFIX);
       await ctx.close();

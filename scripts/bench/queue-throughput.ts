@@ -1,6 +1,6 @@
 // No-op job throughput: raw BullMQ (Queue.add + a bare Worker) versus the same jobs through the project's queue
 // layer (QueueProducer.add with payload validation + workers/runtime.ts startWorkers), alternating in one run.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { inheritedEnv, loadConfig } from '../../shared/config/index.js';
 import { createAppContext } from '../../shared/context.js';
@@ -21,7 +21,8 @@ await waitForRedis(ctx.redis);
 
 const payload = () => ({
   itemType: 'skill' as const,
-  slug: 'bench-skill',
+  eventId: randomUUID(),
+  itemId: randomUUID(),
   eventType: 'view' as const,
   clientHash: randomBytes(8).toString('hex'),
   occurredAt: new Date().toISOString(),

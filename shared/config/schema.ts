@@ -64,6 +64,12 @@ export const envSchema = z
     OUTBOUND_ALLOWED_HOSTS: list.default([]),
     WEB_BILLING_MULTIPLIER: z.coerce.number().positive().default(1),
     WEB_FETCH_CACHE_SECONDS: z.coerce.number().int().min(0).default(300),
+    /** Web fetch: total time per page (connect, redirects, body), pages fetched at once per batch, and how long
+     * the API waits for a batch before answering 503. */
+    WEB_FETCH_PAGE_TIMEOUT_MS: positiveInt.default(10_000),
+    WEB_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(8),
+    WEB_FETCH_WAIT_MS: positiveInt.default(45_000),
+    CATALOG_READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 
     GITHUB_REPO: z
       .string()

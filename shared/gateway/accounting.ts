@@ -34,7 +34,7 @@ const zeroUsage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens
 export async function openCharge(
   ctx: AppContext,
   caller: GatewayCaller,
-  input: { operation: string; model?: string; reserveMicros: bigint },
+  input: { operation: string; model?: string; reserveMicros: bigint; reservationExpiresInMs?: number },
 ): Promise<Charge> {
   const charge: Charge = {
     requestLogId: randomUUID(),
@@ -48,6 +48,7 @@ export async function openCharge(
   if (input.reserveMicros > 0n) {
     const reservation = await reserve(ctx, caller.organizationId, input.reserveMicros, {
       requestId: charge.requestLogId,
+      ...(input.reservationExpiresInMs ? { expiresInMs: input.reservationExpiresInMs } : {}),
     });
     charge.reservationId = reservation.id;
   }

@@ -12,7 +12,7 @@ export const queueDefinitions = {
   video: {
     description: 'submit to the upstream, poll every 3-5 s, retry a failed task once, rehost to storage',
     jobs: {
-      advance: payload({ taskId: z.string().min(1) }),
+      advance: payload({ taskId: z.string().min(1).max(64), step: z.number().int().min(0).optional() }),
     },
     options: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
   },
@@ -31,18 +31,20 @@ export const queueDefinitions = {
     options: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 } },
   },
   telemetry: {
-    description: 'aggregate anonymous usage events into counters',
+    description: 'count anonymous usage events (deduplicated) and flush the counters to PostgreSQL in batches',
     jobs: {
       event: payload({
+        eventId: uuid,
+        itemId: uuid,
         itemType: z.enum(['mcp', 'skill', 'agent', 'soul']),
-        slug: z.string().max(64),
         eventType: z.enum(['view', 'install', 'usage', 'favorite']),
-        clientHash: z.string().length(16),
+        clientHash: z.string().regex(/^[0-9a-f]{16}$/),
         toolName: z.string().max(128).optional(),
         occurredAt: z.iso.datetime(),
       }),
+      flush: payload({}),
     },
-    options: { attempts: 5, backoff: { type: 'exponential', delay: 1_000 } },
+    options: { attempts: 8, backoff: { type: 'exponential', delay: 500 } },
   },
   quota: {
     description: 'daily rollover at 00:00 UTC and monthly resets on each project reset day',

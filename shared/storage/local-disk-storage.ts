@@ -21,7 +21,12 @@ type ObjectMeta = { contentType: string; sizeBytes: number; sha256: string };
 const TEMP_DIR = '.tmp';
 const META_DIR = '.meta';
 
-export type LocalDiskStorageOptions = { root: string; publicBaseUrl: string };
+export type LocalDiskStorageOptions = {
+  root: string;
+  publicBaseUrl: string;
+  /** Where the API serves the files itself (the CDN's origin); defaults to publicBaseUrl. */
+  originBaseUrl?: string;
+};
 
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ENOENT';
 
@@ -29,10 +34,12 @@ export class LocalDiskStorage implements ObjectStorage {
   readonly driver = 'local' as const;
   readonly root: string;
   private readonly publicBaseUrl: string;
+  private readonly originBaseUrl: string;
 
   constructor(options: LocalDiskStorageOptions) {
     this.root = path.resolve(options.root);
     this.publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+    this.originBaseUrl = (options.originBaseUrl ?? options.publicBaseUrl).replace(/\/+$/, '');
   }
 
   async put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {
@@ -111,6 +118,11 @@ export class LocalDiskStorage implements ObjectStorage {
   publicUrl(key: string): string {
     assertObjectKey(key);
     return `${this.publicBaseUrl}/${key.split('/').map(encodeURIComponent).join('/')}`;
+  }
+
+  originUrl(key: string): string {
+    assertObjectKey(key);
+    return `${this.originBaseUrl}/${key.split('/').map(encodeURIComponent).join('/')}`;
   }
 
   private dataPath(key: string): string {

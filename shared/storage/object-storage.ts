@@ -1,4 +1,4 @@
-// The object storage contract every driver (local disk now, S3 later) fulfils, and its errors.
+// The object storage contract every driver (local disk, S3-compatible) fulfils, and its errors.
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.js';
 
@@ -24,8 +24,10 @@ export interface ObjectStorage {
   exists(key: string): Promise<boolean>;
   /** Removes the object; removing a missing object is not an error. */
   delete(key: string): Promise<void>;
-  /** Where clients download the object from. */
+  /** Where clients download the object from (the CDN when one is configured). */
   publicUrl(key: string): string;
+  /** The object's address at the store itself (the CDN's origin). */
+  originUrl(key: string): string;
 }
 
 export const objectTooLarge = (maxBytes: number) =>

@@ -234,9 +234,12 @@ describe('failures in the middle', () => {
     });
     const text = await res.text();
     expect(text).toMatch(/^event: error$/m);
-    const logs = await logsOfProject();
-    const failed = logs.find((l) => l.status === 'failed' && l.operation === 'messages');
-    expect(failed).toBeDefined();
+    // the stream is settled just after its last byte
+    const failed = await waitFor(async () =>
+      (await logsOfProject()).find((l) => l.status === 'failed' && l.operation === 'messages'),
+    );
+    expect(failed.outputTokens).toBeGreaterThan(0);
+    expect(failed.costMicros).toBeGreaterThan(0n);
   });
 
   it('aborts the upstream when the client goes away and bills what was produced', async () => {

@@ -17,7 +17,7 @@ let gatewayKey: string;
 
 beforeAll(async () => {
   w = await openGatewayWorld({ balance: '5' });
-  const admin = await createUser(w.h, { roles: ['Admin'] });
+  const admin = await createUser(w.h, { roles: ['Admin', 'Publisher', 'Moderator'] });
   session = admin.session;
   const org = await anOrganization(w.h, admin);
   orgId = org.id;
@@ -37,7 +37,9 @@ function documentedFields(path: string, method: string): string[] {
 }
 
 function concretePath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'projectId' ? projectId : randomUUID()));
+  return path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    name === 'projectId' ? projectId : name === 'type' ? 'skill' : randomUUID(),
+  );
 }
 
 describe('malformed JSON bodies sent to every JSON route', () => {

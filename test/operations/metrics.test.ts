@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createAppContext } from '../../shared/context.js';
 import { startWorkers } from '../../workers/runtime.js';
 import { type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
@@ -93,7 +94,8 @@ describe('/metrics with a worker running', () => {
     try {
       const event = () => ({
         itemType: 'skill' as const,
-        slug: 'a-skill',
+        eventId: randomUUID(),
+        itemId: randomUUID(),
         eventType: 'view' as const,
         clientHash: '0123456789abcdef',
         occurredAt: new Date().toISOString(),

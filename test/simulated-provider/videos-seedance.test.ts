@@ -77,7 +77,11 @@ describe('simulated provider: Seedance (Ark) content generation tasks over HTTP'
       5000,
       20,
     );
-    expect(statuses).toEqual(['queued', 'running', 'succeeded']);
+    // Polling may miss the brief queued phase on a loaded machine; what it sees must still be in order.
+    const order = ['queued', 'running', 'succeeded'];
+    expect(statuses.at(-1)).toBe('succeeded');
+    expect(statuses).toContain('running');
+    expect(statuses.map((s) => order.indexOf(s))).toEqual([...statuses.map((s) => order.indexOf(s))].sort());
     expect(done).toMatchObject({
       id,
       model: 'doubao-seedance-1-0-lite-i2v',

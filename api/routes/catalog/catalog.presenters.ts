@@ -1,0 +1,91 @@
+// The public JSON of the catalog: item summaries (exactly the seed's fields, MCP- and skill-only fields only on
+// those types), item detail with stats and the current version, version summaries and details, categories.
+import type { SummaryRow } from '../../../shared/catalog/catalog-list.js';
+import type { ItemDetailRow, VersionRow } from '../../../shared/catalog/catalog-reads.js';
+import type { ItemType } from '../../../shared/catalog/item-types.js';
+import { withoutNulls } from '../../http/json.js';
+
+/** Averages are kept exact in the database; the API shows two decimals. */
+export const roundRating = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100);
+
+export function presentSummary(row: SummaryRow) {
+  return withoutNulls({
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    summary: row.summary,
+    iconUrl: row.iconUrl,
+    publisherName: row.publisherName,
+    source: row.verified ? 'official' : 'user',
+    isOfficial: row.verified,
+    isFeatured: row.isFeatured,
+    installCount: row.installCount,
+    viewCount: row.viewCount,
+    ratingAverage: roundRating(row.ratingAverage),
+    tags: row.tags,
+    categories: row.categories,
+    updatedAt: row.updatedAt,
+    publishedAt: row.publishedAt,
+    ...(row.type === 'mcp' ? { primaryTransport: row.primaryTransport, toolCount: row.toolCount } : {}),
+    ...(row.type === 'skill' ? { executesCode: row.executesCode } : {}),
+  });
+}
+
+export function presentDetail(item: ItemDetailRow, currentVersion: VersionRow) {
+  return {
+    ...presentSummary(item),
+    ...withoutNulls({
+      type: item.type,
+      description: item.description,
+      publisherSlug: item.publisherSlug,
+      createdAt: item.createdAt,
+    }),
+    stats: {
+      viewCount: item.viewCount,
+      installCount: item.installCount,
+      usageCount: item.usageCount,
+      favoriteCount: item.favoriteCount,
+      ratingCount: item.ratingCount,
+      ratingAverage: roundRating(item.ratingAverage),
+    },
+    currentVersion: presentVersionDetail(item.type, currentVersion),
+  };
+}
+
+export function presentVersionSummary(v: VersionRow) {
+  return withoutNulls({
+    id: v.id,
+    version: v.version,
+    changelog: v.changelog,
+    license: v.license,
+    createdAt: v.createdAt,
+    publishedAt: v.publishedAt,
+  });
+}
+
+/** The type-specific fields of a version detail, in the seed's "Version detail" table. */
+const typeFields: Record<ItemType, readonly string[]> = {
+  mcp: ['connections', 'tools', 'resources', 'prompts', 'configFields', 'permissions'],
+  skill: ['bundleFiles', 'dependencies', 'examples', 'parameters'],
+  agent: ['packageUrl', 'checksum'],
+  soul: ['packageUrl', 'checksum', 'soulMd'],
+};
+
+export function presentVersionDetail(type: ItemType, v: VersionRow) {
+  const payload = v.payload ?? {};
+  return withoutNulls({
+    id: v.id,
+    version: v.version,
+    changelog: v.changelog,
+    readme: v.readme,
+    license: v.license,
+    sourceUrl: v.sourceUrl,
+    createdAt: v.createdAt,
+    publishedAt: v.publishedAt,
+    ...Object.fromEntries(typeFields[type].map((key) => [key, payload[key] ?? null])),
+  });
+}
+
+export function presentCategory(row: { slug: string; name: string; count: number }) {
+  return { slug: row.slug, name: row.name, count: row.count };
+}

@@ -1,0 +1,28 @@
+// Request schemas of the moderation routes: queue and report filters, decisions, curation.
+import { z } from 'zod';
+import { isItemType, isSlug } from '../../../shared/catalog/item-types.js';
+import { pageParams } from '../catalog/catalog.schemas.js';
+
+export const queueQuery = z.object({
+  type: z
+    .preprocess((v) => (v === '' ? undefined : v), z.string().optional())
+    .refine((v) => v === undefined || isItemType(v), 'must be one of mcp, skill, agent, soul'),
+  ...pageParams,
+});
+
+export const reportsQuery = z.object({
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['open', 'resolved']).optional()),
+  ...pageParams,
+});
+
+const comment = z.string().trim().min(1).max(4000);
+
+export const approveBody = z.strictObject({ comment: comment.optional() });
+export const requestChangesBody = z.strictObject({ comment });
+export const rejectBody = z.strictObject({ reason: comment });
+export const resolveBody = z.strictObject({ resolution: comment.optional() });
+
+export const featuredBody = z.strictObject({ featured: z.boolean() });
+export const verifiedBody = z.strictObject({ verified: z.boolean() });
+export const categoryBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export const categorySlug = z.string().refine((v) => isSlug(v, 64), 'must be a slug such as "developer-tools"');

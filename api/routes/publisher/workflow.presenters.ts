@@ -1,0 +1,128 @@
+// JSON of the workflow side (publishers and moderators): namespaces, own items, a draft in full with every version
+// and transition, mutation results, queue entries and reports. Pending metadata edits are shown merged.
+import type { MutationResult } from '../../../shared/catalog/drafts.js';
+import type { ReportListRow } from '../../../shared/catalog/reports.js';
+import type { DraftDetail, QueueRow, WorkflowListRow } from '../../../shared/catalog/workflow-reads.js';
+import type { catalogReports, catalogTransitions, publishers } from '../../../shared/db/schema/index.js';
+import { withoutNulls } from '../../http/json.js';
+import { presentVersionDetail, roundRating } from '../catalog/catalog.presenters.js';
+
+type Item = DraftDetail['item'];
+
+export function presentPublisher(row: typeof publishers.$inferSelect) {
+  return withoutNulls({
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    verified: row.verified,
+    createdAt: row.createdAt,
+  });
+}
+
+export const presentMutation = (result: MutationResult) => withoutNulls(result);
+
+/** The item as its publisher will see it once the pending edits are approved. */
+function editedMetadata(item: Item) {
+  const merged = { ...item, ...(item.pendingChanges ?? {}) } as Item;
+  return {
+    name: merged.name,
+    summary: merged.summary,
+    description: merged.description,
+    iconUrl: merged.iconUrl,
+    tags: merged.tags,
+    categories: merged.categories,
+  };
+}
+
+function itemHeader(row: { item: Item; publisherSlug: string; publisherName: string; verified: boolean }) {
+  const { item } = row;
+  return {
+    id: item.id,
+    type: item.type,
+    slug: item.slug,
+    ...editedMetadata(item),
+    status: item.status,
+    isPublished: item.currentVersionId !== null,
+    hasPendingChanges: item.pendingChanges !== null,
+    publisherSlug: row.publisherSlug,
+    publisherName: row.publisherName,
+    source: row.verified ? 'official' : 'user',
+    isFeatured: item.isFeatured,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+    publishedAt: item.publishedAt,
+  };
+}
+
+export function presentWorkflowEntry(row: WorkflowListRow) {
+  return withoutNulls({
+    ...itemHeader(row),
+    currentVersion: row.currentVersion,
+    pendingVersion: row.pendingVersion
+      ? withoutNulls({
+          id: row.pendingVersion.id,
+          version: row.pendingVersion.version,
+          status: row.pendingVersion.status,
+          submittedAt: row.pendingVersion.submittedAt,
+        })
+      : null,
+  });
+}
+
+export function presentTransition(t: typeof catalogTransitions.$inferSelect) {
+  return withoutNulls({
+    action: t.action,
+    from: t.fromStatus,
+    to: t.toStatus,
+    comment: t.comment,
+    actorId: t.actorAccountId,
+    versionId: t.versionId,
+    at: t.createdAt,
+  });
+}
+
+export function presentDraftDetail(detail: DraftDetail) {
+  const { item } = detail;
+  return {
+    ...withoutNulls(itemHeader(detail)),
+    stats: {
+      viewCount: item.viewCount,
+      installCount: item.installCount,
+      usageCount: item.usageCount,
+      favoriteCount: item.favoriteCount,
+      ratingCount: item.ratingCount,
+      ratingAverage: roundRating(item.ratingAverage),
+    },
+    versions: detail.versions.map((v) =>
+      withoutNulls({
+        ...presentVersionDetail(item.type, v),
+        status: v.status,
+        submittedAt: v.submittedAt,
+        isCurrent: v.id === item.currentVersionId,
+        ...(item.type === 'skill' ? { hasBundle: v.bundleStorageKey !== null } : {}),
+      }),
+    ),
+    transitions: detail.transitions.map(presentTransition),
+  };
+}
+
+export function presentReport(row: ReportListRow | { report: typeof catalogReports.$inferSelect }) {
+  const { report } = row;
+  return withoutNulls({
+    id: report.id,
+    status: report.status,
+    reason: report.reason,
+    detail: report.detail,
+    reporterId: report.reporterAccountId,
+    itemId: report.itemId,
+    ...('itemSlug' in row ? { itemType: row.itemType, itemSlug: row.itemSlug, itemName: row.itemName } : {}),
+    resolution: report.resolution,
+    resolvedBy: report.resolvedBy,
+    resolvedAt: report.resolvedAt,
+    createdAt: report.createdAt,
+  });
+}
+
+export function presentQueueEntry(row: QueueRow) {
+  return { ...presentWorkflowEntry(row), ...withoutNulls({ submitComment: row.submitComment }) };
+}

@@ -1,0 +1,150 @@
+// 5,000 concurrent video tasks against the simulated provider, run by one real `video` worker process: reports the
+// worker's CPU and memory, and whether every poll of every upstream task came within its 3-5 s window
+// (VIDEO_POLL_INTERVAL_MS 4000 ±25 %). Usage: tsx scripts/bench/video-tasks.ts [tasks=5000] [videoSeconds=20]
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
+import { createAccount } from '../../shared/identity/accounts.js';
+import { createOrganization } from '../../shared/organizations/organizations.js';
+import { createProject } from '../../shared/organizations/projects.js';
+import { normalizeVideoRequest } from '../../shared/video/video-request.js';
+import { createVideoTask } from '../../shared/video/video-tasks.js';
+import { recharge } from '../../shared/wallet/ledger.js';
+import { startSimulatedProvider } from '../simulated-provider/server.js';
+import { openBenchContext, percentile } from './bench-context.js';
+
+const total = Number(process.argv[2] ?? 5000);
+const videoMs = Number(process.argv[3] ?? 20) * 1000;
+const intervalMs = 4000;
+const windowMs = [3000, 5000] as const;
+const TASKS = '/api/v3/contents/generations/tasks/';
+
+const sim = await startSimulatedProvider({ apiKey: 'bench', videoDurationMs: videoMs, requestLogSize: 1_000_000 });
+const env = {
+  UPSTREAM_VIDEO_URL: sim.url,
+  UPSTREAM_VIDEO_KEY: 'bench',
+  UPSTREAM_VIDEO_KIND: 'seedance',
+  VIDEO_POLL_INTERVAL_MS: String(intervalMs),
+  STORAGE_LOCAL_DIR: `/tmp/ockhub-bench-video-${process.pid}`,
+};
+const bench = await openBenchContext('video', env);
+const { ctx } = bench;
+const account = await createAccount(ctx, { email: 'bench@bench.local', name: 'Bench', password: 'bench-password-1' });
+const org = await createOrganization(ctx, account.id, { name: 'Bench org' });
+const project = await createProject(ctx, org.id, account.id, { name: 'Bench project' });
+await recharge(ctx, org.id, { amount: 1_000_000_000_000n, description: 'bench' });
+const caller = { accountId: account.id, projectId: project.id, organizationId: org.id };
+
+const worker = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+  env: {
+    ...process.env,
+    ...env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: ctx.config.DATABASE_URL,
+    REDIS_PREFIX: ctx.config.REDIS_PREFIX,
+    WORKER_QUEUES: 'video',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise<void>((resolve) => {
+  const started = Date.now();
+  const check = setInterval(async () => {
+    const { rows } = await ctx.pool.query("select 1 from pg_stat_activity where application_name = 'ockhub-worker'");
+    if (rows.length > 0 || Date.now() - started > 15_000) {
+      clearInterval(check);
+      resolve();
+    }
+  }, 200);
+});
+
+// CPU (utime + stime from /proc) and resident memory of the worker process, sampled every second.
+const ticksPerSecond = 100;
+const samples: { at: number; cpuSeconds: number; rssMb: number }[] = [];
+const sample = () => {
+  try {
+    const stat = readFileSync(`/proc/${worker.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const cpuSeconds = (Number(stat[11]) + Number(stat[12])) / ticksPerSecond;
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))?.[1] ?? 0);
+    samples.push({ at: Date.now(), cpuSeconds, rssMb: rssKb / 1024 });
+  } catch {
+    // the worker is gone
+  }
+};
+const sampler = setInterval(sample, 1000);
+
+const model = loadModelRegistry(ctx.config.MODEL_REGISTRY).resolve('seedance-1-0-pro', 'video');
+const started = Date.now();
+let created = 0;
+await Promise.all(
+  Array.from({ length: 64 }, async () => {
+    while (created < total) {
+      const n = created++;
+      const normalized = normalizeVideoRequest({ model: model.id, prompt: `bench video ${n}`, duration: 5 }, model);
+      await createVideoTask(ctx, caller, { model, normalized });
+    }
+  }),
+);
+const createdMs = Date.now() - started;
+const open = async () =>
+  Number(
+    (
+      await ctx.db.execute<{ n: string }>(
+        sql`select count(*) as n from video_tasks where status in ('queued','in_progress')`,
+      )
+    ).rows[0]?.n,
+  );
+while ((await open()) > 0 && Date.now() - started < 15 * 60_000) await new Promise((r) => setTimeout(r, 1000));
+const elapsedMs = Date.now() - started;
+clearInterval(sampler);
+sample();
+
+const { rows: outcome } = await ctx.db.execute<{ status: string; n: string }>(
+  sql`select status, count(*) as n from video_tasks group by status order by status`,
+);
+// Poll gaps: consecutive GETs of the same upstream task.
+const polls = new Map<string, number[]>();
+for (const r of sim.state.requests) {
+  if (r.method !== 'GET' || !r.path.startsWith(TASKS)) continue;
+  const id = r.path.slice(TASKS.length);
+  const list = polls.get(id) ?? [];
+  list.push(Date.parse(r.at));
+  polls.set(id, list);
+}
+const gaps: number[] = [];
+for (const times of polls.values())
+  for (let i = 1; i < times.length; i++) gaps.push((times[i] as number) - (times[i - 1] as number));
+const early = gaps.filter((g) => g < windowMs[0]).length;
+const late = gaps.filter((g) => g > windowMs[1]).length;
+const cpu = samples
+  .slice(1)
+  .map(
+    (s, i) =>
+      (s.cpuSeconds - (samples[i] as (typeof samples)[number]).cpuSeconds) /
+      ((s.at - (samples[i] as (typeof samples)[number]).at) / 1000),
+  );
+const totalCpu = (samples.at(-1)?.cpuSeconds ?? 0) - (samples[0]?.cpuSeconds ?? 0);
+
+console.log(
+  `video tasks: ${total} created in ${(createdMs / 1000).toFixed(1)} s, all final after ${(elapsedMs / 1000).toFixed(1)} s`,
+);
+console.log(`outcome: ${outcome.map((o) => `${o.status} ${o.n}`).join(', ')}`);
+console.log(
+  `worker CPU: ${totalCpu.toFixed(1)} s in total, mean ${((totalCpu / (elapsedMs / 1000)) * 100).toFixed(0)} %, peak ${(Math.max(...cpu) * 100).toFixed(0)} % (of one core)`,
+);
+console.log(
+  `worker memory (RSS): peak ${Math.max(...samples.map((s) => s.rssMb)).toFixed(0)} MB, end ${samples.at(-1)?.rssMb.toFixed(0)} MB`,
+);
+console.log(
+  `polls: ${gaps.length} gaps between polls of ${polls.size} upstream tasks; p50 ${percentile(gaps, 50)} ms, p99 ${percentile(gaps, 99)} ms, max ${Math.max(...gaps)} ms`,
+);
+console.log(
+  `within the ${windowMs[0]}-${windowMs[1]} ms window: ${gaps.length - early - late}/${gaps.length} (${early} early, ${late} late) → ${early + late === 0 ? 'every poll on time' : 'NOT every poll on time'}`,
+);
+
+worker.kill('SIGTERM');
+await new Promise((r) => worker.once('exit', r));
+await bench.close();
+await sim.close();
+process.exit(0);

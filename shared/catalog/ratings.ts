@@ -1,0 +1,46 @@
+// One rating (1..5) per account and published item. The item row is locked first, so the recount that follows sees
+// every rating committed before it: rating_sum and rating_count stay exact under concurrent ratings.
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import { catalogItems, catalogRatings } from '../db/schema/index.js';
+import { catalogErrors } from './catalog-errors.js';
+import { catalogChanged } from './change-feed.js';
+import { type ItemType, isSlug } from './item-types.js';
+
+export type RatingResult = { score: number; ratingAverage: number; ratingCount: number };
+
+export async function rateItem(
+  ctx: AppContext,
+  type: ItemType,
+  slug: string,
+  accountId: string,
+  score: number,
+): Promise<RatingResult> {
+  if (!isSlug(slug)) throw catalogErrors.itemNotFound(type);
+  const rated = await ctx.db.transaction(async (tx) => {
+    const [item] = await tx
+      .select({ id: catalogItems.id })
+      .from(catalogItems)
+      .where(and(eq(catalogItems.type, type), eq(catalogItems.slug, slug), isNotNull(catalogItems.currentVersionId)))
+      .for('update');
+    if (!item) throw catalogErrors.itemNotFound(type, `No published ${type} "${slug}"`);
+    await tx
+      .insert(catalogRatings)
+      .values({ itemId: item.id, accountId, score })
+      .onConflictDoUpdate({
+        target: [catalogRatings.itemId, catalogRatings.accountId],
+        set: { score, updatedAt: new Date() },
+      });
+    const [totals] = await tx
+      .update(catalogItems)
+      .set({
+        ratingSum: sql`(select coalesce(sum(${catalogRatings.score}), 0) from ${catalogRatings} where ${catalogRatings.itemId} = ${item.id})`,
+        ratingCount: sql`(select count(*) from ${catalogRatings} where ${catalogRatings.itemId} = ${item.id})`,
+      })
+      .where(eq(catalogItems.id, item.id))
+      .returning({ ratingAverage: catalogItems.ratingAverage, ratingCount: catalogItems.ratingCount });
+    return { score, ratingAverage: totals!.ratingAverage, ratingCount: totals!.ratingCount };
+  });
+  catalogChanged(ctx.db);
+  return rated;
+}

@@ -1,0 +1,86 @@
+// Skill package upload: the .zip is streamed to object storage (hashed and size-limited on the way), inspected in
+// memory without unpacking anything to disk, and recorded on the version; a refused bundle is deleted again.
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import type { DbExecutor } from '../db/client.js';
+import { catalogVersions } from '../db/schema/index.js';
+import { AppError, badRequest, notFound } from '../errors/app-error.js';
+import { inspectSkillBundle } from '../skills/bundle-inspector.js';
+import { SKILL_BUNDLE_LIMITS } from '../skills/bundle-limits.js';
+import { catalogErrors } from './catalog-errors.js';
+import { lockOwnItem, type VersionRow } from './item-access.js';
+
+export type UploadedBundle = { versionId: string; sizeBytes: number; fileCount: number; sha256: string };
+
+const uploadable = new Set(['draft', 'changes_requested', 'rejected']);
+
+async function lockUploadableVersion(tx: DbExecutor, accountId: string, skillId: string, versionId: string) {
+  const item = await lockOwnItem(tx, 'skill', accountId, skillId);
+  const [version] = await tx
+    .select()
+    .from(catalogVersions)
+    .where(and(eq(catalogVersions.id, versionId), eq(catalogVersions.itemId, item.id)));
+  if (!version) throw notFound('Version.NotFound', 'No such version of this skill.');
+  if (!uploadable.has(version.status)) throw catalogErrors.notEditable('skill', version.status);
+  return version;
+}
+
+const invalidBundle = (problems: string[]) =>
+  badRequest('Skill.InvalidBundle', problems.join(' '), { details: { problems } });
+
+export async function uploadSkillBundle(
+  ctx: AppContext,
+  accountId: string,
+  ref: { skillId: string; versionId: string },
+  file: Readable,
+): Promise<UploadedBundle> {
+  if (!/^[0-9a-f-]{36}$/i.test(ref.versionId)) throw notFound('Version.NotFound', 'No such version of this skill.');
+  await ctx.db.transaction((tx) => lockUploadableVersion(tx, accountId, ref.skillId, ref.versionId));
+
+  const key = `skill-bundles/${ref.skillId}/${ref.versionId}/${randomUUID()}.zip`;
+  const limit = SKILL_BUNDLE_LIMITS.maxCompressedBytes;
+  let stored: Awaited<ReturnType<AppContext['storage']['put']>>;
+  try {
+    stored = await ctx.storage.put(key, file, { contentType: 'application/zip', maxBytes: limit });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'Storage.TooLarge') {
+      throw invalidBundle([`The bundle is larger than ${limit / 1024 / 1024} MB.`]);
+    }
+    throw err;
+  }
+
+  const inspection = await inspectSkillBundle(await ctx.storage.getBuffer(key, limit));
+  if (!inspection.ok) {
+    await ctx.storage.delete(key);
+    throw invalidBundle(inspection.problems);
+  }
+
+  let replaced: VersionRow['bundleStorageKey'] = null;
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const version = await lockUploadableVersion(tx, accountId, ref.skillId, ref.versionId);
+      replaced = version.bundleStorageKey;
+      await tx
+        .update(catalogVersions)
+        .set({
+          bundleStorageKey: key,
+          bundleSha256: stored.sha256,
+          bundleSizeBytes: stored.sizeBytes,
+          updatedAt: new Date(),
+        })
+        .where(eq(catalogVersions.id, version.id));
+    });
+  } catch (err) {
+    await ctx.storage.delete(key);
+    throw err;
+  }
+  if (replaced) await ctx.storage.delete(replaced).catch(() => undefined);
+  return {
+    versionId: ref.versionId,
+    sizeBytes: stored.sizeBytes,
+    fileCount: inspection.bundle.fileCount,
+    sha256: stored.sha256,
+  };
+}

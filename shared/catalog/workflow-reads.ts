@@ -1,0 +1,142 @@
+// Reads of the workflow side: a publisher's own items and one draft in full (every version, every transition), the
+// moderation queue, and the moderator's view of any item.
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
+import { catalogErrors } from './catalog-errors.js';
+import { isUuid } from './item-access.js';
+import type { ItemType } from './item-types.js';
+
+const i = catalogItems;
+
+const itemWithPublisher = {
+  item: i,
+  publisherSlug: publishers.slug,
+  publisherName: publishers.name,
+  verified: publishers.verified,
+};
+
+export async function listOwnItems(db: Database, type: ItemType, accountId: string) {
+  const rows = await db
+    .select(itemWithPublisher)
+    .from(i)
+    .innerJoin(publishers, eq(publishers.id, i.publisherId))
+    .where(and(eq(i.type, type), eq(publishers.ownerAccountId, accountId)))
+    .orderBy(desc(i.updatedAt), desc(i.id));
+  return withVersionNumbers(db, rows);
+}
+
+/** One item in full for its owner (`ownerAccountId`) or, when that is omitted, for a moderator. */
+export async function getDraftDetail(db: Database, type: ItemType, itemId: string, ownerAccountId?: string) {
+  if (!isUuid(itemId)) throw catalogErrors.itemNotFound(type);
+  const conditions = [eq(i.id, itemId), eq(i.type, type)];
+  if (ownerAccountId) conditions.push(eq(publishers.ownerAccountId, ownerAccountId));
+  const [row] = await db
+    .select(itemWithPublisher)
+    .from(i)
+    .innerJoin(publishers, eq(publishers.id, i.publisherId))
+    .where(and(...conditions));
+  if (!row) throw catalogErrors.itemNotFound(type);
+  const [versions, transitions] = await Promise.all([
+    db
+      .select()
+      .from(catalogVersions)
+      .where(eq(catalogVersions.itemId, itemId))
+      .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id)),
+    db
+      .select()
+      .from(catalogTransitions)
+      .where(eq(catalogTransitions.itemId, itemId))
+      .orderBy(asc(catalogTransitions.createdAt), asc(catalogTransitions.id)),
+  ]);
+  return { ...row, versions, transitions };
+}
+
+export type DraftDetail = Awaited<ReturnType<typeof getDraftDetail>>;
+
+/** Items waiting for a decision, oldest submission first. */
+export async function listReviewQueue(db: Database, query: { type?: ItemType; page: number; pageSize: number }) {
+  const where = and(eq(i.status, 'in_review'), query.type ? eq(i.type, query.type) : undefined);
+  const [rows, counted] = await Promise.all([
+    db
+      .select(itemWithPublisher)
+      .from(i)
+      .innerJoin(publishers, eq(publishers.id, i.publisherId))
+      .where(where)
+      .orderBy(asc(i.updatedAt), asc(i.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    db.select({ total: sql<number>`count(*)::int` }).from(i).where(where),
+  ]);
+  const total = counted[0]?.total ?? 0;
+  const withVersions = await withVersionNumbers(db, rows);
+  const comments = await submitComments(
+    db,
+    withVersions.flatMap((r) => r.pendingVersion?.id ?? []),
+  );
+  const items = withVersions.map((r) => ({ ...r, submitComment: comments.get(r.pendingVersion?.id ?? '') }));
+  return { items, page: query.page, pageSize: query.pageSize, total, hasNext: query.page * query.pageSize < total };
+}
+
+/** The comment of each version's latest submit (it goes to the reviewers). */
+async function submitComments(db: Database, versionIds: string[]) {
+  if (versionIds.length === 0) return new Map<string, string | null>();
+  const rows = await db
+    .selectDistinctOn([catalogTransitions.versionId], {
+      versionId: catalogTransitions.versionId,
+      comment: catalogTransitions.comment,
+    })
+    .from(catalogTransitions)
+    .where(
+      and(
+        eq(catalogTransitions.action, 'submit'),
+        sql`${catalogTransitions.versionId} = any(${sql.param(versionIds)}::uuid[])`,
+      ),
+    )
+    .orderBy(catalogTransitions.versionId, desc(catalogTransitions.createdAt));
+  return new Map(rows.map((r) => [r.versionId as string, r.comment]));
+}
+
+export type QueueRow = Awaited<ReturnType<typeof listReviewQueue>>['items'][number];
+
+type ItemWithPublisher = {
+  item: typeof catalogItems.$inferSelect;
+  publisherSlug: string;
+  publisherName: string;
+  verified: boolean;
+};
+
+/** Adds the current (published) and the pending version of each item, in one query. */
+async function withVersionNumbers<T extends ItemWithPublisher>(db: Database, rows: T[]) {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.item.id);
+  const pending = await db
+    .selectDistinctOn([catalogVersions.itemId], {
+      itemId: catalogVersions.itemId,
+      id: catalogVersions.id,
+      version: catalogVersions.version,
+      status: catalogVersions.status,
+      submittedAt: catalogVersions.submittedAt,
+    })
+    .from(catalogVersions)
+    .where(
+      and(
+        sql`${catalogVersions.itemId} = any(${sql.param(ids)}::uuid[])`,
+        sql`${catalogVersions.status} in ('draft', 'in_review', 'changes_requested', 'rejected')`,
+      ),
+    )
+    .orderBy(catalogVersions.itemId, desc(catalogVersions.createdAt), desc(catalogVersions.id));
+  const current = await db
+    .select({ id: catalogVersions.id, version: catalogVersions.version })
+    .from(catalogVersions)
+    .where(sql`${catalogVersions.id} = any(${sql.param(rows.flatMap((r) => r.item.currentVersionId ?? []))}::uuid[])`);
+  const pendingBy = new Map(pending.map((p) => [p.itemId, p]));
+  const currentBy = new Map(current.map((c) => [c.id, c.version]));
+  return rows.map((r) => ({
+    ...r,
+    pendingVersion: pendingBy.get(r.item.id),
+    currentVersion: r.item.currentVersionId ? currentBy.get(r.item.currentVersionId) : undefined,
+  }));
+}
+
+export type WorkflowListRow = Awaited<ReturnType<typeof listOwnItems>>[number];

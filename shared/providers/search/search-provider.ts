@@ -1,0 +1,61 @@
+// The web search capability behind one interface: a query in, results normalized to {url,title,content,score}
+// (score 0..1, best first) and optional images out; with the helpers every adapter shares.
+import type { Config } from '../../config/index.js';
+import { AppError, serviceUnavailable } from '../../errors/app-error.js';
+
+export type SearchQuery = {
+  query: string;
+  maxResults: number;
+  /** UTC calendar dates (YYYY-MM-DD), already checked start ≤ end. */
+  startDate?: string;
+  endDate?: string;
+  includeImages: boolean;
+};
+
+export type SearchItem = { url: string; title: string; content: string; score: number };
+export type SearchImage = { url: string; description?: string };
+export type SearchAnswer = { items: SearchItem[]; images?: SearchImage[] };
+
+export type SearchProvider = { readonly kind: string; search(query: SearchQuery): Promise<SearchAnswer> };
+
+/** Time allowed for one upstream search call. */
+export const SEARCH_TIMEOUT_MS = 30_000;
+
+export function searchBaseUrl(config: Config, path: string): URL {
+  const base = config.UPSTREAM_SEARCH_URL;
+  if (!base) throw serviceUnavailable('No search upstream is configured.');
+  return new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
+}
+
+/** Scores clamped into 0..1 and sorted best first (stable for equal scores), cut to maxResults. */
+export function normalizeItems(items: SearchItem[], maxResults: number): SearchItem[] {
+  return items
+    .map((item) => ({ ...item, score: Math.min(1, Math.max(0, Number.isFinite(item.score) ? item.score : 0)) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, maxResults);
+}
+
+/**
+ * An upstream error answer as the caller sees it: 429 stays 429 (with its retry-after), 503 stays 503, anything
+ * else (including the upstream refusing our own credentials or parameters) is a 500.
+ */
+export function searchUpstreamFailure(status: number, retryAfter: string | undefined, detail: string): AppError {
+  const message = `The search upstream answered ${status}${detail ? `: ${detail}` : ''}.`;
+  if (status === 429) {
+    return new AppError('Upstream.RateLimited', 429, message, { headers: { 'retry-after': retryAfter ?? '1' } });
+  }
+  if (status === 503) return new AppError('Upstream.Unavailable', 503, message, { headers: { 'retry-after': '1' } });
+  return new AppError(`Upstream.Status${status}`, 500, message);
+}
+
+export const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** An upstream body as JSON; an unparsable one (an HTML error page) is an empty object. */
+export function parseJsonBody(body: Buffer): Record<string, never> {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, never>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,113 @@
+// The checks of a video create that cost nothing (count, URL scheme, data URL type and size, model, resolution),
+// run before anything is charged, and the normalized request the worker submits upstream.
+
+import type { VideoTaskRequest } from '../db/schema/index.js';
+import { badRequest } from '../errors/app-error.js';
+import type { ModelEntry } from '../gateway/model-registry.js';
+
+export const MAX_REFERENCE_IMAGES = 9;
+export const MAX_IMAGE_BYTES = 30 * 1024 * 1024;
+export const DEFAULT_SECONDS = 5;
+
+const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/i;
+const IMAGE_DATA_URL = /^data:image\/(jpeg|png|webp);base64,/i;
+
+export type VideoCreateInput = {
+  model: string;
+  prompt?: string;
+  duration?: number;
+  seconds?: number;
+  ratio?: string;
+  resolution?: string;
+  size?: string;
+  generate_audio?: boolean;
+  content?: ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string }; role: string })[];
+  input_reference?: string | { image_url: string };
+};
+
+const invalid = (message: string) => badRequest('Video.InvalidRequest', message);
+
+/** Decoded byte length of a base64 payload, without decoding it. */
+function base64Bytes(payload: string): number {
+  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
+  return Math.floor((payload.length * 3) / 4) - padding;
+}
+
+/** 400 unless the URL is http(s) or a JPEG/PNG/WebP base64 data URL of at most 30 MB. */
+export function checkImageUrl(url: string, where: string): void {
+  if (url.startsWith('data:')) {
+    const header = DATA_URL.exec(url.slice(0, 200));
+    if (!IMAGE_DATA_URL.test(url.slice(0, 40))) {
+      const type = header?.[1] || 'unknown';
+      throw invalid(`${where}: a data URL must be data:image/(jpeg|png|webp);base64,... (got ${type}).`);
+    }
+    const bytes = base64Bytes(url.slice(url.indexOf(',') + 1));
+    if (bytes > MAX_IMAGE_BYTES) {
+      throw invalid(`${where}: the image is ${bytes} bytes; at most ${MAX_IMAGE_BYTES} bytes (30 MB) are accepted.`);
+    }
+    return;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid(`${where}: not a valid URL.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw invalid(`${where}: an image URL must be http(s) or a data:image URL (got ${parsed.protocol}).`);
+  }
+}
+
+export type NormalizedVideoRequest = { seconds: number; request: VideoTaskRequest };
+
+/** Both request forms as one task request; throws 400 on the first problem. */
+export function normalizeVideoRequest(input: VideoCreateInput, model: ModelEntry): NormalizedVideoRequest {
+  const texts = (input.content ?? []).flatMap((item) => (item.type === 'text' ? [item.text] : []));
+  const images = (input.content ?? []).flatMap((item) =>
+    item.type === 'image_url' ? [{ url: item.image_url.url, role: item.role }] : [],
+  );
+  if (input.input_reference !== undefined) {
+    const url = typeof input.input_reference === 'string' ? input.input_reference : input.input_reference.image_url;
+    images.push({ url, role: 'reference_image' });
+  }
+  if (images.length > MAX_REFERENCE_IMAGES) {
+    throw invalid(`At most ${MAX_REFERENCE_IMAGES} reference images are accepted; the request has ${images.length}.`);
+  }
+  images.forEach((image, i) => {
+    checkImageUrl(image.url, `image ${i + 1}`);
+  });
+  const prompt = [input.prompt, ...texts].filter((t): t is string => Boolean(t?.trim())).join('\n');
+  if (!prompt && images.length === 0) throw invalid('A prompt (or a text content item) or an image is required.');
+
+  const resolution = input.resolution ?? (input.size ? resolutionOfSize(input.size) : undefined);
+  if (resolution && model.resolutions && !model.resolutions.includes(resolution)) {
+    throw badRequest(
+      'Video.UnsupportedResolution',
+      `Model ${model.id} does not support resolution ${resolution} (supported: ${model.resolutions.join(', ')}).`,
+    );
+  }
+  const seconds = input.duration ?? input.seconds ?? DEFAULT_SECONDS;
+  return {
+    seconds,
+    request: {
+      prompt,
+      images,
+      ...(input.ratio ? { ratio: input.ratio } : input.size ? { ratio: ratioOfSize(input.size) } : {}),
+      ...(resolution ? { resolution } : {}),
+      ...(input.size ? { size: input.size } : {}),
+      ...(input.generate_audio === undefined ? {} : { generateAudio: input.generate_audio }),
+    },
+  };
+}
+
+const sides = (size: string) => size.split('x').map(Number) as [number, number];
+
+/** `1280x720` → `720p` (the short side). */
+export const resolutionOfSize = (size: string) => `${Math.min(...sides(size))}p`;
+
+function ratioOfSize(size: string): string {
+  const [w, h] = sides(size);
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const d = gcd(w, h);
+  return `${w / d}:${h / d}`;
+}

@@ -1,0 +1,111 @@
+// Reads and compare-and-set transitions of video tasks: every state change is one UPDATE … WHERE status is one
+// of the expected states, so a duplicate or late step can never move a task twice.
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { type VideoStatus, videoTasks } from '../db/schema/index.js';
+
+export type VideoTask = typeof videoTasks.$inferSelect;
+export type NewVideoTask = typeof videoTasks.$inferInsert;
+
+export const openStatuses: VideoStatus[] = ['queued', 'in_progress'];
+export const isOpen = (status: VideoStatus) => openStatuses.includes(status);
+
+export async function taskById(db: Database, id: string): Promise<VideoTask | undefined> {
+  const [row] = await db.select().from(videoTasks).where(eq(videoTasks.id, id));
+  return row;
+}
+
+export async function taskOfProject(db: Database, id: string, projectId: string): Promise<VideoTask | undefined> {
+  const [row] = await db
+    .select()
+    .from(videoTasks)
+    .where(and(eq(videoTasks.id, id), eq(videoTasks.projectId, projectId)));
+  return row;
+}
+
+/** A project's tasks, newest first (ids sort by creation time), `limit + 1` rows to tell if more follow. */
+export async function tasksOfProject(db: Database, projectId: string, page: { limit: number; after?: string }) {
+  return db
+    .select()
+    .from(videoTasks)
+    .where(and(eq(videoTasks.projectId, projectId), page.after ? lt(videoTasks.id, page.after) : undefined))
+    .orderBy(desc(videoTasks.id))
+    .limit(page.limit + 1);
+}
+
+export async function taskByIdempotencyKey(db: Database, projectId: string, key: string, since: Date) {
+  const [row] = await db
+    .select()
+    .from(videoTasks)
+    .where(
+      and(eq(videoTasks.projectId, projectId), eq(videoTasks.idempotencyKey, key), gt(videoTasks.createdAt, since)),
+    );
+  return row;
+}
+
+/** Frees a key whose task is older than the idempotency window, so the key can name a new task. */
+export async function expireIdempotencyKey(db: Database, projectId: string, key: string, before: Date) {
+  await db
+    .update(videoTasks)
+    .set({ idempotencyKey: null })
+    .where(
+      and(
+        eq(videoTasks.projectId, projectId),
+        eq(videoTasks.idempotencyKey, key),
+        sql`${videoTasks.createdAt} <= ${before}`,
+      ),
+    );
+}
+
+/** Inserts the task; undefined when its idempotency key was taken concurrently. */
+export async function insertTask(db: Database, task: NewVideoTask): Promise<VideoTask | undefined> {
+  const [row] = await db.insert(videoTasks).values(task).onConflictDoNothing().returning();
+  return row;
+}
+
+type Change = Partial<Omit<NewVideoTask, 'id'>>;
+
+/** The CAS: applies `change` only while the task's status is one of `from` (and `extra` holds); the new row or undefined. */
+export async function transition(
+  db: Database,
+  id: string,
+  from: VideoStatus[],
+  change: Change,
+  extra?: ReturnType<typeof eq>,
+): Promise<VideoTask | undefined> {
+  const [row] = await db
+    .update(videoTasks)
+    .set({ ...change, updatedAt: new Date() })
+    .where(and(eq(videoTasks.id, id), inArray(videoTasks.status, from), extra))
+    .returning();
+  return row;
+}
+
+/** Records the upstream task that replaces `previous` (null for the first); undefined when the task moved on. */
+export function recordUpstreamTask(db: Database, task: VideoTask, upstreamTaskId: string) {
+  return transition(
+    db,
+    task.id,
+    openStatuses,
+    { upstreamTaskId, upstreamAttempts: sql`${videoTasks.upstreamAttempts} + 1` as unknown as number },
+    task.upstreamTaskId === null
+      ? isNull(videoTasks.upstreamTaskId)
+      : eq(videoTasks.upstreamTaskId, task.upstreamTaskId),
+  );
+}
+
+/** Moves the step counter forward to `step` (never back); the scheduled job of that step is now the current one. */
+export async function advanceStep(db: Database, id: string, step: number): Promise<void> {
+  await db
+    .update(videoTasks)
+    .set({ step, lastPolledAt: new Date() })
+    .where(and(eq(videoTasks.id, id), lt(videoTasks.step, step)));
+}
+
+export async function markChargeClosed(db: Database, id: string): Promise<void> {
+  await db.update(videoTasks).set({ chargeClosed: true }).where(eq(videoTasks.id, id));
+}
+
+export async function markUpstreamCancelled(db: Database, id: string): Promise<void> {
+  await db.update(videoTasks).set({ upstreamCancelled: true }).where(eq(videoTasks.id, id));
+}

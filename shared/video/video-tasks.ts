@@ -1,0 +1,113 @@
+// The video task service of the API: create (idempotent per key for 24 h, charged up front), read, list, cancel.
+import type { AppContext } from '../context.js';
+import { conflict, notFound } from '../errors/app-error.js';
+import { closeCharge, openCharge } from '../gateway/accounting.js';
+import type { GatewayCaller } from '../gateway/gateway-caller.js';
+import type { ModelEntry } from '../gateway/model-registry.js';
+import { videoCostMicros } from '../gateway/pricing.js';
+import { closeTaskCharge } from './video-billing.js';
+import { newVideoId } from './video-ids.js';
+import type { NormalizedVideoRequest } from './video-request.js';
+import { scheduleCancelForwarding, scheduleStep } from './video-schedule.js';
+import {
+  expireIdempotencyKey,
+  insertTask,
+  isOpen,
+  openStatuses,
+  taskByIdempotencyKey,
+  taskOfProject,
+  tasksOfProject,
+  transition,
+  type VideoTask,
+} from './video-store.js';
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
+
+export async function createVideoTask(
+  ctx: AppContext,
+  caller: GatewayCaller,
+  input: { model: ModelEntry; normalized: NormalizedVideoRequest; idempotencyKey?: string },
+): Promise<VideoTask> {
+  const { model, normalized, idempotencyKey } = input;
+  const windowStart = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS);
+  if (idempotencyKey) {
+    const earlier = await taskByIdempotencyKey(ctx.db, caller.projectId, idempotencyKey, windowStart);
+    if (earlier) return earlier;
+    await expireIdempotencyKey(ctx.db, caller.projectId, idempotencyKey, windowStart);
+  }
+  const price = videoCostMicros(model, normalized.seconds);
+  const deadlineMs = ctx.config.VIDEO_TASK_DEADLINE_MS;
+  const charge = await openCharge(ctx, caller, {
+    operation: 'video',
+    model: model.id,
+    reserveMicros: price,
+    // The reservation outlives the task's deadline, so the sweep never releases money of a running task.
+    reservationExpiresInMs: deadlineMs + 3_600_000,
+  });
+  const id = newVideoId();
+  let task: VideoTask | undefined;
+  try {
+    task = await insertTask(ctx.db, {
+      id,
+      organizationId: caller.organizationId,
+      projectId: caller.projectId,
+      accountId: caller.accountId,
+      apiKeyId: caller.keyId ?? null,
+      model: model.id,
+      seconds: normalized.seconds,
+      priceMicros: price,
+      request: normalized.request,
+      requestLogId: charge.requestLogId,
+      reservationId: charge.reservationId ?? null,
+      idempotencyKey: idempotencyKey ?? null,
+      deadlineAt: new Date(Date.now() + deadlineMs),
+    });
+  } catch (err) {
+    await closeCharge(ctx, charge, { status: 'failed', costMicros: 0n, errorMessage: 'task not stored' });
+    throw err;
+  }
+  if (!task) {
+    // The same key won a concurrent create: this request's reservation goes back, the earlier task answers.
+    await closeCharge(ctx, charge, { status: 'cancelled', costMicros: 0n, errorMessage: 'idempotent replay' });
+    const earlier =
+      idempotencyKey && (await taskByIdempotencyKey(ctx.db, caller.projectId, idempotencyKey, windowStart));
+    if (!earlier) throw conflict('Video.IdempotencyConflict', 'A concurrent request with this Idempotency-Key failed.');
+    return earlier;
+  }
+  await scheduleStep(ctx, task.id, 0, 0);
+  return task;
+}
+
+const noSuchVideo = (id: string) => notFound('Video.NotFound', `No video task ${id} in this project.`);
+
+export async function getVideoTask(ctx: AppContext, caller: GatewayCaller, id: string): Promise<VideoTask> {
+  const task = await taskOfProject(ctx.db, id, caller.projectId);
+  if (!task) throw noSuchVideo(id);
+  return task;
+}
+
+export async function listVideoTasks(ctx: AppContext, caller: GatewayCaller, page: { limit: number; after?: string }) {
+  const rows = await tasksOfProject(ctx.db, caller.projectId, page);
+  return { tasks: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+}
+
+/** Cancels a queued or in-progress task (counted as a request, free), releases its reservation, tells the upstream. */
+export async function cancelVideoTask(ctx: AppContext, caller: GatewayCaller, id: string): Promise<VideoTask> {
+  const task = await getVideoTask(ctx, caller, id);
+  const charge = await openCharge(ctx, caller, { operation: 'video.cancel', model: task.model, reserveMicros: 0n });
+  const cancelled = isOpen(task.status)
+    ? await transition(ctx.db, id, openStatuses, { status: 'cancelled', finishedAt: new Date() })
+    : undefined;
+  await closeCharge(ctx, charge, {
+    status: cancelled ? 'succeeded' : 'failed',
+    httpStatus: cancelled ? 200 : 409,
+    costMicros: 0n,
+  });
+  if (!cancelled) {
+    const now = (await taskOfProject(ctx.db, id, caller.projectId)) ?? task;
+    throw conflict('Video.NotCancellable', `Video task ${id} is ${now.status} and can no longer be cancelled.`);
+  }
+  await closeTaskCharge(ctx, cancelled);
+  await scheduleCancelForwarding(ctx, id);
+  return { ...cancelled, chargeClosed: true };
+}

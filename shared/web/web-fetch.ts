@@ -1,0 +1,35 @@
+// POST /v1/web/fetch as a domain service: charge the request once (wallet, then project quota), run the batch
+// through the workers, settle the web price. The request is billed even when every URL failed (the seed bills
+// per request, and the work was done); it is not billed when no answer came (deadline passed, batch crashed).
+import type { AppContext } from '../context.js';
+import { isAppError } from '../errors/app-error.js';
+import { closeCharge, openCharge } from '../gateway/accounting.js';
+import type { GatewayCaller } from '../gateway/gateway-caller.js';
+import { webRequestPriceMicros } from '../wallet/consumption.js';
+import { runFetchBatch } from './fetch-batch-waiter.js';
+import type { FetchedPage } from './fetched-page.js';
+
+export async function fetchPages(ctx: AppContext, caller: GatewayCaller, urls: string[]): Promise<FetchedPage[]> {
+  const price = webRequestPriceMicros(ctx.config);
+  const charge = await openCharge(ctx, caller, { operation: 'web_fetch', reserveMicros: price });
+  let pages: FetchedPage[];
+  try {
+    pages = await runFetchBatch(ctx, urls);
+  } catch (err) {
+    await closeCharge(ctx, charge, {
+      status: 'failed',
+      httpStatus: isAppError(err) ? err.status : 500,
+      costMicros: 0n,
+      errorMessage: err instanceof Error ? err.message : String(err),
+    });
+    throw err;
+  }
+  const failed = pages.filter((p) => p.error).length;
+  await closeCharge(ctx, charge, {
+    status: 'succeeded',
+    httpStatus: 200,
+    costMicros: price,
+    ...(failed > 0 ? { errorMessage: `${failed} of ${pages.length} URLs failed` } : {}),
+  });
+  return pages;
+}

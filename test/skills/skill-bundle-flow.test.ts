@@ -1,0 +1,193 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { type Actors, createActors, createDraft, decide, submit } from '../catalog/catalog-factory.js';
+import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
+import { bearer, createUser } from '../support/identity.js';
+import { buildZip, craftZip, skillMd } from './zip-builders.js';
+
+let h: Harness;
+let a: Actors;
+let worker: WorkerProcess;
+
+beforeAll(async () => {
+  h = await createHarness();
+  a = await createActors(h);
+  worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'skill-bundle' } });
+});
+afterAll(async () => {
+  await worker.stop();
+  await h.close();
+});
+
+const upload = (
+  skillId: string,
+  versionId: string,
+  zip: Buffer,
+  token = a.publisher.session,
+  filename = 'bundle.zip',
+) =>
+  h.http
+    .post(`/api/v1/publisher/skill/${skillId}/versions/${versionId}/package`)
+    .set(bearer(token))
+    .attach('file', zip, { filename, contentType: 'application/zip' });
+
+const draftDetail = async (id: string) =>
+  (await h.http.get(`/api/v1/publisher/skill/${id}`).set(bearer(a.publisher.session))).body;
+
+async function storedFiles(): Promise<string[]> {
+  const root = path.join(h.config.STORAGE_LOCAL_DIR, 'skill-bundles');
+  const out: string[] = [];
+  const walk = async (dir: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else out.push(full);
+    }
+  };
+  await walk(root);
+  return out;
+}
+
+const goodBundle = () =>
+  buildZip({
+    'SKILL.md': `${skillMd('pdf-tools')}\n## Examples\n\n### Split a PDF\n\nAsk to split report.pdf into pages.\n`,
+    'scripts/extract.py': 'print("hello")\n',
+    'requirements.txt': 'pypdf>=4\n',
+  });
+
+describe('a skill bundle, end to end', () => {
+  it('is uploaded, parsed at submit-review by the worker, approved and shown with its contents', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const zip = await goodBundle();
+    const res = await upload(draft.id, draft.versionId, zip);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      versionId: draft.versionId,
+      sizeBytes: zip.length,
+      fileCount: 3,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    const parsed = await waitUntil(async () => {
+      const detail = await draftDetail(draft.id);
+      return JSON.stringify(detail).includes('extract.py') ? detail : undefined;
+    });
+    expect(JSON.stringify(parsed)).toContain('pypdf');
+
+    expect((await decide(h, a, 'skill', draft.id, 'approve')).status).toBe(200);
+    const pub = await h.http.get(`/api/v1/skill/${draft.slug}`);
+    expect(pub.status).toBe(200);
+    expect(pub.body.executesCode).toBe(true);
+    expect(pub.body.currentVersion.bundleFiles.map((f: { path: string }) => f.path).sort()).toEqual([
+      'SKILL.md',
+      'requirements.txt',
+      'scripts/extract.py',
+    ]);
+    expect(pub.body.currentVersion.dependencies).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'pypdf' })]),
+    );
+    expect(pub.body.currentVersion.examples.length).toBeGreaterThan(0);
+  });
+
+  it('sends a bundle whose SKILL.md fails the parse back as changes_requested with every reason', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const zip = await buildZip({ 'SKILL.md': '---\nname: PDF Tools\ndescription: ""\n---\nbody\n' });
+    expect((await upload(draft.id, draft.versionId, zip)).status).toBe(200);
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    const back = await waitUntil(async () => {
+      const detail = await draftDetail(draft.id);
+      return detail.status === 'changes_requested' ? detail : undefined;
+    });
+    const text = JSON.stringify(back);
+    expect(text).toMatch(/name/i);
+    expect(text).toMatch(/description/i);
+  });
+
+  it('refuses front matter that is not YAML at review', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const zip = await buildZip({ 'SKILL.md': '---\nname: [unclosed\n---\n' });
+    expect((await upload(draft.id, draft.versionId, zip)).status).toBe(200);
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    await waitUntil(async () => ((await draftDetail(draft.id)).status === 'changes_requested' ? true : undefined));
+  });
+});
+
+describe('hostile uploads are refused with 400 and leave nothing stored', () => {
+  const cases: [string, () => Promise<Buffer> | Buffer][] = [
+    ['a file that is not a zip', () => Buffer.from('%PDF-1.7 definitely not a zip')],
+    [
+      'a ../ path',
+      () =>
+        craftZip([
+          { name: 'SKILL.md', content: Buffer.from(skillMd()) },
+          { name: '../evil.sh', content: Buffer.from('x') },
+        ]),
+    ],
+    [
+      'an absolute path',
+      () =>
+        craftZip([
+          { name: 'SKILL.md', content: Buffer.from(skillMd()) },
+          { name: '/etc/passwd', content: Buffer.from('x') },
+        ]),
+    ],
+    [
+      'a symlink',
+      () =>
+        craftZip([
+          { name: 'SKILL.md', content: Buffer.from(skillMd()) },
+          { name: 'link', content: Buffer.from('/etc/passwd'), unixMode: 0o120777 },
+        ]),
+    ],
+    ['a zip bomb', () => buildZip({ 'SKILL.md': skillMd(), 'bomb.txt': Buffer.alloc(40 * 1024 * 1024) })],
+    [
+      'more than 500 entries',
+      () =>
+        buildZip(
+          Object.fromEntries([['SKILL.md', skillMd()], ...Array.from({ length: 501 }, (_, i) => [`f${i}.txt`, 'x'])]),
+        ),
+    ],
+    ['no SKILL.md', () => buildZip({ 'README.md': 'hello' })],
+    ['two SKILL.md', () => buildZip({ 'a/SKILL.md': skillMd('a'), 'b/SKILL.md': skillMd('b') })],
+  ];
+
+  it.each(cases)('%s', async (_label, make) => {
+    const draft = await createDraft(h, a, 'skill');
+    const before = await storedFiles();
+    const res = await upload(draft.id, draft.versionId, await make());
+    expect(res.status).toBe(400);
+    const problem = JSON.parse(res.text);
+    expect(problem.title).toBe('Skill.InvalidBundle');
+    expect(problem.problems.length).toBeGreaterThan(0);
+    expect(await storedFiles()).toEqual(before);
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(400);
+  });
+});
+
+describe('who may upload', () => {
+  it('needs credentials, the Publisher role, and the skill to be the caller’s', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const zip = await goodBundle();
+    expect((await h.http.post(`/api/v1/publisher/skill/${draft.id}/versions/${draft.versionId}/package`)).status).toBe(
+      401,
+    );
+    const reader = await createUser(h);
+    expect((await upload(draft.id, draft.versionId, zip, reader.session)).status).toBe(403);
+    const otherPublisher = await createUser(h, { roles: ['Publisher'] });
+    const foreign = await upload(draft.id, draft.versionId, zip, otherPublisher.session);
+    expect(foreign.status).toBe(404);
+    expect(JSON.parse(foreign.text).title).toBe('Skill.NotFound');
+    const noVersion = await upload(draft.id, '00000000-0000-4000-8000-000000000000', zip);
+    expect(noVersion.status).toBe(404);
+  });
+
+  it('refuses a version that is in review', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    expect((await upload(draft.id, draft.versionId, await goodBundle())).status).toBe(200);
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    const res = await upload(draft.id, draft.versionId, await goodBundle());
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).title).toBe('Skill.NotEditable');
+  });
+});

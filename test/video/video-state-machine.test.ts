@@ -1,0 +1,66 @@
+import { eq } from 'drizzle-orm';
+import { videoTasks } from '../../shared/db/schema/index.js';
+import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
+import { organizationOfProject } from '../../shared/gateway/project-directory.js';
+import { advanceVideoTask } from '../../shared/video/video-advance.js';
+import { normalizeVideoRequest } from '../../shared/video/video-request.js';
+import { createVideoTask } from '../../shared/video/video-tasks.js';
+import { aProjectWithKey, consumeRecords, type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
+
+// No worker process here: the test runs the steps itself, to race them deterministically.
+let w: GatewayWorld;
+beforeAll(async () => {
+  w = await openGatewayWorld({
+    balance: '10',
+    simulator: { videoDurationMs: 300 },
+    env: { VIDEO_POLL_INTERVAL_MS: '60000' },
+  });
+});
+afterAll(() => w.close());
+
+const TASKS = '/api/v3/contents/generations/tasks';
+const model = loadModelRegistry().resolve('seedance-1-0-pro', 'video');
+
+async function aTask(prompt: string) {
+  const p = await aProjectWithKey(w.h, '10');
+  const caller = {
+    accountId: p.org.admin.accountId,
+    projectId: p.projectId,
+    organizationId: await organizationOfProject(w.h.ctx, p.projectId),
+  };
+  const task = await createVideoTask(w.h.ctx, caller, {
+    model,
+    normalized: normalizeVideoRequest({ model: model.id, prompt }, model),
+  });
+  return { p, task };
+}
+const row = async (id: string) => (await w.h.ctx.db.select().from(videoTasks).where(eq(videoTasks.id, id)))[0];
+
+describe('video state machine (compare-and-set steps)', () => {
+  it('lets only one of two duplicate submit steps record its upstream task, and cancels the other upstream', async () => {
+    const { task } = await aTask('duplicate submit dup-case');
+    const results = await Promise.all([advanceVideoTask(w.h.ctx, task.id, 0), advanceVideoTask(w.h.ctx, task.id, 0)]);
+    expect(results.sort()).toEqual(['scheduled', 'superseded']);
+    const stored = await row(task.id);
+    expect(stored?.upstreamAttempts).toBe(1);
+    const creates = w.sim.state.requests.filter(
+      (r) => r.method === 'POST' && JSON.stringify(r.body).includes('dup-case'),
+    );
+    expect(creates).toHaveLength(2);
+    const deletes = w.sim.state.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith(TASKS));
+    expect(deletes.some((d) => d.path !== `${TASKS}/${stored?.upstreamTaskId}`)).toBe(true);
+  });
+
+  it('ignores a late job of an earlier step, and completes and charges once when two polls race', async () => {
+    const { p, task } = await aTask('late poll late-case');
+    expect(await advanceVideoTask(w.h.ctx, task.id, 0)).toBe('scheduled');
+    expect((await row(task.id))?.step).toBe(1);
+    expect(await advanceVideoTask(w.h.ctx, task.id, 0)).toBe('stale');
+    await new Promise((r) => setTimeout(r, 400));
+    const results = await Promise.all([advanceVideoTask(w.h.ctx, task.id, 1), advanceVideoTask(w.h.ctx, task.id, 1)]);
+    expect(results.sort()).toEqual(['completed', 'superseded']);
+    expect(await advanceVideoTask(w.h.ctx, task.id, 2)).toBe('finished');
+    expect((await row(task.id))?.status).toBe('completed');
+    expect((await consumeRecords(w.h, p.org)).map((r) => r.amount)).toEqual([0.25]);
+  });
+});
