@@ -5,6 +5,7 @@ import { acceptedBodyTypes } from './middleware/body-guards.js';
 import { correlationId } from './middleware/correlation-id.js';
 import { errorHandler, unknownRoute } from './middleware/errors.js';
 import { requestLog } from './middleware/request-log.js';
+import { requestMetrics } from './middleware/request-metrics.js';
 import { mountRoutes } from './routes/index.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -14,6 +15,7 @@ export function createApp(ctx: AppContext): Express {
   app.set('etag', false);
   app.use(correlationId);
   app.use(requestLog(ctx.logger));
+  app.use(requestMetrics);
   app.use(acceptedBodyTypes);
   const jsonTypes = ['application/json', 'application/*+json'];
   // Messages may carry base64 images and documents, so the gateway reads larger bodies than the other families.

@@ -1,5 +1,5 @@
 // Runs BullMQ workers for chosen queues: validates payloads, scopes logs by correlation id, stops gracefully.
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { type Job, MetricsTime, UnrecoverableError, Worker } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { withCorrelationId } from '../shared/logging/correlation.js';
 import { payloadSchema, type QueueName } from '../shared/queues/registry.js';
@@ -39,6 +39,8 @@ export async function startWorkers(
         connection: ctx.redis,
         prefix: ctx.config.REDIS_PREFIX,
         concurrency,
+        // Per-minute completed/failed counts kept in Redis for a week; /metrics reads their totals.
+        metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
       },
     );
     watched.push({ queue: ctx.queues.queue(queue), worker, activity: trackActivity(worker, concurrency) });

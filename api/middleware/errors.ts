@@ -26,10 +26,21 @@ const unavailableCodes = new Set([
   '53300',
 ]);
 
+/** PostgreSQL refusing text the client sent (a NUL character, bytes invalid in UTF-8): the request is at fault. */
+const unstorableTextCodes = new Set(['22021', '22P05']);
+
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (err instanceof z.ZodError) return validationError(err, 'Request.Invalid');
   const e = err as BodyParserError & { code?: string };
+  const pgCode = e?.code ?? (e?.cause as { code?: string } | undefined)?.code;
+  if (pgCode && unstorableTextCodes.has(pgCode)) {
+    return new AppError(
+      'Request.InvalidText',
+      400,
+      'Text in the request contains a character that cannot be stored (NUL).',
+    );
+  }
   switch (e?.type) {
     case 'entity.parse.failed':
       return new AppError('Request.InvalidJson', 400, 'The request body is not valid JSON.');

@@ -13,6 +13,7 @@ import { listQueries } from '../../shared/catalog/catalog-list.js';
 import { catalogCategories, catalogItems, catalogVersions, publishers } from '../../shared/db/schema/index.js';
 import { createAccount } from '../../shared/identity/accounts.js';
 import { openBenchContext, percentile } from './bench-context.js';
+import { reportHeadline } from './headline.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const connections = Number(process.argv[3] ?? 16);
@@ -174,6 +175,10 @@ try {
   for (const [label, results] of measured) {
     console.log(`  -- ${label}`);
     results.forEach(print);
+    for (const r of results) {
+      const figure = `${label.split(' (')[0]}: ${r.name}`;
+      reportHeadline({ figure, value: r.rps, baseline: base.rps, unit: 'req/s', baselineName: 'bare express' });
+    }
   }
   for (const s of [cached, uncached, baseline]) s.server.close();
 } finally {

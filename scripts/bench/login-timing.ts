@@ -3,6 +3,7 @@
 import supertest from 'supertest';
 import { createAccount } from '../../shared/identity/accounts.js';
 import { median, openBenchContext } from './bench-context.js';
+import { reportHeadline } from './headline.js';
 
 const rounds = Number(process.argv[2] ?? 15);
 const bench = await openBenchContext('login');
@@ -28,6 +29,13 @@ try {
   console.log('  unknown e-mail : %s ms', u.toFixed(1));
   console.log('  wrong password : %s ms', w.toFixed(1));
   console.log('  difference     : %s ms (ratio %s)', Math.abs(u - w).toFixed(1), (u / w).toFixed(3));
+  reportHeadline({
+    figure: 'unknown e-mail login, median',
+    value: u,
+    baseline: w,
+    unit: 'ms',
+    baselineName: 'wrong password',
+  });
 } finally {
   await bench.close();
 }

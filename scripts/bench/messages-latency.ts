@@ -11,6 +11,7 @@ import { createProject } from '../../shared/organizations/projects.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { startSimulatedProvider } from '../simulated-provider/server.js';
 import { openBenchContext, percentile } from './bench-context.js';
+import { reportHeadline } from './headline.js';
 
 const requests = Number(process.argv[2] ?? 200);
 const sim = await startSimulatedProvider({ apiKey: 'bench', chunkDelayMs: 0 });
@@ -83,6 +84,13 @@ try {
       console.log(
         `${(stream ? 'stream ttfb' : 'json').padEnd(15)} ${String(concurrency).padStart(4)}   ${d50.toFixed(1).padStart(7)} / ${d99.toFixed(1).padEnd(8)}   ${g50.toFixed(1).padStart(7)} / ${g99.toFixed(1).padEnd(9)}   ${(g50 - d50).toFixed(1).padStart(7)} / ${(g99 - d99).toFixed(1)}`,
       );
+      reportHeadline({
+        figure: `${stream ? 'stream ttfb' : 'json'} p50, ${concurrency} concurrent`,
+        value: g50,
+        baseline: d50,
+        unit: 'ms',
+        baselineName: 'simulator direct',
+      });
     }
   }
 } finally {

@@ -12,6 +12,7 @@ import { inheritedEnv } from '../../shared/config/index.js';
 import { catalogItems } from '../../shared/db/schema/index.js';
 import { bootstrapAdmin } from '../../shared/identity/accounts.js';
 import { openBenchContext } from './bench-context.js';
+import { reportHeadline } from './headline.js';
 
 const total = Number(process.argv[2] ?? 20_000);
 const workerCount = Number(process.argv[3] ?? 2);
@@ -71,6 +72,13 @@ await agent.close();
 await new Promise((r) => server.close(r));
 await bench.close();
 console.log(`telemetry, ${total} usage events`);
+reportHeadline({
+  figure: `events aggregated by ${workerCount} workers`,
+  value: total / aggregateSeconds,
+  baseline: total / acceptSeconds,
+  unit: 'events/s',
+  baselineName: 'accepted by one API',
+});
 console.log(`  accepted by one API process : ${(total / acceptSeconds).toFixed(0)} events/s`);
 console.log(
   `  aggregated by ${workerCount} workers     : ${(total / aggregateSeconds).toFixed(0)} events/s (from a full queue, worker start included)`,

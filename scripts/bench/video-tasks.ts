@@ -13,6 +13,7 @@ import { createVideoTask } from '../../shared/video/video-tasks.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { startSimulatedProvider } from '../simulated-provider/server.js';
 import { openBenchContext, percentile } from './bench-context.js';
+import { reportHeadline } from './headline.js';
 
 const total = Number(process.argv[2] ?? 5000);
 const videoMs = Number(process.argv[3] ?? 20) * 1000;
@@ -142,6 +143,13 @@ console.log(
 console.log(
   `within the ${windowMs[0]}-${windowMs[1]} ms window: ${gaps.length - early - late}/${gaps.length} (${early} early, ${late} late) → ${early + late === 0 ? 'every poll on time' : 'NOT every poll on time'}`,
 );
+reportHeadline({
+  figure: 'poll gap p50',
+  value: percentile(gaps, 50) as number,
+  baseline: ((windowMs[0] as number) + (windowMs[1] as number)) / 2,
+  unit: 'ms',
+  baselineName: 'middle of the poll window',
+});
 
 worker.kill('SIGTERM');
 await new Promise((r) => worker.once('exit', r));

@@ -12,6 +12,7 @@ import { createOrganization } from '../../shared/organizations/organizations.js'
 import { createProject } from '../../shared/organizations/projects.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { openBenchContext, percentile } from './bench-context.js';
+import { reportHeadline } from './headline.js';
 
 const batches = Number(process.argv[2] ?? 20);
 const BATCH = 20;
@@ -86,16 +87,25 @@ async function run(concurrency: number) {
   );
   const seconds = (performance.now() - started) / 1000;
   const pages = times.length * BATCH;
+  rates.set(concurrency, pages / seconds);
   console.log(
     `batches at once ${concurrency}: ${times.length} batches of ${BATCH} URLs, ${(pages / seconds).toFixed(0)} pages/s, ` +
       `batch p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${percentile(times, 99).toFixed(0)} ms`,
   );
 }
 
+const rates = new Map<number, number>();
 try {
   await batch(); // warm-up: connections, JIT, the QueueEvents listener
   await run(1);
   await run(4);
+  reportHeadline({
+    figure: 'pages/s, 4 batches at once',
+    value: rates.get(4) ?? 0,
+    baseline: rates.get(1) ?? 0,
+    unit: 'pages/s',
+    baselineName: 'one batch at a time',
+  });
 } finally {
   await new Promise((r) => server.close(r));
   worker.kill('SIGTERM');

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { requestLogs } from '../db/schema/index.js';
 import { currentCorrelationId } from '../logging/correlation.js';
+import { recordSettledRequest } from '../metrics/metrics.js';
 import { QuotaCounters, quotaExceeded } from '../quota/quota-counters.js';
 import { release, reserve, settle } from '../wallet/reservations.js';
 import type { GatewayCaller } from './gateway-caller.js';
@@ -102,6 +103,7 @@ export async function closeCharge(ctx: AppContext, charge: Charge, outcome: Outc
       await release(ctx, charge.reservationId);
     }
   }
+  recordSettledRequest({ operation: charge.operation, status: outcome.status, usage, costMicros: cost });
   const tokens = totalTokens(usage);
   if (tokens > 0) {
     await new QuotaCounters({ redis: ctx.redis, db: ctx.db, prefix: ctx.config.REDIS_PREFIX }).recordTokens(

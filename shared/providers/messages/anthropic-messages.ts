@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../../config/index.js';
 import { serviceUnavailable } from '../../errors/app-error.js';
 import type { OutboundHeaders } from '../../http/index.js';
+import { timeUpstream } from '../../metrics/metrics.js';
 import { upstreamClient } from '../upstream-client.js';
 
 export type MessagesCall = {
@@ -34,12 +35,14 @@ export function anthropicMessagesProvider(config: Config): MessagesProvider {
       if (config.UPSTREAM_MESSAGES_KEY) headers['x-api-key'] = config.UPSTREAM_MESSAGES_KEY;
       if (beta) headers['anthropic-beta'] = beta;
       const url = new URL(path.slice(1), base.endsWith('/') ? base : `${base}/`);
-      const reply = await upstreamClient(config).stream(url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-        ...(signal ? { signal } : {}),
-      });
+      const reply = await timeUpstream('anthropic', () =>
+        upstreamClient(config).stream(url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          ...(signal ? { signal } : {}),
+        }),
+      );
       return { status: reply.status, headers: reply.headers, body: reply.body };
     },
   };

@@ -3,6 +3,7 @@
 // last). Dates become `freshness=YYYY-MM-DDtoYYYY-MM-DD` (Brave wants both ends: a missing start is 1970-01-01,
 // a missing end is today, UTC). Images come from a second call to /res/v1/images/search, made in parallel.
 import type { Config } from '../../config/index.js';
+import { timeUpstream } from '../../metrics/metrics.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
   headerValue,
@@ -33,13 +34,15 @@ export function braveSearchProvider(config: Config): SearchProvider {
   const get = async <T>(path: string, params: Record<string, string | undefined>): Promise<T> => {
     const url = searchBaseUrl(config, path);
     for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
-    const reply = await upstreamClient(config).fetchBuffer(url, {
-      headers: {
-        accept: 'application/json',
-        ...(config.UPSTREAM_SEARCH_KEY ? { 'x-subscription-token': config.UPSTREAM_SEARCH_KEY } : {}),
-      },
-      timeoutMs: SEARCH_TIMEOUT_MS,
-    });
+    const reply = await timeUpstream('brave', () =>
+      upstreamClient(config).fetchBuffer(url, {
+        headers: {
+          accept: 'application/json',
+          ...(config.UPSTREAM_SEARCH_KEY ? { 'x-subscription-token': config.UPSTREAM_SEARCH_KEY } : {}),
+        },
+        timeoutMs: SEARCH_TIMEOUT_MS,
+      }),
+    );
     const json = parseJsonBody(reply.body) as T & BraveError;
     if (reply.status >= 400) {
       const detail = [text(json.error?.code), text(json.error?.detail)].filter(Boolean).join(' ');

@@ -1,6 +1,7 @@
 // Tavily wire format: POST {base}/search with a Bearer key; start_date/end_date as YYYY-MM-DD (both optional,
 // each alone allowed); images as URLs or {url, description} with include_image_descriptions.
 import type { Config } from '../../config/index.js';
+import { timeUpstream } from '../../metrics/metrics.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
   headerValue,
@@ -44,11 +45,13 @@ export function tavilySearchProvider(config: Config): SearchProvider {
         ...(q.startDate ? { start_date: q.startDate } : {}),
         ...(q.endDate ? { end_date: q.endDate } : {}),
       };
-      const reply = await upstreamClient(config).postJson(
-        searchBaseUrl(config, '/search'),
-        body,
-        config.UPSTREAM_SEARCH_KEY ? { authorization: `Bearer ${config.UPSTREAM_SEARCH_KEY}` } : {},
-        { timeoutMs: SEARCH_TIMEOUT_MS },
+      const reply = await timeUpstream('tavily', () =>
+        upstreamClient(config).postJson(
+          searchBaseUrl(config, '/search'),
+          body,
+          config.UPSTREAM_SEARCH_KEY ? { authorization: `Bearer ${config.UPSTREAM_SEARCH_KEY}` } : {},
+          { timeoutMs: SEARCH_TIMEOUT_MS },
+        ),
       );
       const json = parseJsonBody(reply.body) as TavilyAnswer & TavilyError;
       if (reply.status >= 400) {

@@ -1,8 +1,8 @@
 // OpenAI videos: POST /v1/videos, GET /v1/videos/{id}, GET /v1/videos/{id}/content, DELETE /v1/videos/{id}.
 import type { Config } from '../../config/index.js';
+import { timeUpstream } from '../../metrics/metrics.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
-  callVideoUpstream,
   UpstreamVideoError,
   type UpstreamVideoState,
   upstreamErrorText,
@@ -27,7 +27,20 @@ export function sizeFor(ratio: string | undefined, resolution: string | undefine
 }
 
 export function openAiVideoProvider(config: Config): VideoProvider {
-  const call = (path: string, method: string, body?: unknown) => callVideoUpstream(config, path, method, body);
+  const client = () => upstreamClient(config);
+  const call = async (path: string, method: string, body?: unknown) => {
+    const { base, headers } = upstreamVideoBase(config);
+    const reply = await timeUpstream('openai-videos', () =>
+      client().fetchBuffer(new URL(path, base), {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        timeoutMs: 30_000,
+      }),
+    );
+    if (reply.status >= 300) throw new UpstreamVideoError(upstreamErrorText(reply.status, reply.body), reply.status);
+    return JSON.parse(reply.body.toString('utf8') || '{}') as unknown;
+  };
 
   return {
     kind: 'openai',
@@ -63,15 +76,12 @@ export function openAiVideoProvider(config: Config): VideoProvider {
     },
     async download(upstreamId, _state, maxBytes) {
       const { base, headers } = upstreamVideoBase(config);
-      const reply = await upstreamClient(config).stream(
-        new URL(`v1/videos/${encodeURIComponent(upstreamId)}/content`, base),
-        {
-          headers,
-          maxBytes,
-          maxRedirects: 3,
-          timeoutMs: 15 * 60_000,
-        },
-      );
+      const reply = await client().stream(new URL(`v1/videos/${encodeURIComponent(upstreamId)}/content`, base), {
+        headers,
+        maxBytes,
+        maxRedirects: 3,
+        timeoutMs: 15 * 60_000,
+      });
       if (reply.status !== 200) {
         reply.body.destroy();
         throw new UpstreamVideoError(`upstream video download answered ${reply.status}`, reply.status);

@@ -1,8 +1,8 @@
 // Seedance (Volcengine Ark) content generation tasks: POST/GET/DELETE /api/v3/contents/generations/tasks.
 import type { Config } from '../../config/index.js';
+import { timeUpstream } from '../../metrics/metrics.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
-  callVideoUpstream,
   UpstreamVideoError,
   type UpstreamVideoState,
   upstreamErrorText,
@@ -20,7 +20,20 @@ type ArkTask = {
 };
 
 export function seedanceVideoProvider(config: Config): VideoProvider {
-  const call = (path: string, method: string, body?: unknown) => callVideoUpstream(config, path, method, body);
+  const client = () => upstreamClient(config);
+  const call = async (path: string, method: string, body?: unknown) => {
+    const { base, headers } = upstreamVideoBase(config);
+    const reply = await timeUpstream('seedance', () =>
+      client().fetchBuffer(new URL(path, base), {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        timeoutMs: 30_000,
+      }),
+    );
+    if (reply.status >= 300) throw new UpstreamVideoError(upstreamErrorText(reply.status, reply.body), reply.status);
+    return JSON.parse(reply.body.toString('utf8') || '{}') as unknown;
+  };
 
   return {
     kind: 'seedance',
@@ -57,11 +70,7 @@ export function seedanceVideoProvider(config: Config): VideoProvider {
     },
     async download(_upstreamId, state, maxBytes) {
       if (!state.videoUrl) throw new UpstreamVideoError('the finished upstream task has no video_url', 502);
-      const reply = await upstreamClient(config).stream(state.videoUrl, {
-        maxBytes,
-        maxRedirects: 3,
-        timeoutMs: 15 * 60_000,
-      });
+      const reply = await client().stream(state.videoUrl, { maxBytes, maxRedirects: 3, timeoutMs: 15 * 60_000 });
       if (reply.status !== 200) {
         reply.body.destroy();
         throw new UpstreamVideoError(`upstream video download answered ${reply.status}`, reply.status);

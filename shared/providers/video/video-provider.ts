@@ -1,7 +1,6 @@
 // The one interface of video upstreams (Seedance-style content tasks, OpenAI-style videos) and its errors.
 import type { Readable } from 'node:stream';
 import type { Config } from '../../config/index.js';
-import { upstreamClient } from '../upstream-client.js';
 
 export type UpstreamVideoRequest = {
   upstreamModel: string;
@@ -63,22 +62,4 @@ export function upstreamVideoBase(config: Config): { base: string; headers: Reco
   const headers: Record<string, string> = {};
   if (config.UPSTREAM_VIDEO_KEY) headers.authorization = `Bearer ${config.UPSTREAM_VIDEO_KEY}`;
   return { base: url.endsWith('/') ? url : `${url}/`, headers };
-}
-
-/** One JSON call to the configured video upstream; an error status becomes an UpstreamVideoError. */
-export async function callVideoUpstream(
-  config: Config,
-  path: string,
-  method: string,
-  body?: unknown,
-): Promise<unknown> {
-  const { base, headers } = upstreamVideoBase(config);
-  const reply = await upstreamClient(config).fetchBuffer(new URL(path, base), {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    timeoutMs: 30_000,
-  });
-  if (reply.status >= 300) throw new UpstreamVideoError(upstreamErrorText(reply.status, reply.body), reply.status);
-  return JSON.parse(reply.body.toString('utf8') || '{}') as unknown;
 }

@@ -1,0 +1,59 @@
+// Shared parts of the OpenAPI document: security schemes and the error body of each route family.
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+
+type SchemaObject = Extract<Parameters<OpenAPIRegistry['registerComponent']>[2], { type?: unknown }>;
+
+const text: SchemaObject = { type: 'string' };
+const integer: SchemaObject = { type: 'integer' };
+
+const errorBodies: Record<string, SchemaObject> = {
+  Problem: {
+    type: 'object',
+    required: ['type', 'title', 'status', 'detail'],
+    properties: { type: text, title: text, status: integer, detail: text },
+  },
+  AnthropicError: {
+    type: 'object',
+    required: ['type', 'error'],
+    properties: {
+      type: { const: 'error' },
+      error: { type: 'object', required: ['type', 'message'], properties: { type: text, message: text } },
+    },
+  },
+  OpenAIError: {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: { type: 'object', required: ['message', 'type'], properties: { message: text, type: text, code: text } },
+    },
+  },
+  EnvelopeError: {
+    type: 'object',
+    required: ['data', 'code', 'error'],
+    properties: {
+      data: { type: 'null' },
+      code: integer,
+      error: { type: 'object', required: ['code', 'message'], properties: { code: text, message: text } },
+    },
+  },
+};
+
+export function registerComponents(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An `ock_` API key or an `ocs_` console session token.',
+  });
+  registry.registerComponent('securitySchemes', 'xApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'A project-bound `ock_` API key (gateway routes only).',
+  });
+  registry.registerComponent('securitySchemes', 'metricsToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The METRICS_TOKEN setting.',
+  });
+  for (const [name, schema] of Object.entries(errorBodies)) registry.registerComponent('schemas', name, schema);
+}

@@ -1,0 +1,68 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { listRoutes } from '../../api/openapi/route-list.js';
+import { createHarness, type Harness } from '../support/harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+type Paths = Record<string, Record<string, unknown>>;
+
+describe('the OpenAPI document', () => {
+  it('is served at /openapi.json and validates as OpenAPI 3.1', async () => {
+    const res = await h.http.get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const validated = await SwaggerParser.validate(structuredClone(res.body));
+    expect(Object.keys(validated.paths ?? {}).length).toBeGreaterThan(40);
+  });
+
+  it('documents every route the app answers, and no route it does not', async () => {
+    const paths = (await h.http.get('/openapi.json')).body.paths as Paths;
+    const routes = listRoutes(h.app);
+    expect(routes.length).toBeGreaterThan(40);
+    const undocumented = routes.filter((r) => !paths[r.path]?.[r.method]).map((r) => `${r.method} ${r.path}`);
+    expect(undocumented).toEqual([]);
+    const answered = new Set(routes.map((r) => `${r.method} ${r.path}`));
+    const stale = Object.entries(paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .map((method) => `${method} ${path}`)
+        .filter((key) => !answered.has(key)),
+    );
+    expect(stale).toEqual([]);
+  });
+
+  it('describes request bodies with the zod schemas the routes validate with', async () => {
+    type Operation = {
+      requestBody: { content: Record<string, { schema: { required: string[]; properties: object } }> };
+      responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }>;
+    };
+    const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
+    const post = (path: string) => paths[path]?.post as Operation;
+    const login = post('/api/v1/auth/login').requestBody.content['application/json']?.schema;
+    expect(login?.required).toEqual(expect.arrayContaining(['email', 'password']));
+    const messages = post('/v1/messages').requestBody.content['application/json']?.schema;
+    expect(Object.keys(messages?.properties ?? {})).toEqual(
+      expect.arrayContaining(['model', 'messages', 'max_tokens']),
+    );
+    expect(post('/v1/messages').responses['400']?.content['application/json']?.schema.$ref).toBe(
+      '#/components/schemas/AnthropicError',
+    );
+  });
+
+  it('serves the interactive reference at /docs with its assets from the package, not a CDN', async () => {
+    const page = await h.http.get('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).not.toMatch(/https?:\/\//);
+    const bundle = await h.http.get('/docs/swagger-ui-bundle.js');
+    expect(bundle.status).toBe(200);
+    expect(bundle.text.length).toBeGreaterThan(100_000);
+    expect((await h.http.get('/docs/swagger-ui.css')).status).toBe(200);
+  });
+});
