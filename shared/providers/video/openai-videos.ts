@@ -1,11 +1,10 @@
 // OpenAI videos: POST /v1/videos, GET /v1/videos/{id}, GET /v1/videos/{id}/content, DELETE /v1/videos/{id}.
 import type { Config } from '../../config/index.js';
-import { timeUpstream } from '../../metrics/metrics.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
+  callVideoUpstream,
   UpstreamVideoError,
   type UpstreamVideoState,
-  upstreamErrorText,
   upstreamVideoBase,
   type VideoProvider,
 } from './video-provider.js';
@@ -28,19 +27,8 @@ export function sizeFor(ratio: string | undefined, resolution: string | undefine
 
 export function openAiVideoProvider(config: Config): VideoProvider {
   const client = () => upstreamClient(config);
-  const call = async (path: string, method: string, body?: unknown) => {
-    const { base, headers } = upstreamVideoBase(config);
-    const reply = await timeUpstream('openai-videos', () =>
-      client().fetchBuffer(new URL(path, base), {
-        method,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        timeoutMs: 30_000,
-      }),
-    );
-    if (reply.status >= 300) throw new UpstreamVideoError(upstreamErrorText(reply.status, reply.body), reply.status);
-    return JSON.parse(reply.body.toString('utf8') || '{}') as unknown;
-  };
+  const call = (path: string, method: string, body?: unknown) =>
+    callVideoUpstream(config, 'openai-videos', { path, method, body });
 
   return {
     kind: 'openai',

@@ -1,12 +1,10 @@
 // Seedance (Volcengine Ark) content generation tasks: POST/GET/DELETE /api/v3/contents/generations/tasks.
 import type { Config } from '../../config/index.js';
-import { timeUpstream } from '../../metrics/metrics.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
+  callVideoUpstream,
   UpstreamVideoError,
   type UpstreamVideoState,
-  upstreamErrorText,
-  upstreamVideoBase,
   type VideoProvider,
 } from './video-provider.js';
 
@@ -21,19 +19,8 @@ type ArkTask = {
 
 export function seedanceVideoProvider(config: Config): VideoProvider {
   const client = () => upstreamClient(config);
-  const call = async (path: string, method: string, body?: unknown) => {
-    const { base, headers } = upstreamVideoBase(config);
-    const reply = await timeUpstream('seedance', () =>
-      client().fetchBuffer(new URL(path, base), {
-        method,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        timeoutMs: 30_000,
-      }),
-    );
-    if (reply.status >= 300) throw new UpstreamVideoError(upstreamErrorText(reply.status, reply.body), reply.status);
-    return JSON.parse(reply.body.toString('utf8') || '{}') as unknown;
-  };
+  const call = (path: string, method: string, body?: unknown) =>
+    callVideoUpstream(config, 'seedance', { path, method, body });
 
   return {
     kind: 'seedance',

@@ -1,6 +1,8 @@
 // The one interface of video upstreams (Seedance-style content tasks, OpenAI-style videos) and its errors.
 import type { Readable } from 'node:stream';
 import type { Config } from '../../config/index.js';
+import { timeUpstream } from '../../metrics/metrics.js';
+import { upstreamClient } from '../upstream-client.js';
 
 export type UpstreamVideoRequest = {
   upstreamModel: string;
@@ -62,4 +64,24 @@ export function upstreamVideoBase(config: Config): { base: string; headers: Reco
   const headers: Record<string, string> = {};
   if (config.UPSTREAM_VIDEO_KEY) headers.authorization = `Bearer ${config.UPSTREAM_VIDEO_KEY}`;
   return { base: url.endsWith('/') ? url : `${url}/`, headers };
+}
+
+/** One timed JSON call to the configured video upstream; an error status becomes an UpstreamVideoError. */
+export async function callVideoUpstream(
+  config: Config,
+  provider: string,
+  call: { path: string; method: string; body?: unknown },
+): Promise<unknown> {
+  const { base, headers } = upstreamVideoBase(config);
+  const { body } = call;
+  const reply = await timeUpstream(provider, () =>
+    upstreamClient(config).fetchBuffer(new URL(call.path, base), {
+      method: call.method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      timeoutMs: 30_000,
+    }),
+  );
+  if (reply.status >= 300) throw new UpstreamVideoError(upstreamErrorText(reply.status, reply.body), reply.status);
+  return JSON.parse(reply.body.toString('utf8') || '{}') as unknown;
 }
