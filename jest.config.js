@@ -3,6 +3,8 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The reliability suite has its own config and script (jest.reliability.config.js, npm run test:reliability).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
