@@ -35,20 +35,23 @@ export async function backlogOf(redis: Redis, queue: Queue, now: number): Promis
   return { ready: waiting + prioritized, oldestOverdueMs: Math.max(0, now - dueAt) };
 }
 
-/** Tracks a worker's activity from its events. */
-export function trackActivity(worker: Worker, concurrency: number): WorkerActivity {
-  const activity: WorkerActivity = { lastActivityAt: Date.now(), inHand: 0, concurrency };
-  worker.on('active', () => {
-    activity.inHand++;
-    activity.lastActivityAt = Date.now();
-  });
-  const finished = () => {
+/**
+ * A worker's activity, counted around the processor call itself rather than from BullMQ's events: a job that
+ * re-schedules itself (DelayedError) ends without a completed or failed event and would otherwise stay "in hand".
+ */
+export function newActivity(concurrency: number): WorkerActivity {
+  return { lastActivityAt: Date.now(), inHand: 0, concurrency };
+}
+
+export async function tracked<T>(activity: WorkerActivity, run: () => Promise<T>): Promise<T> {
+  activity.inHand++;
+  activity.lastActivityAt = Date.now();
+  try {
+    return await run();
+  } finally {
     activity.inHand = Math.max(0, activity.inHand - 1);
     activity.lastActivityAt = Date.now();
-  };
-  worker.on('completed', finished);
-  worker.on('failed', finished);
-  return activity;
+  }
 }
 
 export function watchLiveness(

@@ -3,7 +3,7 @@ import { type Job, MetricsTime, UnrecoverableError, Worker } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { withCorrelationId } from '../shared/logging/correlation.js';
 import { payloadSchema, type QueueName } from '../shared/queues/registry.js';
-import { trackActivity, type WorkerActivity, watchLiveness } from './liveness.js';
+import { newActivity, tracked, type WorkerActivity, watchLiveness } from './liveness.js';
 import type { ProcessorModule } from './processor.js';
 
 export type RunningWorkers = { workers: Worker[]; close(): Promise<void> };
@@ -18,22 +18,25 @@ export async function startWorkers(
   for (const queue of queues) {
     const module = await load(queue);
     const concurrency = module.concurrency ?? 4;
+    const activity = newActivity(concurrency);
     const worker = new Worker(
       queue,
-      async (job: Job) => {
+      async (job: Job, token?: string) => {
         const schema = payloadSchema(queue, job.name);
         const parsed = schema?.safeParse(job.data);
         if (!parsed?.success) {
           throw new UnrecoverableError(`Job ${job.name} on ${queue} has an invalid payload`);
         }
         const correlationId = (parsed.data.correlationId as string | undefined) ?? `job:${queue}:${job.id}`;
-        return withCorrelationId(correlationId, async () => {
-          const started = Date.now();
-          ctx.logger.debug({ queue, job: job.name, jobId: job.id }, 'job started');
-          const result = await module.default(job, ctx);
-          ctx.logger.info({ queue, job: job.name, jobId: job.id, ms: Date.now() - started }, 'job done');
-          return result;
-        });
+        return withCorrelationId(correlationId, () =>
+          tracked(activity, async () => {
+            const started = Date.now();
+            ctx.logger.debug({ queue, job: job.name, jobId: job.id }, 'job started');
+            const result = await module.default(job, ctx, token);
+            ctx.logger.info({ queue, job: job.name, jobId: job.id, ms: Date.now() - started }, 'job done');
+            return result;
+          }),
+        );
       },
       {
         connection: ctx.redis,
@@ -43,7 +46,7 @@ export async function startWorkers(
         metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
       },
     );
-    watched.push({ queue: ctx.queues.queue(queue), worker, activity: trackActivity(worker, concurrency) });
+    watched.push({ queue: ctx.queues.queue(queue), worker, activity });
     worker.on('failed', (job, err) =>
       ctx.logger.warn(
         { queue, job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message },

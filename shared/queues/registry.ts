@@ -10,9 +10,12 @@ const uuid = z.uuid();
 
 export const queueDefinitions = {
   video: {
-    description: 'submit to the upstream, poll every 3-5 s, retry a failed task once, rehost to storage',
+    description:
+      'submit to the upstream, poll every 3-5 s, retry a failed task once, rehost to storage; re-chain lost tasks',
     jobs: {
-      advance: payload({ taskId: z.string().min(1).max(64), step: z.number().int().min(0).optional() }),
+      advance: payload({ taskId: z.string().min(1).max(64) }),
+      'forward-cancel': payload({ taskId: z.string().min(1).max(64) }),
+      sweep: payload({}),
     },
     options: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
   },

@@ -16,6 +16,7 @@ export const schedules: Schedule[] = [
   { id: 'quota-rollover', queue: 'quota', job: 'rollover', repeat: { pattern: '0 0 * * *' } },
   { id: 'github-stars', queue: 'maintenance', job: 'github-stars', repeat: { every: 30 * 60_000 } },
   { id: 'telemetry-flush', queue: 'telemetry', job: 'flush', repeat: { every: 1_000 } },
+  { id: 'video-sweep', queue: 'video', job: 'sweep', repeat: { every: 60_000 } },
   { id: 'wallet-sweep', queue: 'maintenance', job: 'wallet-sweep', repeat: { every: 60_000 } },
   { id: 'expire-credentials', queue: 'maintenance', job: 'expire-credentials', repeat: { pattern: '17 * * * *' } },
 ];

@@ -1,15 +1,14 @@
-// One worker step of a video task: submit upstream (after checking reference images), or poll it, then either
-// schedule the next step (a delayed job) or finish the task through a compare-and-set transition and close its
+// One worker step of a video task: submit upstream (after checking reference images), or poll it, then either ask
+// to be run again later ('scheduled') or finish the task through a compare-and-set transition and close its
 // charge. A failed upstream task is replaced once; a task past its deadline fails; a cancel is forwarded upstream.
 import type { AppContext } from '../context.js';
 import { loadModelRegistry } from '../gateway/model-registry.js';
 import { UpstreamVideoError, type VideoProvider, videoProviderFor } from '../providers/video/index.js';
 import { referenceImagesProblem } from './reference-images.js';
 import { closeTaskCharge } from './video-billing.js';
+import { pollViewById, recordPoll, type TaskPollView } from './video-poll-store.js';
 import { rehostVideo } from './video-rehost.js';
-import { jitteredInterval, scheduleStep } from './video-schedule.js';
 import {
-  advanceStep,
   isOpen,
   markUpstreamCancelled,
   openStatuses,
@@ -21,61 +20,57 @@ import {
 
 export const MAX_UPSTREAM_TASKS = 2;
 
-export type AdvanceResult =
-  | 'missing'
-  | 'stale'
-  | 'finished'
-  | 'scheduled'
-  | 'completed'
-  | 'failed'
-  | 'cancelled'
-  | 'superseded';
+/** 'scheduled': the step wants to run again after the poll interval; every other result ends the chain. */
+export type AdvanceResult = 'missing' | 'finished' | 'scheduled' | 'completed' | 'failed' | 'cancelled' | 'superseded';
 
-/** `startedAt`: when this step began; the next poll is timed from it, so a slow step does not stretch the gap. */
-type Step = { ctx: AppContext; provider: VideoProvider; task: VideoTask; step: number; startedAt: number };
+type Step = { ctx: AppContext; provider: VideoProvider };
+type UpstreamState = Awaited<ReturnType<VideoProvider['status']>>;
 
 export async function advanceVideoTask(
   ctx: AppContext,
   taskId: string,
-  step: number | undefined,
   provider: VideoProvider = videoProviderFor(ctx.config),
 ): Promise<AdvanceResult> {
-  const startedAt = Date.now();
-  const task = await taskById(ctx.db, taskId);
-  if (!task) return 'missing';
-  if (!isOpen(task.status)) {
-    await finishAftermath(ctx, provider, task);
-    return 'finished';
+  const s: Step = { ctx, provider };
+  const view = await pollViewById(ctx.pool, taskId);
+  if (!view) return 'missing';
+  if (!isOpen(view.status)) return settleFinished(s, taskId);
+  if (Date.now() >= view.deadlineAt.getTime()) {
+    return fail(s, view.id, 'The video task did not finish before its deadline.', 'server_error');
   }
-  // A job of an earlier step (a duplicate, or one that ran late) must not poll again beside the current chain.
-  if (step === undefined || step < task.step) return 'stale';
-  const s: Step = { ctx, provider, task, step, startedAt };
-  if (Date.now() >= task.deadlineAt.getTime()) {
-    return fail(s, 'The video task did not finish before its deadline.', 'server_error');
+  if (view.upstreamTaskId === null) {
+    const task = await taskById(ctx.db, taskId);
+    return task ? submit(s, task) : 'missing';
   }
-  if (task.upstreamTaskId === null) return submit(s);
-  return poll(s);
+  return poll(s, view, view.upstreamTaskId);
+}
+
+/** The job a cancel enqueues: forwards the cancel upstream (and closes the charge) once the task is final. */
+export async function forwardVideoCancellation(
+  ctx: AppContext,
+  taskId: string,
+  provider: VideoProvider = videoProviderFor(ctx.config),
+): Promise<AdvanceResult> {
+  const view = await pollViewById(ctx.pool, taskId);
+  if (!view) return 'missing';
+  if (isOpen(view.status)) return 'superseded';
+  return settleFinished({ ctx, provider }, taskId);
 }
 
 /** The part of a final state that may have been cut short by a crash: the charge, the upstream cancellation. */
-async function finishAftermath(ctx: AppContext, provider: VideoProvider, task: VideoTask): Promise<void> {
-  await closeTaskCharge(ctx, task);
+async function settleFinished(s: Step, taskId: string): Promise<'finished' | 'missing'> {
+  const task = await taskById(s.ctx.db, taskId);
+  if (!task) return 'missing';
+  await closeTaskCharge(s.ctx, task);
   if (task.status === 'cancelled' && task.upstreamTaskId && !task.upstreamCancelled) {
-    await provider.cancel(task.upstreamTaskId);
-    await markUpstreamCancelled(ctx.db, task.id);
+    await s.provider.cancel(task.upstreamTaskId);
+    await markUpstreamCancelled(s.ctx.db, task.id);
   }
+  return 'finished';
 }
 
-async function next(s: Step): Promise<'scheduled'> {
-  const delayMs = Math.max(0, jitteredInterval(s.ctx.config.VIDEO_POLL_INTERVAL_MS) - (Date.now() - s.startedAt));
-  // The job of the next step first, then the step counter: a crash in between leaves a job that still runs.
-  await scheduleStep(s.ctx, s.task.id, s.step + 1, delayMs);
-  await advanceStep(s.ctx.db, s.task.id, s.step + 1);
-  return 'scheduled';
-}
-
-async function fail(s: Step, message: string, type: string): Promise<AdvanceResult> {
-  const failed = await transition(s.ctx.db, s.task.id, openStatuses, {
+async function fail(s: Step, taskId: string, message: string, type: string): Promise<AdvanceResult> {
+  const failed = await transition(s.ctx.db, taskId, openStatuses, {
     status: 'failed',
     errorMessage: message,
     errorType: type,
@@ -87,20 +82,19 @@ async function fail(s: Step, message: string, type: string): Promise<AdvanceResu
   return 'failed';
 }
 
-async function submit(s: Step): Promise<AdvanceResult> {
-  const { ctx, task } = s;
+async function submit(s: Step, task: VideoTask): Promise<AdvanceResult> {
   if (task.upstreamAttempts === 0 && task.request.images.length > 0) {
     const problem = await referenceImagesProblem(
-      ctx.config,
+      s.ctx.config,
       task.request.images.map((i) => i.url),
     );
-    if (problem) return fail(s, problem, 'invalid_request_error');
+    if (problem) return fail(s, task.id, problem, 'invalid_request_error');
   }
-  return startUpstreamTask(s);
+  return startUpstreamTask(s, task);
 }
 
-async function startUpstreamTask(s: Step): Promise<AdvanceResult> {
-  const { ctx, provider, task } = s;
+async function startUpstreamTask(s: Step, task: VideoTask): Promise<AdvanceResult> {
+  const { ctx, provider } = s;
   const model = loadModelRegistry(ctx.config.MODEL_REGISTRY).get(task.model);
   let upstreamId: string;
   try {
@@ -111,66 +105,70 @@ async function startUpstreamTask(s: Step): Promise<AdvanceResult> {
     });
   } catch (err) {
     if (err instanceof UpstreamVideoError && err.permanent) {
-      return fail(s, `The video provider refused the task: ${err.message}`, 'invalid_request_error');
+      return fail(s, task.id, `The video provider refused the task: ${err.message}`, 'invalid_request_error');
     }
     ctx.logger.warn({ taskId: task.id, err: (err as Error).message }, 'video submit failed; trying again later');
-    return next(s);
+    return 'scheduled';
   }
   const recorded = await recordUpstreamTask(ctx.db, task, upstreamId);
   if (!recorded) {
     // Cancelled (or otherwise finished) while we were submitting: the new upstream task is not wanted.
     await provider.cancel(upstreamId).catch(() => undefined);
-    const now = await taskById(ctx.db, task.id);
-    if (now) await finishAftermath(ctx, provider, now);
+    await settleFinished(s, task.id);
     return 'superseded';
   }
-  return next({ ...s, task: recorded });
+  return 'scheduled';
 }
 
-async function poll(s: Step): Promise<AdvanceResult> {
-  const { ctx, provider, task } = s;
-  const upstreamId = task.upstreamTaskId as string;
-  let state: Awaited<ReturnType<VideoProvider['status']>>;
+async function poll(s: Step, view: TaskPollView, upstreamId: string): Promise<AdvanceResult> {
+  const { ctx, provider } = s;
+  let state: UpstreamState;
   try {
     state = await provider.status(upstreamId);
   } catch (err) {
-    ctx.logger.warn({ taskId: task.id, err: (err as Error).message }, 'video poll failed; polling again later');
-    return next(s);
+    ctx.logger.warn({ taskId: view.id, err: (err as Error).message }, 'video poll failed; polling again later');
+    return 'scheduled';
   }
   switch (state.state) {
     case 'queued':
-      return next(s);
     case 'running': {
       // Seedance reports no progress: each running poll then moves it 5 points, short of 100 until the end.
-      const reported = state.progress ?? Math.min(95, task.progress + 5);
-      const progress = Math.min(99, Math.max(task.progress, reported));
-      await transition(ctx.db, task.id, openStatuses, { status: 'in_progress', progress });
-      return next(s);
+      const running = state.state === 'running';
+      const reported = running ? (state.progress ?? Math.min(95, view.progress + 5)) : view.progress;
+      const progress = Math.min(99, Math.max(view.progress, reported));
+      const recorded = await recordPoll(ctx.pool, { id: view.id, upstreamTaskId: upstreamId, running, progress });
+      if (recorded) return 'scheduled';
+      // The task moved on meanwhile: finish what a cancel left (the cancel job may not have run), else step aside.
+      const now = await pollViewById(ctx.pool, view.id);
+      if (now && !isOpen(now.status)) await settleFinished(s, view.id);
+      return 'superseded';
     }
     case 'succeeded':
-      return complete(s, state);
+      return complete(s, view.id, upstreamId, state);
     case 'failed':
     case 'cancelled': {
       const reason = state.error ?? `the upstream task was ${state.state}`;
+      const task = await taskById(ctx.db, view.id);
+      if (!task || !isOpen(task.status) || task.upstreamTaskId !== upstreamId) return 'superseded';
       if (task.upstreamAttempts < MAX_UPSTREAM_TASKS) {
         ctx.logger.info({ taskId: task.id, reason }, 'upstream video task failed; retrying once with a new one');
-        return startUpstreamTask(s);
+        return startUpstreamTask(s, task);
       }
-      return fail(s, `Video generation failed: ${reason}`, 'server_error');
+      return fail(s, task.id, `Video generation failed: ${reason}`, 'server_error');
     }
   }
 }
 
-async function complete(s: Step, state: Awaited<ReturnType<VideoProvider['status']>>): Promise<AdvanceResult> {
-  const { ctx, provider, task } = s;
+async function complete(s: Step, taskId: string, upstreamId: string, state: UpstreamState): Promise<AdvanceResult> {
+  const { ctx, provider } = s;
   let stored: Awaited<ReturnType<typeof rehostVideo>>;
   try {
-    stored = await rehostVideo(ctx, provider, task.id, task.upstreamTaskId as string, state);
+    stored = await rehostVideo(ctx, provider, taskId, upstreamId, state);
   } catch (err) {
-    ctx.logger.warn({ taskId: task.id, err: (err as Error).message }, 'video rehost failed; trying again later');
-    return next(s);
+    ctx.logger.warn({ taskId, err: (err as Error).message }, 'video rehost failed; trying again later');
+    return 'scheduled';
   }
-  const completed = await transition(ctx.db, task.id, openStatuses, {
+  const completed = await transition(ctx.db, taskId, openStatuses, {
     status: 'completed',
     progress: 100,
     objectKey: stored.objectKey,
@@ -179,7 +177,9 @@ async function complete(s: Step, state: Awaited<ReturnType<VideoProvider['status
     finishedAt: new Date(),
   });
   if (!completed) {
-    await ctx.storage.delete(stored.objectKey).catch(() => undefined);
+    // The key is the task's own: keep the file when a racing step completed the task with it.
+    const now = await taskById(ctx.db, taskId);
+    if (now?.objectKey !== stored.objectKey) await ctx.storage.delete(stored.objectKey).catch(() => undefined);
     return 'superseded';
   }
   await closeTaskCharge(ctx, completed);

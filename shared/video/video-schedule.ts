@@ -1,8 +1,10 @@
-// Scheduling of a task's next worker step: a delayed `advance` job with a deterministic id per task and step, so
-// duplicate schedulers collapse into one job and no worker slot ever sleeps while waiting for the upstream.
+// Scheduling of a task's worker steps. One BullMQ job per task (its id is the task id) carries the whole chain: a
+// step that must look again later re-schedules that same job as delayed, so duplicate schedulers collapse into one
+// job, no worker slot ever sleeps while waiting for the upstream, and no job is created per poll.
 import type { AppContext } from '../context.js';
 
-export const stepJobId = (taskId: string, step: number) => `${taskId}-s${step}`;
+export const chainJobId = (taskId: string) => taskId;
+export const cancelJobId = (taskId: string) => `${taskId}-cancel`;
 
 /**
  * The poll interval ±20 %, so thousands of tasks do not poll in lockstep. With the default 4 s that is 3.2-4.8 s:
@@ -12,11 +14,12 @@ export function jitteredInterval(intervalMs: number, random = Math.random): numb
   return Math.round(intervalMs * (0.8 + random() * 0.4));
 }
 
-export async function scheduleStep(ctx: AppContext, taskId: string, step: number, delayMs: number): Promise<void> {
-  await ctx.queues.add('video', 'advance', { taskId, step }, { jobId: stepJobId(taskId, step), delay: delayMs });
+/** Starts (or, when its job is still there, leaves alone) the chain of steps of a task. */
+export async function startTaskChain(ctx: AppContext, taskId: string): Promise<void> {
+  await ctx.queues.add('video', 'advance', { taskId }, { jobId: chainJobId(taskId) });
 }
 
 /** A job that only settles the aftermath of a cancel (forwarding it upstream); it never polls. */
 export async function scheduleCancelForwarding(ctx: AppContext, taskId: string): Promise<void> {
-  await ctx.queues.add('video', 'advance', { taskId }, { jobId: `${taskId}-cancel` });
+  await ctx.queues.add('video', 'forward-cancel', { taskId }, { jobId: cancelJobId(taskId) });
 }

@@ -8,7 +8,7 @@ import { videoCostMicros } from '../gateway/pricing.js';
 import { closeTaskCharge } from './video-billing.js';
 import { newVideoId } from './video-ids.js';
 import type { NormalizedVideoRequest } from './video-request.js';
-import { scheduleCancelForwarding, scheduleStep } from './video-schedule.js';
+import { scheduleCancelForwarding, startTaskChain } from './video-schedule.js';
 import {
   expireIdempotencyKey,
   insertTask,
@@ -74,7 +74,11 @@ export async function createVideoTask(
     if (!earlier) throw conflict('Video.IdempotencyConflict', 'A concurrent request with this Idempotency-Key failed.');
     return earlier;
   }
-  await scheduleStep(ctx, task.id, 0, 0);
+  // The task is stored and its price reserved: should the enqueue fail, the caller still gets the task, and the
+  // video sweep starts its chain within a minute or two.
+  await startTaskChain(ctx, task.id).catch((err: Error) =>
+    ctx.logger.warn({ taskId: task.id, err: err.message }, 'video task stored but not enqueued; the sweep will'),
+  );
   return task;
 }
 
@@ -108,6 +112,9 @@ export async function cancelVideoTask(ctx: AppContext, caller: GatewayCaller, id
     throw conflict('Video.NotCancellable', `Video task ${id} is ${now.status} and can no longer be cancelled.`);
   }
   await closeTaskCharge(ctx, cancelled);
-  await scheduleCancelForwarding(ctx, id);
+  // The task's own chain forwards the cancel too when it next looks: this job only makes it prompt.
+  await scheduleCancelForwarding(ctx, id).catch((err: Error) =>
+    ctx.logger.warn({ taskId: id, err: err.message }, 'cancel stored; forwarding it upstream is left to the chain'),
+  );
   return { ...cancelled, chargeClosed: true };
 }

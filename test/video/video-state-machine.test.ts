@@ -4,6 +4,7 @@ import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
 import { organizationOfProject } from '../../shared/gateway/project-directory.js';
 import { advanceVideoTask } from '../../shared/video/video-advance.js';
 import { normalizeVideoRequest } from '../../shared/video/video-request.js';
+import { chainJobId, startTaskChain } from '../../shared/video/video-schedule.js';
 import { createVideoTask } from '../../shared/video/video-tasks.js';
 import { aProjectWithKey, consumeRecords, type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
 
@@ -39,7 +40,7 @@ const row = async (id: string) => (await w.h.ctx.db.select().from(videoTasks).wh
 describe('video state machine (compare-and-set steps)', () => {
   it('lets only one of two duplicate submit steps record its upstream task, and cancels the other upstream', async () => {
     const { task } = await aTask('duplicate submit dup-case');
-    const results = await Promise.all([advanceVideoTask(w.h.ctx, task.id, 0), advanceVideoTask(w.h.ctx, task.id, 0)]);
+    const results = await Promise.all([advanceVideoTask(w.h.ctx, task.id), advanceVideoTask(w.h.ctx, task.id)]);
     expect(results.sort()).toEqual(['scheduled', 'superseded']);
     const stored = await row(task.id);
     expect(stored?.upstreamAttempts).toBe(1);
@@ -51,16 +52,27 @@ describe('video state machine (compare-and-set steps)', () => {
     expect(deletes.some((d) => d.path !== `${TASKS}/${stored?.upstreamTaskId}`)).toBe(true);
   });
 
-  it('ignores a late job of an earlier step, and completes and charges once when two polls race', async () => {
+  it('completes and charges once when two polls race, and a late step after that only settles', async () => {
     const { p, task } = await aTask('late poll late-case');
-    expect(await advanceVideoTask(w.h.ctx, task.id, 0)).toBe('scheduled');
-    expect((await row(task.id))?.step).toBe(1);
-    expect(await advanceVideoTask(w.h.ctx, task.id, 0)).toBe('stale');
+    expect(await advanceVideoTask(w.h.ctx, task.id)).toBe('scheduled');
+    expect((await row(task.id))?.upstreamAttempts).toBe(1);
     await new Promise((r) => setTimeout(r, 400));
-    const results = await Promise.all([advanceVideoTask(w.h.ctx, task.id, 1), advanceVideoTask(w.h.ctx, task.id, 1)]);
+    const results = await Promise.all([advanceVideoTask(w.h.ctx, task.id), advanceVideoTask(w.h.ctx, task.id)]);
     expect(results.sort()).toEqual(['completed', 'superseded']);
-    expect(await advanceVideoTask(w.h.ctx, task.id, 2)).toBe('finished');
-    expect((await row(task.id))?.status).toBe('completed');
+    expect(await advanceVideoTask(w.h.ctx, task.id)).toBe('finished');
+    const stored = await row(task.id);
+    expect(stored?.status).toBe('completed');
+    // The losing step wrote the same object key: it must not have deleted the winner's file.
+    expect(await w.h.ctx.storage.exists(stored?.objectKey as string)).toBe(true);
     expect((await consumeRecords(w.h, p.org)).map((r) => r.amount)).toEqual([0.25]);
+  });
+
+  it('collapses a second start of the same chain into the one job', async () => {
+    const { task } = await aTask('double start');
+    await startTaskChain(w.h.ctx, task.id);
+    await startTaskChain(w.h.ctx, task.id);
+    const queue = w.h.ctx.queues.queue('video');
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+    expect(jobs.filter((j) => j.data.taskId === task.id).map((j) => j.id)).toEqual([chainJobId(task.id)]);
   });
 });

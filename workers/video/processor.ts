@@ -1,13 +1,31 @@
-// The `video` queue: one `advance` job is one step of a video task's state machine (see shared/video).
-import { advanceVideoTask } from '../../shared/video/video-advance.js';
+// The `video` queue. `advance` is one step of a task's state machine (see shared/video); a step that must look
+// again later re-schedules its own job as delayed instead of finishing it. `forward-cancel` settles a cancel;
+// `sweep` restarts the chain of open tasks whose job was lost.
+import { DelayedError } from 'bullmq';
+import { advanceVideoTask, forwardVideoCancellation } from '../../shared/video/video-advance.js';
+import { jitteredInterval } from '../../shared/video/video-schedule.js';
+import { sweepVideoTasks } from '../../shared/video/video-sweep.js';
 import type { Processor } from '../processor.js';
 
-const processor: Processor = async (job, ctx) => {
-  if (job.name !== 'advance') throw new Error(`video has no job named ${job.name}`);
-  const { taskId, step } = job.data as { taskId: string; step?: number };
-  return advanceVideoTask(ctx, taskId, step);
+const processor: Processor = async (job, ctx, token) => {
+  switch (job.name) {
+    case 'advance': {
+      // The next poll is timed from the start of this one, so a slow step does not stretch the gap.
+      const startedAt = Date.now();
+      const result = await advanceVideoTask(ctx, (job.data as { taskId: string }).taskId);
+      if (result !== 'scheduled') return result;
+      await job.moveToDelayed(startedAt + jitteredInterval(ctx.config.VIDEO_POLL_INTERVAL_MS), token);
+      throw new DelayedError();
+    }
+    case 'forward-cancel':
+      return forwardVideoCancellation(ctx, (job.data as { taskId: string }).taskId);
+    case 'sweep':
+      return sweepVideoTasks(ctx);
+    default:
+      throw new Error(`video has no job named ${job.name}`);
+  }
 };
 
 export default processor;
-/** Steps are short HTTP calls and a few queries; rehosting streams. Many run at once without sleeping. */
+/** Steps are short HTTP calls and a query or two; rehosting streams. Many run at once without sleeping. */
 export const concurrency = 32;

@@ -1,0 +1,46 @@
+// The video sweep: an open task whose chain job is gone (its enqueue failed at create, its retries ran out, or Redis
+// lost it) would wait forever. Every minute the sweep looks at open tasks that have not been polled for a while and
+// starts their chain again when no live job carries it. Live jobs (waiting, delayed, active) are left alone:
+// BullMQ's own stalled-job check returns the jobs of crashed workers.
+import { and, asc, inArray, lt, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import { videoTasks } from '../db/schema/index.js';
+import { chainJobId, startTaskChain } from './video-schedule.js';
+import { openStatuses } from './video-store.js';
+
+const SWEEP_BATCH = 500;
+const liveStates = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+
+/** How long a task may go unpolled before the sweep looks at its job: three intervals and half a minute. */
+export const sweepAfterMs = (pollIntervalMs: number) => 3 * pollIntervalMs + 30_000;
+
+export async function sweepVideoTasks(
+  ctx: AppContext,
+  now = Date.now(),
+): Promise<{ checked: number; restarted: number }> {
+  const before = new Date(now - sweepAfterMs(ctx.config.VIDEO_POLL_INTERVAL_MS));
+  const quiet = await ctx.db
+    .select({ id: videoTasks.id })
+    .from(videoTasks)
+    .where(
+      and(
+        inArray(videoTasks.status, openStatuses),
+        lt(sql`coalesce(${videoTasks.lastPolledAt}, ${videoTasks.createdAt})`, before),
+      ),
+    )
+    .orderBy(asc(videoTasks.id))
+    .limit(SWEEP_BATCH);
+  const queue = ctx.queues.queue('video');
+  let restarted = 0;
+  for (const { id } of quiet) {
+    const job = await queue.getJob(chainJobId(id));
+    const state = job ? await job.getState() : 'missing';
+    if (liveStates.has(state)) continue;
+    // A finished job keeps the id taken: remove it, so the new chain is not collapsed into it.
+    if (job) await job.remove().catch(() => undefined);
+    await startTaskChain(ctx, id);
+    restarted++;
+    ctx.logger.warn({ taskId: id, jobState: state }, 'video task had no live job; its chain started again');
+  }
+  return { checked: quiet.length, restarted };
+}
