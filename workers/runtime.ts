@@ -2,6 +2,7 @@
 import { type Job, MetricsTime, UnrecoverableError, Worker } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { withCorrelationId } from '../shared/logging/correlation.js';
+import { timeJob } from '../shared/metrics/job-metrics.js';
 import { payloadSchema, type QueueName } from '../shared/queues/registry.js';
 import { trackActivity, type WorkerActivity, watchLiveness } from './liveness.js';
 import type { ProcessorModule } from './processor.js';
@@ -20,21 +21,22 @@ export async function startWorkers(
     const concurrency = module.concurrency ?? 4;
     const worker = new Worker(
       queue,
-      async (job: Job) => {
-        const schema = payloadSchema(queue, job.name);
-        const parsed = schema?.safeParse(job.data);
-        if (!parsed?.success) {
-          throw new UnrecoverableError(`Job ${job.name} on ${queue} has an invalid payload`);
-        }
-        const correlationId = (parsed.data.correlationId as string | undefined) ?? `job:${queue}:${job.id}`;
-        return withCorrelationId(correlationId, async () => {
-          const started = Date.now();
-          ctx.logger.debug({ queue, job: job.name, jobId: job.id }, 'job started');
-          const result = await module.default(job, ctx);
-          ctx.logger.info({ queue, job: job.name, jobId: job.id, ms: Date.now() - started }, 'job done');
-          return result;
-        });
-      },
+      (job: Job) =>
+        timeJob(queue, async () => {
+          const schema = payloadSchema(queue, job.name);
+          const parsed = schema?.safeParse(job.data);
+          if (!parsed?.success) {
+            throw new UnrecoverableError(`Job ${job.name} on ${queue} has an invalid payload`);
+          }
+          const correlationId = (parsed.data.correlationId as string | undefined) ?? `job:${queue}:${job.id}`;
+          return withCorrelationId(correlationId, async () => {
+            const started = Date.now();
+            ctx.logger.debug({ queue, job: job.name, jobId: job.id }, 'job started');
+            const result = await module.default(job, ctx);
+            ctx.logger.info({ queue, job: job.name, jobId: job.id, ms: Date.now() - started }, 'job done');
+            return result;
+          });
+        }),
       {
         connection: ctx.redis,
         prefix: ctx.config.REDIS_PREFIX,
