@@ -1,10 +1,12 @@
 // The API process: loads the configuration, opens connections, serves HTTP and shuts down gracefully.
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
+import { collectProcessMetrics } from '../shared/metrics/metrics.js';
 import { createApp } from './app.js';
 
 const config = loadConfigOrExit();
 const ctx = createAppContext(config, 'api');
+collectProcessMetrics('web');
 const app = createApp(ctx);
 
 const server = app.listen(config.PORT, () => {

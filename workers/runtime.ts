@@ -2,6 +2,7 @@
 import { type Job, MetricsTime, UnrecoverableError, Worker } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { withCorrelationId } from '../shared/logging/correlation.js';
+import { timeJob } from '../shared/metrics/job-metrics.js';
 import { payloadSchema, type QueueName } from '../shared/queues/registry.js';
 import { newActivity, tracked, type WorkerActivity, watchLiveness } from './liveness.js';
 import type { ProcessorModule } from './processor.js';
@@ -21,23 +22,24 @@ export async function startWorkers(
     const activity = newActivity(concurrency);
     const worker = new Worker(
       queue,
-      async (job: Job, token?: string) => {
-        const schema = payloadSchema(queue, job.name);
-        const parsed = schema?.safeParse(job.data);
-        if (!parsed?.success) {
-          throw new UnrecoverableError(`Job ${job.name} on ${queue} has an invalid payload`);
-        }
-        const correlationId = (parsed.data.correlationId as string | undefined) ?? `job:${queue}:${job.id}`;
-        return withCorrelationId(correlationId, () =>
-          tracked(activity, async () => {
-            const started = Date.now();
-            ctx.logger.debug({ queue, job: job.name, jobId: job.id }, 'job started');
-            const result = await module.default(job, ctx, token);
-            ctx.logger.info({ queue, job: job.name, jobId: job.id, ms: Date.now() - started }, 'job done');
-            return result;
-          }),
-        );
-      },
+      (job: Job, token?: string) =>
+        timeJob(queue, async () => {
+          const schema = payloadSchema(queue, job.name);
+          const parsed = schema?.safeParse(job.data);
+          if (!parsed?.success) {
+            throw new UnrecoverableError(`Job ${job.name} on ${queue} has an invalid payload`);
+          }
+          const correlationId = (parsed.data.correlationId as string | undefined) ?? `job:${queue}:${job.id}`;
+          return withCorrelationId(correlationId, () =>
+            tracked(activity, async () => {
+              const started = Date.now();
+              ctx.logger.debug({ queue, job: job.name, jobId: job.id }, 'job started');
+              const result = await module.default(job, ctx, token);
+              ctx.logger.info({ queue, job: job.name, jobId: job.id, ms: Date.now() - started }, 'job done');
+              return result;
+            }),
+          );
+        }),
       {
         connection: ctx.redis,
         prefix: ctx.config.REDIS_PREFIX,

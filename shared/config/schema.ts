@@ -91,6 +91,12 @@ export const envSchema = z
     MODEL_REGISTRY: z.string().optional(),
 
     METRICS_TOKEN: z.string().min(16).optional(),
+    /** Each worker process serves GET /metrics on this port (0: no endpoint) and address. */
+    WORKER_METRICS_PORT: port.default(0),
+    WORKER_METRICS_HOST: z
+      .string()
+      .regex(/^[\w.:-]+$/, 'must be a host name or IP address')
+      .default('127.0.0.1'),
     TRUST_PROXY: bool.default(false),
   })
   .superRefine((env, ctx) => {

@@ -1,8 +1,17 @@
-// The process's Prometheus metrics (prom-client): one registry, the HTTP, accounting and upstream instruments,
-// and small recording functions so domain code never touches prom-client directly.
-import { Counter, Histogram, Registry } from 'prom-client';
+// The process's Prometheus metrics (prom-client): one registry, the process, HTTP, accounting and upstream
+// instruments, and small recording functions so domain code never touches prom-client directly.
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 export const metricsRegistry = new Registry();
+
+let processMetricsRole: string | undefined;
+
+/** Node.js process metrics (CPU, memory, event loop lag, GC) labelled role="web" or "worker"; once per process. */
+export function collectProcessMetrics(role: 'web' | 'worker'): void {
+  if (processMetricsRole) return;
+  processMetricsRole = role;
+  collectDefaultMetrics({ register: metricsRegistry, labels: { role } });
+}
 
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
