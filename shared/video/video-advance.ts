@@ -32,7 +32,7 @@ export async function advanceVideoTask(
   provider: VideoProvider = videoProviderFor(ctx.config),
 ): Promise<AdvanceResult> {
   const s: Step = { ctx, provider };
-  const view = await pollViewById(ctx.pool, taskId);
+  const view = await pollViewById(ctx, taskId);
   if (!view) return 'missing';
   if (!isOpen(view.status)) return settleFinished(s, taskId);
   if (Date.now() >= view.deadlineAt.getTime()) {
@@ -51,7 +51,7 @@ export async function forwardVideoCancellation(
   taskId: string,
   provider: VideoProvider = videoProviderFor(ctx.config),
 ): Promise<AdvanceResult> {
-  const view = await pollViewById(ctx.pool, taskId);
+  const view = await pollViewById(ctx, taskId);
   if (!view) return 'missing';
   if (isOpen(view.status)) return 'superseded';
   return settleFinished({ ctx, provider }, taskId);
@@ -136,10 +136,10 @@ async function poll(s: Step, view: TaskPollView, upstreamId: string): Promise<Ad
       const running = state.state === 'running';
       const reported = running ? (state.progress ?? Math.min(95, view.progress + 5)) : view.progress;
       const progress = Math.min(99, Math.max(view.progress, reported));
-      const recorded = await recordPoll(ctx.pool, { id: view.id, upstreamTaskId: upstreamId, running, progress });
+      const recorded = await recordPoll(ctx, { id: view.id, upstreamTaskId: upstreamId, running, progress });
       if (recorded) return 'scheduled';
       // The task moved on meanwhile: finish what a cancel left (the cancel job may not have run), else step aside.
-      const now = await pollViewById(ctx.pool, view.id);
+      const now = await pollViewById(ctx, view.id);
       if (now && !isOpen(now.status)) await settleFinished(s, view.id);
       return 'superseded';
     }

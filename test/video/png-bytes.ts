@@ -37,3 +37,14 @@ export function pngOf(width: number, height: number): Buffer {
 }
 
 export const dataUrlOf = (bytes: Buffer, type = 'image/png') => `data:${type};base64,${bytes.toString('base64')}`;
+
+/** A real GIF: a `width`×`height` logical screen in two colours holding a single-pixel frame. */
+export function gifOf(width: number, height: number): Buffer {
+  const screen = Buffer.alloc(7);
+  screen.writeUInt16LE(width, 0);
+  screen.writeUInt16LE(height, 2);
+  screen[4] = 0x80; // a global colour table of 2 entries
+  const palette = Buffer.from([0, 0, 0, 255, 255, 255]);
+  const frame = Buffer.from([0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00]);
+  return Buffer.concat([Buffer.from('GIF89a', 'ascii'), screen, palette, frame, Buffer.from([0x3b])]);
+}

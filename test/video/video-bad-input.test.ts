@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { eq } from 'drizzle-orm';
 import { videoTasks, walletReservations } from '../../shared/db/schema/index.js';
 import { aProjectWithKey, consumeRecords, walletOf } from '../support/gateway.js';
-import { dataUrlOf, pngOf } from './png-bytes.js';
+import { dataUrlOf, gifOf, pngOf } from './png-bytes.js';
 import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
 
 // Real worker processes and a simulated upstream: slower than unit tests on a loaded 2-core machine.
@@ -68,6 +68,8 @@ describe('video tasks: images that fail only after download', () => {
     w.images.serve('/wide.png', pngOf(1500, 400));
     w.images.serve('/text.png', Buffer.from('this is not an image at all'), 'image/png');
     w.images.serve('/ok.png', pngOf(640, 480));
+    w.images.serve('/huge.png', pngOf(6500, 3000));
+    w.images.serve('/anim.gif', gifOf(640, 480), 'image/gif');
   });
 
   const cases: [string, string, RegExp][] = [
@@ -75,6 +77,8 @@ describe('video tasks: images that fail only after download', () => {
     ['an aspect ratio outside 0.4-2.5', '/wide.png', /aspect ratio 3\.75/],
     ['not an image', '/text.png', /not an image/],
     ['unreachable', '/missing.png', /unreachable \(HTTP 404\)/],
+    ['larger than 6000 px on a side', '/huge.png', /too large \(6500x3000; each side must be at most 6000 px\)/],
+    ['a GIF', '/anim.gif', /format \(gif\) is not JPEG, PNG or WebP/],
   ];
 
   it.each(cases)('fails the task with the reason when the image is %s, and refunds it', async (_name, path, reason) => {
@@ -90,5 +94,20 @@ describe('video tasks: images that fail only after download', () => {
     expect(done.error.message).toMatch(/^Reference image 2 was refused: /);
     expect(await settledWallet(w, p.org)).toMatchObject({ balance: 10, frozenAmount: 0 });
     expect(await consumeRecords(w.h, p.org)).toEqual([]);
+  });
+
+  it('decodes a data URL in the worker and fails the task when the image is too large in pixels', async () => {
+    const p = await aProjectWithKey(w.h, '10');
+    const created = await w.h.http
+      .post('/v1/videos')
+      .set('authorization', `Bearer ${p.key}`)
+      .send({ ...base, content: [image(dataUrlOf(pngOf(3000, 6200)))] });
+    expect(created.status).toBe(200);
+    const done = await finalVideo(w, created.body.id, p.key);
+    expect(done.status).toBe('failed');
+    expect(done.error.message).toBe(
+      'Reference image 1 was refused: it is too large (3000x6200; each side must be at most 6000 px).',
+    );
+    expect(await settledWallet(w, p.org)).toMatchObject({ balance: 10, frozenAmount: 0 });
   });
 });
