@@ -28,4 +28,4 @@ const processor: Processor = async (job, ctx, token) => {
 
 export default processor;
 /** Steps are short HTTP calls and a query or two; rehosting streams. Many run at once without sleeping. */
-export const concurrency = 64;
+export const concurrency = 200;
