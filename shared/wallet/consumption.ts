@@ -28,7 +28,7 @@ export async function consume(
 ): Promise<{ record: WalletRecord; replayed: boolean }> {
   if (amountMicros <= 0n) throw new RangeError('a consumption must be positive');
   const idempotencyKey = `consume:${options.requestLogId}`;
-  let outcome: { record: WalletRecord; alertIds: string[] };
+  let outcome: { record: WalletRecord; alertIds: string[]; replayed: boolean };
   try {
     outcome = await ctx.db.transaction(async (tx) => {
       const thresholds = await alertThresholds(tx, organizationId);
@@ -38,7 +38,12 @@ export async function consume(
          where organization_id = ${organizationId} and is_active and balance > 0 and balance >= ${amountMicros}
         returning balance, frozen_amount, record_seq, currency`);
       const [row] = rows;
-      if (!row) throw await debitRefusal(tx, organizationId);
+      if (!row) {
+        // A repeat of a charged request finds the balance already lowered by its first call: answer that record.
+        const earlier = await recordByIdempotencyKey(tx, idempotencyKey);
+        if (earlier) return { record: earlier, alertIds: [], replayed: true };
+        throw await debitRefusal(tx, organizationId);
+      }
       const currentBalance = BigInt(row.balance as string) + BigInt(row.frozen_amount as string);
       const previousBalance = currentBalance + amountMicros;
       const record = await insertRecord(tx, {
@@ -59,7 +64,7 @@ export async function consume(
         previous: previousBalance,
         current: currentBalance,
       });
-      return { record, alertIds };
+      return { record, alertIds, replayed: false };
     });
   } catch (err) {
     if (!isUniqueViolation(err, 'wallet_records_idempotency_key')) throw err;
@@ -68,5 +73,5 @@ export async function consume(
     return { record: existing, replayed: true };
   }
   if (outcome.alertIds.length > 0) await enqueueAlerts(ctx, outcome.alertIds);
-  return { record: outcome.record, replayed: false };
+  return { record: outcome.record, replayed: outcome.replayed };
 }

@@ -71,6 +71,12 @@ export async function reserve(
   }
   const [row] = rows;
   if (row) return toReservation(row);
+  // A repeat of a reserved request finds the balance already lowered by its first call: answer that reservation.
+  const [earlier] = await ctx.db
+    .select({ id: walletReservations.id })
+    .from(walletReservations)
+    .where(eq(walletReservations.requestId, options.requestId));
+  if (earlier) return existingReservation(ctx.db, organizationId, options.requestId);
   throw await debitRefusal(ctx.db, organizationId);
 }
 
