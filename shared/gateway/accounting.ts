@@ -73,8 +73,9 @@ export async function closeCharge(ctx: AppContext, charge: Charge, outcome: Outc
   const cost = outcome.costMicros;
   const description = `${charge.operation}${charge.model ? ` ${charge.model}` : ''}`;
   // The log row first (idempotent on its id), then ONE wallet settlement keyed by the same id: a retried close
-  // writes neither twice.
-  await ctx.db
+  // writes neither twice. Only the close that wrote the log row counts the request and its tokens (metrics and
+  // quota): a replay after a crash would otherwise count them again.
+  const logged = await ctx.db
     .insert(requestLogs)
     .values({
       id: charge.requestLogId,
@@ -95,7 +96,8 @@ export async function closeCharge(ctx: AppContext, charge: Charge, outcome: Outc
       correlationId: currentCorrelationId() ?? null,
       finishedAt: new Date(),
     })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ id: requestLogs.id });
   if (charge.reservationId) {
     if (cost > 0n) {
       await settle(ctx, charge.reservationId, cost, { requestLogId: charge.requestLogId, description });
@@ -103,6 +105,7 @@ export async function closeCharge(ctx: AppContext, charge: Charge, outcome: Outc
       await release(ctx, charge.reservationId);
     }
   }
+  if (logged.length === 0) return;
   recordSettledRequest({ operation: charge.operation, status: outcome.status, usage, costMicros: cost });
   const tokens = totalTokens(usage);
   if (tokens > 0) {
