@@ -1,6 +1,6 @@
 // The hot path of polling. Thousands of open tasks are polled every few seconds, and on these machines a database
 // round trip costs more CPU than the poll itself: the reads and writes of polls that run at about the same time
-// (within a couple of milliseconds) are batched by DataLoader into one statement each. They use a small pool of
+// (within 10 ms) are batched by DataLoader into one statement each. They use a small pool of
 // their own, so polls never queue behind completions waiting on a wallet row lock in the shared pool.
 import DataLoader from 'dataloader';
 import type pg from 'pg';
@@ -30,7 +30,7 @@ type ViewRow = {
 };
 
 /** How long a batch waits for more polls: small next to the 3-5 s poll window, long enough to gather a few. */
-const BATCH_WINDOW_MS = 2;
+const BATCH_WINDOW_MS = 10;
 const MAX_BATCH = 200;
 const batchOptions = {
   cache: false,
