@@ -5,6 +5,8 @@ export default {
   ...base,
   roots: ['<rootDir>/test/reliability'],
   testPathIgnorePatterns: [],
+  // The usual teardown, then the table of the figures the fault tests wrote (scripts/reliability-report.ts).
+  globalTeardown: '<rootDir>/test/reliability/global-teardown.mjs',
   testTimeout: 180_000,
   maxWorkers: 1,
 };

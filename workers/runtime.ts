@@ -44,6 +44,10 @@ export async function startWorkers(
         connection: ctx.redis,
         prefix: ctx.config.REDIS_PREFIX,
         concurrency,
+        // A worker that dies mid-job (SIGKILL, OOM) stops renewing the lock; the stalled check of any live worker
+        // then puts the job back in the queue (once: a second stall fails it).
+        lockDuration: ctx.config.WORKER_LOCK_MS,
+        stalledInterval: ctx.config.WORKER_LOCK_MS,
         // Per-minute completed/failed counts kept in Redis for a week; /metrics reads their totals.
         metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
       },

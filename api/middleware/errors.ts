@@ -14,17 +14,34 @@ const unavailableMessages = [
   /enableOfflineQueue/,
   /MaxRetriesPerRequest/i,
   /Command timed out/,
+  // node-postgres, when the server goes away without an error code, or the pool cannot connect in time.
+  /Connection terminated/,
+  /connection error and is not queryable/,
+  /timeout exceeded when trying to connect/,
 ];
 const unavailableCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
+  'EPIPE',
   '57P01',
+  '57P02',
   '57P03',
   '08006',
   '08001',
   '53300',
 ]);
+
+/** A lost PostgreSQL or Redis, also when wrapped: drizzle rethrows a failed query as `Failed query: …` (with the
+ * query's parameters, so its own text is not matched) and the driver's error as its cause. */
+function isUnavailable(err: { code?: string; message?: unknown; cause?: unknown } | undefined): boolean {
+  for (let e = err, depth = 0; e && depth < 3; e = e.cause as typeof err, depth++) {
+    if (e.code && unavailableCodes.has(e.code)) return true;
+    const message = typeof e.message === 'string' && !e.message.startsWith('Failed query:') ? e.message : '';
+    if (message && unavailableMessages.some((r) => r.test(message))) return true;
+  }
+  return false;
+}
 
 /** PostgreSQL refusing text the client sent (a NUL character, bytes invalid in UTF-8): the request is at fault. */
 const unstorableTextCodes = new Set(['22021', '22P05']);
@@ -52,12 +69,7 @@ export function toAppError(err: unknown): AppError {
     case 'request.aborted':
       return new AppError('Request.Aborted', 400, 'The request was aborted by the client.');
   }
-  if (
-    (e?.code && unavailableCodes.has(e.code)) ||
-    (typeof e?.message === 'string' && unavailableMessages.some((r) => r.test(e.message)))
-  ) {
-    return serviceUnavailable();
-  }
+  if (isUnavailable(e)) return serviceUnavailable();
   return new AppError('Server.Error', 500, 'Internal server error.', { cause: err });
 }
 

@@ -42,6 +42,9 @@ export const envSchema = z
 
     WORKER_QUEUES: z.string().default('all'),
     WORKER_STALL_EXIT_MS: positiveInt.default(120_000),
+    /** BullMQ job lock (renewed every half of it) and stalled-job check interval: a job whose worker died goes back
+     * to its queue within about three times this. */
+    WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
 
     STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
     STORAGE_LOCAL_DIR: z.string().default('.data/storage'),

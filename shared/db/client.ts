@@ -19,5 +19,9 @@ export function createDb(databaseUrl: string, options: { max?: number; applicati
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor may a checked-out one (inside a transaction, between two statements): the pool listens to its clients only
+  // while they are idle, and an 'error' event nobody listens to is thrown. The failed query still rejects, and the
+  // pool drops the dead client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { pool, db: drizzle(pool, { schema }) };
 }

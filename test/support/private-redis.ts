@@ -1,6 +1,11 @@
 // A private redis-server on its own port, for tests that stop and restart Redis (never the machine's shared one).
+// Without persistence a restart starts empty; with `appendOnly` every write is fsynced to an AOF in a private
+// folder before Redis answers, so a SIGKILLed Redis comes back with every acknowledged write.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { waitUntil } from './harness.js';
 
 export async function freePort(): Promise<number> {
@@ -24,12 +29,22 @@ const listening = (port: number) =>
     s.once('error', () => resolve(false));
   });
 
+export type PrivateRedisOptions = { appendOnly?: boolean };
+
 export class PrivateRedis {
   private child: ChildProcess | undefined;
-  constructor(readonly port: number) {}
+  /** The AOF folder (appendOnly only); kept across restarts, removed by dispose(). */
+  readonly dir: string | undefined;
 
-  static async start(): Promise<PrivateRedis> {
-    const redis = new PrivateRedis(await freePort());
+  constructor(
+    readonly port: number,
+    options: PrivateRedisOptions = {},
+  ) {
+    this.dir = options.appendOnly ? mkdtempSync(path.join(os.tmpdir(), 'ockhub-redis-')) : undefined;
+  }
+
+  static async start(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(await freePort(), options);
     await redis.start();
     return redis;
   }
@@ -39,9 +54,12 @@ export class PrivateRedis {
   }
 
   async start() {
+    const persistence = this.dir
+      ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir]
+      : ['--appendonly', 'no'];
     this.child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence],
       {
         stdio: 'ignore',
       },
@@ -56,5 +74,11 @@ export class PrivateRedis {
     child.kill('SIGKILL');
     await exited;
     await waitUntil(async () => !(await listening(this.port)), 5_000, 50);
+  }
+
+  /** Stops Redis and removes its AOF folder. */
+  async dispose() {
+    await this.stop();
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }

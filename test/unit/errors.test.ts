@@ -39,6 +39,13 @@ describe('error mapping', () => {
   it('turns lost backing services into 503', () => {
     expect(toAppError(new Error("Stream isn't writeable and enableOfflineQueue options is false")).status).toBe(503);
     expect(toAppError(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })).status).toBe(503);
+    expect(toAppError(new Error('Connection terminated unexpectedly')).status).toBe(503);
+  });
+  it('turns a lost PostgreSQL behind a drizzle query error into 503', () => {
+    const shutdown = Object.assign(new Error('the database system is shutting down'), { code: '57P03' });
+    const wrapped = new Error('Failed query: select 1\nparams: ', { cause: shutdown });
+    expect(toAppError(wrapped).status).toBe(503);
+    expect(toAppError(new Error('Failed query: select 1', { cause: new Error('syntax error') })).status).toBe(500);
   });
   it('turns anything else into a 500 without leaking its message', () => {
     const err = toAppError(new Error('secret internals'));
