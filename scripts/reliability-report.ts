@@ -20,6 +20,11 @@ const columns: [key: string, title: string][] = [
   ['requeueSeconds', 'requeue s'],
   ['apiRecoverySeconds', 'API recovery s'],
   ['workerRecoverySeconds', 'worker recovery s'],
+  ['requests', 'requests'],
+  ['answered5xx', '5xx'],
+  ['runs', 'runs'],
+  ['operations', 'operations'],
+  ['violations', 'violations'],
 ];
 
 function newestFile(): string | undefined {
@@ -30,12 +35,7 @@ function newestFile(): string | undefined {
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
 
-export function reliabilityTable(file: string): string {
-  const rows = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, string | number>)
-    .sort((a, b) => String(a.test).localeCompare(String(b.test)));
+function table(rows: Record<string, string | number>[]): string {
   const shown = columns.filter(([key]) => rows.some((r) => r[key] !== undefined));
   const header = ['test', ...shown.map(([, title]) => title)];
   const body = rows.map((r) => [String(r.test), ...shown.map(([key]) => (r[key] === undefined ? '' : String(r[key])))]);
@@ -44,6 +44,18 @@ export function reliabilityTable(file: string): string {
     `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(header), rule, ...body.map(line)].join('\n');
+}
+
+/** One table per kind of test (faults, properties, fuzz), each with only the columns its rows fill. */
+export function reliabilityTable(file: string): string {
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, string | number>)
+    .sort((a, b) => String(a.test).localeCompare(String(b.test)));
+  const kindOf = (test: string) => (/^(Property|Fuzz):/.exec(test)?.[1] ?? 'Fault').toLowerCase();
+  const kinds = [...new Set(rows.map((r) => kindOf(String(r.test))))];
+  return kinds.map((kind) => table(rows.filter((r) => kindOf(String(r.test)) === kind))).join('\n\n');
 }
 
 function main() {

@@ -1,8 +1,7 @@
-// The figures of one property (runs, service calls fired, invariant violations): printed as one line, and appended
-// as a JSON line to the file named by OCKHUB_RELIABILITY_FIGURES when the suite's collector asks for them.
-import { appendFileSync } from 'node:fs';
+// The figures of one property (runs, service calls fired, invariant violations): recorded with the suite's other
+// figures (one row of the table npm run test:reliability prints at the end).
 import fc from 'fast-check';
-import { inheritedEnv } from '../../../shared/config/index.js';
+import { recordFigures } from '../support/figures.js';
 
 export type PropertyFigures = {
   suite: 'properties';
@@ -55,12 +54,8 @@ export class PropertyTally {
 }
 
 export function reportFigures(tally: PropertyTally): void {
-  const figures = tally.figures();
-  console.log(
-    `[reliability:properties] ${figures.name}: ${figures.runs} runs, ${figures.operations} operations, ${figures.violations} violations`,
-  );
-  const file = inheritedEnv().OCKHUB_RELIABILITY_FIGURES;
-  if (file) appendFileSync(file, `${JSON.stringify(figures)}\n`);
+  const { name, runs, operations, violations } = tally.figures();
+  recordFigures(`Property: ${name}`, { runs, operations, violations });
 }
 
 /** fc.assert, then the figures (also of a failed property), then no violation seen at all, shrinking included. */

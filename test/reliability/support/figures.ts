@@ -25,6 +25,13 @@ export type Figures = {
   workerRecoverySeconds?: number;
   /** Outbound deliveries repeated because the worker died after sending (at-least-once channels). */
   redeliveries?: number;
+  /** Requests sent by the fuzzer, and the answers among them in the 5xx range (any). */
+  requests?: number;
+  answered5xx?: number;
+  /** Property tests: runs of the property, operations fired in all, invariant violations seen. */
+  runs?: number;
+  operations?: number;
+  violations?: number;
 };
 
 export const figuresFile = (run = inheritedEnv().OCKHUB_TEST_RUN ?? 'manual') => figuresFileOf(run);

@@ -4,7 +4,8 @@ import { listRoutes } from '../../api/openapi/route-list.js';
 import { anOrganization, aProject } from '../organizations/org-fixtures.js';
 import { aProjectWithKey, type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
 import { createUser } from '../support/identity.js';
-import { malformedBodies, seeded } from './malformed-bodies.js';
+import { recordFigures } from './support/figures.js';
+import { malformedBodies, seeded } from './support/malformed-bodies.js';
 
 const SEED = 20261122;
 const BODIES_PER_ROUTE = 25;
@@ -82,6 +83,7 @@ describe('malformed JSON bodies sent to every JSON route', () => {
         }
       }
     }
+    recordFigures('Fuzz: malformed JSON to every JSON route', { requests: sent, answered5xx: failures.length });
     expect(sent).toBeGreaterThan(routes.length * BODIES_PER_ROUTE);
     expect(failures).toEqual([]);
     // The bodies got past authentication to validation: most answers are 400 (or 413 for the huge ones).
