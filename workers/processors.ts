@@ -9,5 +9,6 @@ export const processors: Partial<Record<QueueName, () => Promise<ProcessorModule
   'skill-bundle': () => import('./skill-bundle/processor.js'),
   telemetry: () => import('./telemetry/processor.js'),
   video: () => import('./video/processor.js'),
+  'video-rehost': () => import('./video-rehost/processor.js'),
   'web-fetch': () => import('./web-fetch/processor.js'),
 };

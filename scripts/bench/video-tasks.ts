@@ -54,7 +54,7 @@ const workers = Array.from({ length: workerCount }, () =>
       LOG_LEVEL: 'warn',
       DATABASE_URL: ctx.config.DATABASE_URL,
       REDIS_PREFIX: ctx.config.REDIS_PREFIX,
-      WORKER_QUEUES: 'video',
+      WORKER_QUEUES: 'video,video-rehost',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   }),
@@ -124,7 +124,8 @@ const { rows: firstFinished } = await ctx.db.execute<{ at: Date | string }>(
 // The steady state: from 5 s after the last create to the first completion (no burst of submits or rehosts).
 const steadyFrom = started + createdMs + 5_000;
 const steadyTo = new Date(firstFinished[0]?.at ?? Date.now()).getTime();
-// Poll gaps: consecutive GETs of the same upstream task.
+// Poll gaps: consecutive GETs of the same upstream task. The last GET of a task is the video-rehost job reading the
+// download address once the poll that saw the video ready handed the task over: not a poll, so it is left out.
 const polls = new Map<string, number[]>();
 for (const r of sim.state.requests) {
   if (r.method !== 'GET' || !r.path.startsWith(TASKS)) continue;
@@ -133,6 +134,7 @@ for (const r of sim.state.requests) {
   list.push(Date.parse(r.at));
   polls.set(id, list);
 }
+for (const times of polls.values()) times.pop();
 const gaps: number[] = [];
 const steadyGaps: number[] = [];
 /** Late gaps by where they end: during the creates, the steady state, or the completions. */

@@ -11,11 +11,18 @@ const uuid = z.uuid();
 export const queueDefinitions = {
   video: {
     description:
-      'submit to the upstream, poll every 3-5 s, retry a failed task once, rehost to storage; re-chain lost tasks',
+      'submit to the upstream, poll every 3-5 s, retry a failed task once, hand finished videos to video-rehost; re-chain lost tasks',
     jobs: {
       advance: payload({ taskId: z.string().min(1).max(64) }),
       'forward-cancel': payload({ taskId: z.string().min(1).max(64) }),
       sweep: payload({}),
+    },
+    options: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
+  },
+  'video-rehost': {
+    description: 'stream a finished upstream video into object storage, complete the task and settle its charge',
+    jobs: {
+      rehost: payload({ taskId: z.string().min(1).max(64) }),
     },
     options: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
   },

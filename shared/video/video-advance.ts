@@ -1,13 +1,14 @@
 // One worker step of a video task: submit upstream (after checking reference images), or poll it, then either ask
-// to be run again later ('scheduled') or finish the task through a compare-and-set transition and close its
-// charge. A failed upstream task is replaced once; a task past its deadline fails; a cancel is forwarded upstream.
+// to be run again later ('scheduled'), hand a finished video to the video-rehost queue ('handed-off', see
+// video-complete.ts), or fail the task through a compare-and-set transition and close its charge. A failed
+// upstream task is replaced once; a task past its deadline fails; a cancel is forwarded upstream.
 import type { AppContext } from '../context.js';
 import { loadModelRegistry } from '../gateway/model-registry.js';
 import { UpstreamVideoError, type VideoProvider, videoProviderFor } from '../providers/video/index.js';
 import { referenceImagesProblem } from './reference-images.js';
 import { closeTaskCharge } from './video-billing.js';
 import { pollViewById, recordPoll, type TaskPollView } from './video-poll-store.js';
-import { rehostVideo } from './video-rehost.js';
+import { startRehost } from './video-schedule.js';
 import {
   isOpen,
   markUpstreamCancelled,
@@ -21,9 +22,17 @@ import {
 export const MAX_UPSTREAM_TASKS = 2;
 
 /** 'scheduled': the step wants to run again after the poll interval; every other result ends the chain. */
-export type AdvanceResult = 'missing' | 'finished' | 'scheduled' | 'completed' | 'failed' | 'cancelled' | 'superseded';
+export type AdvanceResult =
+  | 'missing'
+  | 'finished'
+  | 'scheduled'
+  | 'handed-off'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'superseded';
 
-type Step = { ctx: AppContext; provider: VideoProvider };
+export type Step = { ctx: AppContext; provider: VideoProvider };
 type UpstreamState = Awaited<ReturnType<VideoProvider['status']>>;
 
 export async function advanceVideoTask(
@@ -58,7 +67,7 @@ export async function forwardVideoCancellation(
 }
 
 /** The part of a final state that may have been cut short by a crash: the charge, the upstream cancellation. */
-async function settleFinished(s: Step, taskId: string): Promise<'finished' | 'missing'> {
+export async function settleFinished(s: Step, taskId: string): Promise<'finished' | 'missing'> {
   const task = await taskById(s.ctx.db, taskId);
   if (!task) return 'missing';
   await closeTaskCharge(s.ctx, task);
@@ -144,7 +153,8 @@ async function poll(s: Step, view: TaskPollView, upstreamId: string): Promise<Ad
       return 'superseded';
     }
     case 'succeeded':
-      return complete(s, view.id, upstreamId, state);
+      await startRehost(ctx, view.id);
+      return 'handed-off';
     case 'failed':
     case 'cancelled': {
       const reason = state.error ?? `the upstream task was ${state.state}`;
@@ -157,31 +167,4 @@ async function poll(s: Step, view: TaskPollView, upstreamId: string): Promise<Ad
       return fail(s, task.id, `Video generation failed: ${reason}`, 'server_error');
     }
   }
-}
-
-async function complete(s: Step, taskId: string, upstreamId: string, state: UpstreamState): Promise<AdvanceResult> {
-  const { ctx, provider } = s;
-  let stored: Awaited<ReturnType<typeof rehostVideo>>;
-  try {
-    stored = await rehostVideo(ctx, provider, taskId, upstreamId, state);
-  } catch (err) {
-    ctx.logger.warn({ taskId, err: (err as Error).message }, 'video rehost failed; trying again later');
-    return 'scheduled';
-  }
-  const completed = await transition(ctx.db, taskId, openStatuses, {
-    status: 'completed',
-    progress: 100,
-    objectKey: stored.objectKey,
-    videoUrl: stored.videoUrl,
-    objectStoreUrl: stored.objectStoreUrl,
-    finishedAt: new Date(),
-  });
-  if (!completed) {
-    // The key is the task's own: keep the file when a racing step completed the task with it.
-    const now = await taskById(ctx.db, taskId);
-    if (now?.objectKey !== stored.objectKey) await ctx.storage.delete(stored.objectKey).catch(() => undefined);
-    return 'superseded';
-  }
-  await closeTaskCharge(ctx, completed);
-  return 'completed';
 }

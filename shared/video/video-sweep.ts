@@ -1,11 +1,11 @@
 // The video sweep: an open task whose chain job is gone (its enqueue failed at create, its retries ran out, or Redis
 // lost it) would wait forever. Every minute the sweep looks at open tasks that have not been polled for a while and
-// starts their chain again when no live job carries it. Live jobs (waiting, delayed, active) are left alone:
+// starts their chain again when no live job (of the chain, or of video-rehost) carries it. Live jobs are left alone:
 // BullMQ's own stalled-job check returns the jobs of crashed workers.
 import { and, asc, inArray, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { videoTasks } from '../db/schema/index.js';
-import { chainJobId, startTaskChain } from './video-schedule.js';
+import { chainJobId, rehostJobId, startTaskChain } from './video-schedule.js';
 import { openStatuses } from './video-store.js';
 
 const SWEEP_BATCH = 500;
@@ -33,6 +33,9 @@ export async function sweepVideoTasks(
   const queue = ctx.queues.queue('video');
   let restarted = 0;
   for (const { id } of quiet) {
+    // A task handed to video-rehost may wait there behind a burst of finished videos: that job carries it.
+    const rehost = await ctx.queues.queue('video-rehost').getJob(rehostJobId(id));
+    if (rehost && liveStates.has(await rehost.getState())) continue;
     const job = await queue.getJob(chainJobId(id));
     const state = job ? await job.getState() : 'missing';
     if (liveStates.has(state)) continue;

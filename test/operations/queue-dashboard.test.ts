@@ -51,7 +51,16 @@ describe('the queue dashboard at /admin/queues', () => {
     const api = await h.http.get('/admin/queues/api/queues').set('cookie', jar);
     expect(api.status).toBe(200);
     const names = (api.body.queues as { name: string }[]).map((q) => q.name).sort();
-    expect(names).toEqual(['alerts', 'maintenance', 'quota', 'skill-bundle', 'telemetry', 'video', 'web-fetch']);
+    expect(names).toEqual([
+      'alerts',
+      'maintenance',
+      'quota',
+      'skill-bundle',
+      'telemetry',
+      'video',
+      'video-rehost',
+      'web-fetch',
+    ]);
 
     const out = await h.http.delete('/admin/session');
     expect(out.status).toBe(204);

@@ -3,8 +3,9 @@ import { videoTasks } from '../../shared/db/schema/index.js';
 import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
 import { organizationOfProject } from '../../shared/gateway/project-directory.js';
 import { advanceVideoTask } from '../../shared/video/video-advance.js';
+import { completeVideoTask } from '../../shared/video/video-complete.js';
 import { normalizeVideoRequest } from '../../shared/video/video-request.js';
-import { chainJobId, startTaskChain } from '../../shared/video/video-schedule.js';
+import { chainJobId, rehostJobId, startTaskChain } from '../../shared/video/video-schedule.js';
 import { createVideoTask } from '../../shared/video/video-tasks.js';
 import { aProjectWithKey, consumeRecords, type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
 
@@ -52,17 +53,21 @@ describe('video state machine (compare-and-set steps)', () => {
     expect(deletes.some((d) => d.path !== `${TASKS}/${stored?.upstreamTaskId}`)).toBe(true);
   });
 
-  it('completes and charges once when two polls race, and a late step after that only settles', async () => {
+  it('hands a finished video over once when two polls race, and completes and charges once when two rehosts race', async () => {
     const { p, task } = await aTask('late poll late-case');
     expect(await advanceVideoTask(w.h.ctx, task.id)).toBe('scheduled');
     expect((await row(task.id))?.upstreamAttempts).toBe(1);
     await new Promise((r) => setTimeout(r, 400));
-    const results = await Promise.all([advanceVideoTask(w.h.ctx, task.id), advanceVideoTask(w.h.ctx, task.id)]);
+    const polls = await Promise.all([advanceVideoTask(w.h.ctx, task.id), advanceVideoTask(w.h.ctx, task.id)]);
+    expect(polls).toEqual(['handed-off', 'handed-off']);
+    const rehosts = await w.h.ctx.queues.queue('video-rehost').getJobs(['waiting', 'delayed', 'active']);
+    expect(rehosts.map((j) => j.id)).toEqual([rehostJobId(task.id)]);
+    const results = await Promise.all([completeVideoTask(w.h.ctx, task.id), completeVideoTask(w.h.ctx, task.id)]);
     expect(results.sort()).toEqual(['completed', 'superseded']);
     expect(await advanceVideoTask(w.h.ctx, task.id)).toBe('finished');
     const stored = await row(task.id);
     expect(stored?.status).toBe('completed');
-    // The losing step wrote the same object key: it must not have deleted the winner's file.
+    // The losing rehost wrote the same object key: it must not have deleted the winner's file.
     expect(await w.h.ctx.storage.exists(stored?.objectKey as string)).toBe(true);
     expect((await consumeRecords(w.h, p.org)).map((r) => r.amount)).toEqual([0.25]);
   });

@@ -40,7 +40,7 @@ export async function openVideoWorld(options: { env?: TestEnv; videoMs?: number 
   await new Promise((r) => imageServer.once('listening', r));
   const imageOrigin = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}`;
 
-  const startWorker = () => startProcess(world.h.env, { extraEnv: { WORKER_QUEUES: 'video' } });
+  const startWorker = () => startProcess(world.h.env, { extraEnv: { WORKER_QUEUES: 'video,video-rehost' } });
   const out: VideoWorld = {
     ...world,
     baseUrl,

@@ -1,5 +1,5 @@
-// video: the worker is SIGKILLed while it downloads the finished video from the upstream (the last step, right
-// before the task completes and is charged); the replacement worker polls again, rehosts, and charges once.
+// video: the worker is SIGKILLed while its video-rehost job downloads the finished video from the upstream (the
+// last step, right before the task completes and is charged); the replacement worker rehosts and charges once.
 import { eq } from 'drizzle-orm';
 import { requestLogs, videoTasks } from '../../../shared/db/schema/index.js';
 import { reconcileWallets } from '../../../shared/wallet/reconciliation.js';
@@ -35,10 +35,10 @@ it('completes a task whose worker was SIGKILLed mid-download, with one upstream 
     .set(bearer(p.key))
     .send({ model: 'sora-2', prompt: 'A lighthouse in a storm', seconds: '4' });
   expect(created.status).toBe(200);
-  const queue = w.h.ctx.queues.queue('video');
+  const queue = w.h.ctx.queues.queue('video-rehost');
   const statusOf = async () =>
     (await w.h.ctx.db.select().from(videoTasks).where(eq(videoTasks.id, created.body.id)))[0]?.status;
-  const killed = await killMidJob(w.h, w.worker, 'video', {
+  const killed = await killMidJob(w.h, w.worker, 'video-rehost', {
     // Downloading: the upstream task finished, ours is not completed (nor charged) yet.
     midJob: async () =>
       upstream.gate.held === 1 && (await queue.getActiveCount()) === 1 && (await statusOf()) === 'in_progress',
@@ -66,7 +66,7 @@ it('completes a task whose worker was SIGKILLed mid-download, with one upstream 
   expect(await walletOf(w.h, p.org)).toMatchObject({ frozenAmount: 0 });
   expect((await reconcileWallets(w.h.ctx.db)).problems).toEqual([]);
 
-  recordFigures('SIGKILL mid-job: video', {
+  recordFigures('SIGKILL mid-job: video-rehost', {
     jobsAtRisk: killed.inFlight,
     jobsLost: done.status === 'completed' ? 0 : 1,
     doubleEffects: Math.max(0, records.length - 1) + Math.max(0, creates.length - 1),
