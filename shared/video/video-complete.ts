@@ -7,7 +7,7 @@ import { type AdvanceResult, settleFinished } from './video-advance.js';
 import { closeTaskCharge } from './video-billing.js';
 import { pollViewById } from './video-poll-store.js';
 import { rehostVideo } from './video-rehost.js';
-import { startTaskChain } from './video-schedule.js';
+import { restartTaskChain } from './video-schedule.js';
 import { isOpen, openStatuses, taskById, transition } from './video-store.js';
 
 export async function completeVideoTask(
@@ -23,7 +23,7 @@ export async function completeVideoTask(
   const state = upstreamId ? await provider.status(upstreamId) : undefined;
   if (!upstreamId || state?.state !== 'succeeded') {
     // Not what the hand-off saw (the task moved to another upstream task): the chain takes it from here.
-    await startTaskChain(ctx, taskId);
+    await restartTaskChain(ctx, taskId);
     return 'superseded';
   }
   const stored = await rehostVideo(ctx, provider, taskId, upstreamId, state);

@@ -15,9 +15,33 @@ export function jitteredInterval(intervalMs: number, random = Math.random): numb
   return Math.round(intervalMs * (0.8 + random() * 0.4));
 }
 
-/** Starts (or, when its job is still there, leaves alone) the chain of steps of a task. */
+/** Starts the chain of steps of a new task. */
 export async function startTaskChain(ctx: AppContext, taskId: string): Promise<void> {
   await ctx.queues.add('video', 'advance', { taskId }, { jobId: chainJobId(taskId) });
+}
+
+/**
+ * Removes the job `jobId` when it has ended (failed for good, or completed and still kept for a while): BullMQ
+ * silently ignores an add whose id is taken, so a job started again under that id would never run. A live job is
+ * left alone: it does the work. True when no job holds the id any more.
+ */
+async function clearEndedJob(ctx: AppContext, queue: 'video' | 'video-rehost', jobId: string): Promise<boolean> {
+  const earlier = await ctx.queues.queue(queue).getJob(jobId);
+  if (!earlier) return true;
+  // 'unknown': a job record in no list (a half-written job after a Redis crash) carries nothing either.
+  if (!['failed', 'completed', 'unknown'].includes(await earlier.getState())) return false;
+  await earlier.remove().catch(() => undefined);
+  return true;
+}
+
+/**
+ * Starts the chain of a task again (the sweep; a hand-off that found the upstream task not ready after all),
+ * unless a live job still carries it. True when a new chain was started.
+ */
+export async function restartTaskChain(ctx: AppContext, taskId: string): Promise<boolean> {
+  if (!(await clearEndedJob(ctx, 'video', chainJobId(taskId)))) return false;
+  await startTaskChain(ctx, taskId);
+  return true;
 }
 
 /** A job that only settles the aftermath of a cancel (forwarding it upstream); it never polls. */
@@ -25,14 +49,8 @@ export async function scheduleCancelForwarding(ctx: AppContext, taskId: string):
   await ctx.queues.add('video', 'forward-cancel', { taskId }, { jobId: cancelJobId(taskId) });
 }
 
-/**
- * Hands a task whose upstream video is ready to the `video-rehost` queue. A job of an earlier hand-off that ended
- * (failed for good, or finished without completing the task) is removed first, so the new one is not collapsed
- * into it; a live one is left to do the work.
- */
+/** Hands a task whose upstream video is ready to the `video-rehost` queue (past an ended job of an earlier hand-off). */
 export async function startRehost(ctx: AppContext, taskId: string): Promise<void> {
-  const earlier = await ctx.queues.queue('video-rehost').getJob(rehostJobId(taskId));
-  if (earlier && ['failed', 'completed'].includes(await earlier.getState()))
-    await earlier.remove().catch(() => undefined);
+  await clearEndedJob(ctx, 'video-rehost', rehostJobId(taskId));
   await ctx.queues.add('video-rehost', 'rehost', { taskId }, { jobId: rehostJobId(taskId) });
 }

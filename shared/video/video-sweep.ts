@@ -5,7 +5,7 @@
 import { and, asc, inArray, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { videoTasks } from '../db/schema/index.js';
-import { chainJobId, rehostJobId, startTaskChain } from './video-schedule.js';
+import { rehostJobId, restartTaskChain } from './video-schedule.js';
 import { openStatuses } from './video-store.js';
 
 const SWEEP_BATCH = 500;
@@ -30,20 +30,14 @@ export async function sweepVideoTasks(
     )
     .orderBy(asc(videoTasks.id))
     .limit(SWEEP_BATCH);
-  const queue = ctx.queues.queue('video');
   let restarted = 0;
   for (const { id } of quiet) {
     // A task handed to video-rehost may wait there behind a burst of finished videos: that job carries it.
     const rehost = await ctx.queues.queue('video-rehost').getJob(rehostJobId(id));
     if (rehost && liveStates.has(await rehost.getState())) continue;
-    const job = await queue.getJob(chainJobId(id));
-    const state = job ? await job.getState() : 'missing';
-    if (liveStates.has(state)) continue;
-    // A finished job keeps the id taken: remove it, so the new chain is not collapsed into it.
-    if (job) await job.remove().catch(() => undefined);
-    await startTaskChain(ctx, id);
+    if (!(await restartTaskChain(ctx, id))) continue;
     restarted++;
-    ctx.logger.warn({ taskId: id, jobState: state }, 'video task had no live job; its chain started again');
+    ctx.logger.warn({ taskId: id }, 'video task had no live job; its chain started again');
   }
   return { checked: quiet.length, restarted };
 }
