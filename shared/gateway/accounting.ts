@@ -98,20 +98,23 @@ export async function closeCharge(ctx: AppContext, charge: Charge, outcome: Outc
     })
     .onConflictDoNothing()
     .returning({ id: requestLogs.id });
+  // Counted right after the log row, before the wallet: a close retried because the settlement failed still
+  // counts the request once.
+  if (logged.length > 0) {
+    recordSettledRequest({ operation: charge.operation, status: outcome.status, usage, costMicros: cost });
+    const tokens = totalTokens(usage);
+    if (tokens > 0) {
+      await new QuotaCounters({ redis: ctx.redis, db: ctx.db, prefix: ctx.config.REDIS_PREFIX }).recordTokens(
+        charge.caller.projectId,
+        tokens,
+      );
+    }
+  }
   if (charge.reservationId) {
     if (cost > 0n) {
       await settle(ctx, charge.reservationId, cost, { requestLogId: charge.requestLogId, description });
     } else {
       await release(ctx, charge.reservationId);
     }
-  }
-  if (logged.length === 0) return;
-  recordSettledRequest({ operation: charge.operation, status: outcome.status, usage, costMicros: cost });
-  const tokens = totalTokens(usage);
-  if (tokens > 0) {
-    await new QuotaCounters({ redis: ctx.redis, db: ctx.db, prefix: ctx.config.REDIS_PREFIX }).recordTokens(
-      charge.caller.projectId,
-      tokens,
-    );
   }
 }

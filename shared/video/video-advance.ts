@@ -44,9 +44,7 @@ export async function advanceVideoTask(
   const view = await pollViewById(ctx, taskId);
   if (!view) return 'missing';
   if (!isOpen(view.status)) return settleFinished(s, taskId);
-  if (Date.now() >= view.deadlineAt.getTime()) {
-    return fail(s, view.id, 'The video task did not finish before its deadline.', 'server_error');
-  }
+  if (Date.now() >= view.deadlineAt.getTime()) return failPastDeadline(s, view.id);
   if (view.upstreamTaskId === null) {
     const task = await taskById(ctx.db, taskId);
     return task ? submit(s, task) : 'missing';
@@ -77,6 +75,9 @@ export async function settleFinished(s: Step, taskId: string): Promise<'finished
   }
   return 'finished';
 }
+
+export const failPastDeadline = (s: Step, taskId: string) =>
+  fail(s, taskId, 'The video task did not finish before its deadline.', 'server_error');
 
 async function fail(s: Step, taskId: string, message: string, type: string): Promise<AdvanceResult> {
   const failed = await transition(s.ctx.db, taskId, openStatuses, {
@@ -153,8 +154,8 @@ async function poll(s: Step, view: TaskPollView, upstreamId: string): Promise<Ad
       return 'superseded';
     }
     case 'succeeded':
-      await startRehost(ctx, view.id);
-      return 'handed-off';
+      // A live rehost job of an earlier hand-off: look again at the next poll, the task then is final or handed.
+      return (await startRehost(ctx, view.id)) ? 'handed-off' : 'scheduled';
     case 'failed':
     case 'cancelled': {
       const reason = state.error ?? `the upstream task was ${state.state}`;

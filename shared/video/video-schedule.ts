@@ -49,8 +49,13 @@ export async function scheduleCancelForwarding(ctx: AppContext, taskId: string):
   await ctx.queues.add('video', 'forward-cancel', { taskId }, { jobId: cancelJobId(taskId) });
 }
 
-/** Hands a task whose upstream video is ready to the `video-rehost` queue (past an ended job of an earlier hand-off). */
-export async function startRehost(ctx: AppContext, taskId: string): Promise<void> {
-  await clearEndedJob(ctx, 'video-rehost', rehostJobId(taskId));
+/**
+ * Hands a task whose upstream video is ready to the `video-rehost` queue (past an ended job of an earlier
+ * hand-off). False when a live rehost job already holds the id: it may be one about to end without completing
+ * (it found the upstream not ready and restarted this chain), so the caller keeps polling rather than trust it.
+ */
+export async function startRehost(ctx: AppContext, taskId: string): Promise<boolean> {
+  if (!(await clearEndedJob(ctx, 'video-rehost', rehostJobId(taskId)))) return false;
   await ctx.queues.add('video-rehost', 'rehost', { taskId }, { jobId: rehostJobId(taskId) });
+  return true;
 }

@@ -58,8 +58,10 @@ describe('video state machine (compare-and-set steps)', () => {
     expect(await advanceVideoTask(w.h.ctx, task.id)).toBe('scheduled');
     expect((await row(task.id))?.upstreamAttempts).toBe(1);
     await new Promise((r) => setTimeout(r, 400));
+    // The second either sees the first's rehost job (and polls again later) or adds the same job id (collapsed).
     const polls = await Promise.all([advanceVideoTask(w.h.ctx, task.id), advanceVideoTask(w.h.ctx, task.id)]);
-    expect(polls).toEqual(['handed-off', 'handed-off']);
+    expect(polls).toContain('handed-off');
+    expect(polls.every((r) => r === 'handed-off' || r === 'scheduled')).toBe(true);
     const rehosts = await w.h.ctx.queues.queue('video-rehost').getJobs(['waiting', 'delayed', 'active']);
     expect(rehosts.map((j) => j.id)).toEqual([rehostJobId(task.id)]);
     const results = await Promise.all([completeVideoTask(w.h.ctx, task.id), completeVideoTask(w.h.ctx, task.id)]);

@@ -3,7 +3,7 @@ import { videoTasks } from '../../shared/db/schema/index.js';
 import { advanceVideoTask } from '../../shared/video/video-advance.js';
 import { chainJobId, rehostJobId } from '../../shared/video/video-schedule.js';
 import { sweepVideoTasks } from '../../shared/video/video-sweep.js';
-import { aProjectWithKey, consumeRecords } from '../support/gateway.js';
+import { aProjectWithKey, consumeRecords, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
 
@@ -49,7 +49,7 @@ describe('video sweep', () => {
       .where(inArray(videoTasks.id, [lost, failed, live, handed]));
 
     // No worker runs: the lost task is restarted; the other three have waiting jobs.
-    expect(await sweepVideoTasks(w.h.ctx)).toEqual({ checked: 4, restarted: 1 });
+    expect(await sweepVideoTasks(w.h.ctx)).toEqual({ checked: 4, restarted: 1, failed: 0, settled: 0 });
     expect(await (await queue.getJob(chainJobId(lost)))?.getState()).toBe('waiting');
 
     w.worker = await w.startWorker();
@@ -59,11 +59,49 @@ describe('video sweep', () => {
     expect((await finalVideo(w, live, p.key)).status).toBe('completed');
 
     // Both restarted; the restarted chain of `handed` hands it over again, past the dead rehost job.
-    expect(await sweepVideoTasks(w.h.ctx)).toEqual({ checked: 2, restarted: 2 });
+    expect(await sweepVideoTasks(w.h.ctx)).toEqual({ checked: 2, restarted: 2, failed: 0, settled: 0 });
     expect((await finalVideo(w, failed, p.key)).status).toBe('completed');
     expect((await finalVideo(w, handed, p.key)).status).toBe('completed');
     await settledWallet(w, p.org);
     expect((await consumeRecords(w.h, p.org)).map((r) => r.amount)).toEqual([0.25, 0.25, 0.25, 0.25]);
-    expect(await sweepVideoTasks(w.h.ctx)).toEqual({ checked: 0, restarted: 0 });
+    expect(await sweepVideoTasks(w.h.ctx)).toEqual({ checked: 0, restarted: 0, failed: 0, settled: 0 });
+  });
+
+  it('fails an open task long past its deadline, and settles a final task whose charge was never closed', async () => {
+    await w.worker.stop();
+    const p = await aProjectWithKey(w.h, '10');
+    const create = async (prompt: string) => {
+      const res = await w.h.http
+        .post('/v1/videos')
+        .set('authorization', `Bearer ${p.key}`)
+        .send({ model: 'seedance-1-0-pro', prompt });
+      expect(res.status).toBe(200);
+      return res.body.id as string;
+    };
+    const [overdue, unsettled] = [await create('overdue'), await create('unsettled')];
+    expect((await walletOf(w.h, p.org)).frozenAmount).toBeCloseTo(0.5, 6);
+    await w.h.ctx.db
+      .update(videoTasks)
+      .set({ deadlineAt: sql`now() - interval '20 minutes'` })
+      .where(inArray(videoTasks.id, [overdue]));
+    // Its last job died between the final transition and closing the charge.
+    await w.h.ctx.db
+      .update(videoTasks)
+      .set({ status: 'failed', errorMessage: 'upstream gone', finishedAt: sql`now() - interval '5 minutes'` })
+      .where(inArray(videoTasks.id, [unsettled]));
+
+    expect(await sweepVideoTasks(w.h.ctx)).toMatchObject({ failed: 1, settled: 1 });
+    expect((await finalVideo(w, overdue, p.key)).error.message).toBe(
+      'The video task did not finish before its deadline.',
+    );
+    expect(await walletOf(w.h, p.org)).toMatchObject({ balance: 10, frozenAmount: 0 });
+    expect(await consumeRecords(w.h, p.org)).toEqual([]);
+    const rows = await w.h.ctx.db
+      .select()
+      .from(videoTasks)
+      .where(inArray(videoTasks.id, [overdue, unsettled]));
+    expect(rows.map((r) => r.chargeClosed)).toEqual([true, true]);
+    expect(await sweepVideoTasks(w.h.ctx)).toMatchObject({ failed: 0, settled: 0 });
+    w.worker = await w.startWorker();
   });
 });

@@ -12,7 +12,14 @@ const processor: Processor = async (job, ctx, token) => {
     case 'advance': {
       // The next poll is timed from the start of this one, so a slow step does not stretch the gap.
       const startedAt = Date.now();
-      const result = await advanceVideoTask(ctx, (job.data as { taskId: string }).taskId);
+      const { taskId } = job.data as { taskId: string };
+      // A step that throws (a database or Redis blip) looks again at the next poll rather than spend one of the
+      // job's attempts: one job carries the whole task, and BullMQ never gives attempts back. The deadline
+      // bounds the retries.
+      const result = await advanceVideoTask(ctx, taskId).catch((err: Error) => {
+        ctx.logger.warn({ taskId, err: err.message }, 'video step failed; looking again at the next poll');
+        return 'scheduled' as const;
+      });
       if (result !== 'scheduled') return result;
       await job.moveToDelayed(startedAt + jitteredInterval(ctx.config.VIDEO_POLL_INTERVAL_MS), token);
       throw new DelayedError();

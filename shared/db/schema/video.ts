@@ -59,5 +59,11 @@ export const videoTasks = pgTable(
       .on(t.projectId, t.idempotencyKey)
       .where(sql`idempotency_key is not null`),
     index('video_tasks_open_idx').on(t.status).where(sql`status in ('queued', 'in_progress')`),
+    // The sweep's search for final tasks whose charge or upstream cancel was never closed: few rows, if any.
+    index('video_tasks_unsettled_idx')
+      .on(t.finishedAt)
+      .where(
+        sql`status not in ('queued', 'in_progress') and (charge_closed = false or (status = 'cancelled' and upstream_task_id is not null and upstream_cancelled = false))`,
+      ),
   ],
 );

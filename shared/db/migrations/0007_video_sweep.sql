@@ -1,0 +1,1 @@
+CREATE INDEX "video_tasks_unsettled_idx" ON "video_tasks" USING btree ("finished_at") WHERE status not in ('queued', 'in_progress') and (charge_closed = false or (status = 'cancelled' and upstream_task_id is not null and upstream_cancelled = false));
