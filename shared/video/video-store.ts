@@ -94,14 +94,6 @@ export function recordUpstreamTask(db: Database, task: VideoTask, upstreamTaskId
   );
 }
 
-/** Moves the step counter forward to `step` (never back); the scheduled job of that step is now the current one. */
-export async function advanceStep(db: Database, id: string, step: number): Promise<void> {
-  await db
-    .update(videoTasks)
-    .set({ step, lastPolledAt: new Date() })
-    .where(and(eq(videoTasks.id, id), lt(videoTasks.step, step)));
-}
-
 export async function markChargeClosed(db: Database, id: string): Promise<void> {
   await db.update(videoTasks).set({ chargeClosed: true }).where(eq(videoTasks.id, id));
 }

@@ -32,7 +32,7 @@ export const videoTasks = pgTable(
     request: jsonb('request').$type<VideoTaskRequest>().notNull(),
     status: text('status').$type<VideoStatus>().notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
-    /** Bumped by every scheduled worker step: a job whose step is not the current one is a stale duplicate. */
+    /** How many polls were recorded (with `last_polled_at`): a count for operators, not a guard. */
     step: integer('step').notNull().default(0),
     upstreamTaskId: text('upstream_task_id'),
     /** How many upstream tasks were created (a failed one is retried once: at most 2). */
