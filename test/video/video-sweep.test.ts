@@ -13,18 +13,21 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
+/** Creates a task through the API with the project key; its id. */
+async function createVideo(key: string, prompt: string): Promise<string> {
+  const res = await w.h.http
+    .post('/v1/videos')
+    .set('authorization', `Bearer ${key}`)
+    .send({ model: 'seedance-1-0-pro', prompt });
+  expect(res.status).toBe(200);
+  return res.body.id as string;
+}
+
 describe('video sweep', () => {
   it('restarts the chain of open tasks whose job was lost or failed for good, and leaves live jobs alone', async () => {
     await w.worker.stop();
     const p = await aProjectWithKey(w.h, '10');
-    const create = async (prompt: string) => {
-      const res = await w.h.http
-        .post('/v1/videos')
-        .set('authorization', `Bearer ${p.key}`)
-        .send({ model: 'seedance-1-0-pro', prompt });
-      expect(res.status).toBe(200);
-      return res.body.id as string;
-    };
+    const create = (prompt: string) => createVideo(p.key, prompt);
     const [lost, failed, live, handed] = [
       await create('lost job'),
       await create('failed job'),
@@ -70,14 +73,7 @@ describe('video sweep', () => {
   it('fails an open task long past its deadline, and settles a final task whose charge was never closed', async () => {
     await w.worker.stop();
     const p = await aProjectWithKey(w.h, '10');
-    const create = async (prompt: string) => {
-      const res = await w.h.http
-        .post('/v1/videos')
-        .set('authorization', `Bearer ${p.key}`)
-        .send({ model: 'seedance-1-0-pro', prompt });
-      expect(res.status).toBe(200);
-      return res.body.id as string;
-    };
+    const create = (prompt: string) => createVideo(p.key, prompt);
     const [overdue, unsettled] = [await create('overdue'), await create('unsettled')];
     expect((await walletOf(w.h, p.org)).frozenAmount).toBeCloseTo(0.5, 6);
     await w.h.ctx.db
