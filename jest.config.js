@@ -3,8 +3,9 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The reliability suite has its own config and script (jest.reliability.config.js, npm run test:reliability).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
+  // The reliability suite and the console's browser tests have their own configs and scripts
+  // (jest.reliability.config.js, npm run test:reliability; jest.console.config.js, npm run test:console).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/', '<rootDir>/test/console/'],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

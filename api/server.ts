@@ -1,4 +1,5 @@
 // The API process: loads the configuration, opens connections, serves HTTP and shuts down gracefully.
+import '../shared/node-runtime.js';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
 import { collectProcessMetrics } from '../shared/metrics/metrics.js';
@@ -12,7 +13,10 @@ const app = createApp(ctx);
 const server = app.listen(config.PORT, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  ctx.logger.info({ port }, `API listening on http://localhost:${port}`);
+  ctx.logger.info(
+    { port, node: process.version },
+    `API listening on http://localhost:${port} (Node.js ${process.version})`,
+  );
 });
 server.keepAliveTimeout = 65_000;
 

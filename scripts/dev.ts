@@ -1,5 +1,7 @@
 // `npm start`: one supervised command for development. Makes sure PostgreSQL and Redis answer, migrates, seeds,
-// starts the simulated provider on a free loopback port, then runs the API and all workers until Ctrl-C.
+// builds the web console when its build is missing or stale, starts the simulated provider on a free loopback
+// port, then runs the API (which serves the console) and all workers until Ctrl-C.
+import '../shared/node-runtime.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -7,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { inheritedEnv, loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
 import { ensureDatabase, runMigrations } from '../shared/db/migrate.js';
-import { runSeed } from './seed.js';
+import { ensureConsoleBuilt } from './console-build.js';
+import { runSeed } from './seed/seed-steps.js';
 import { ensureServices } from './services.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,13 +27,20 @@ say('database migrated');
   await ctx.close();
 }
 
+await ensureConsoleBuilt(say);
+
 const children: ChildProcess[] = [];
 let stopping = false;
+
+// Readable log lines for a person at a terminal; JSON when the output goes to a file or a log shipper.
+const logFormat = process.env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
 
 function run(name: string, script: string, env: Record<string, string>, readyLine?: RegExp): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
-    env: inheritedEnv(env),
+    // The NODE_ENV this supervisor validated: building the console (Vite) sets NODE_ENV=production in this process
+    // when it was unset, and a fresh clone's API and workers must not inherit that.
+    env: inheritedEnv({ NODE_ENV: config.NODE_ENV, LOG_FORMAT: logFormat, ...env }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -85,4 +95,5 @@ if (existsSync(path.join(root, simulator))) {
 await run('api', 'api/server.ts', upstream, /API listening/);
 await run('worker', 'workers/main.ts', upstream, /worker ready/);
 say(`ready: ${config.publicBaseUrl}  (health: ${config.publicBaseUrl}/health)`);
+say(`console: ${config.publicBaseUrl}/  (sign in at ${config.publicBaseUrl}/sign-in)`);
 say(`Admin: ${config.ADMIN_EMAIL} (password from ADMIN_PASSWORD; see README "First API key")`);

@@ -1,4 +1,5 @@
 // Creates the database if needed and applies every pending migration.
+import '../shared/node-runtime.js';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { ensureDatabase, runMigrations } from '../shared/db/migrate.js';
 

@@ -1,6 +1,7 @@
 // Prints the reliability suite's figures as one table: one row per fault test, from the JSON Lines file its tests
 // wrote under .data/reliability/ (the newest run by default; `--run=<id>` or a file path picks another).
 // npm run test:reliability prints it at the end (test/reliability/global-teardown.mjs).
+import '../shared/node-runtime.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ const columns: [key: string, title: string][] = [
   ['jobsLost', 'jobs lost'],
   ['doubleEffects', 'double effects'],
   ['redeliveries', 'redeliveries'],
+  ['undercharged', 'undercharged USD'],
   ['unexpected5xx', '5xx (not 503)'],
   ['hangs', 'hangs'],
   ['answered503', '503s'],

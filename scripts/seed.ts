@@ -1,38 +1,19 @@
-// Idempotent seed: the Admin account and whatever each area needs to be alive after `npm start`.
-import type { AppContext } from '../shared/context.js';
-import { bootstrapAdmin } from '../shared/identity/accounts.js';
-import { seedOrganizations } from '../shared/organizations/organization-seed.js';
-import { ensureWallets } from '../shared/wallet/wallets.js';
-import { catalogCategoriesStep, demoCatalogStep } from './seed/catalog-seed.js';
+// `npm run seed`: applies the idempotent seed to the configured database.
+import '../shared/node-runtime.js';
+import { ConfigError, loadConfigOrExit } from '../shared/config/index.js';
+import { createAppContext } from '../shared/context.js';
+import { runSeed } from './seed/seed-steps.js';
 
-export type SeedStep = { name: string; run(ctx: AppContext): Promise<string | undefined> };
-
-/** Each area adds its step here; every step must be safe to run on every start. */
-export const seedSteps: SeedStep[] = [
-  {
-    name: 'admin',
-    async run(ctx) {
-      const { account, created } = await bootstrapAdmin(ctx);
-      return `${created ? 'created' : 'found'} Admin account ${account.email}`;
-    },
-  },
-  catalogCategoriesStep,
-  demoCatalogStep,
-  { name: 'organizations', run: seedOrganizations },
-  {
-    name: 'wallets',
-    async run(ctx) {
-      const created = await ensureWallets(ctx.db);
-      return created > 0 ? `created ${created} missing organization wallets` : undefined;
-    },
-  },
-];
-
-export async function runSeed(ctx: AppContext): Promise<string[]> {
-  const notes: string[] = [];
-  for (const step of seedSteps) {
-    const note = await step.run(ctx);
-    if (note) notes.push(`${step.name}: ${note}`);
-  }
-  return notes;
+const config = loadConfigOrExit();
+const ctx = createAppContext(config, 'worker', 'seed');
+try {
+  const notes = await runSeed(ctx);
+  for (const note of notes) process.stderr.write(`[seed] ${note}\n`);
+} catch (err) {
+  // A setting the seed cannot work with (in production: ADMIN_PASSWORD) stops it like a bad setting stops a process.
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`[seed] ${err.message}\n`);
+  process.exitCode = 78;
+} finally {
+  await ctx.close();
 }

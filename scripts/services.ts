@@ -1,5 +1,8 @@
 // Makes sure PostgreSQL and Redis answer at the configured URLs; on loopback, starts private instances under
-// .data/ from the system's binaries (installing them with apt-get on Debian as root when missing).
+// .data/ from the system's binaries (installing them with apt-get on Debian as root when missing). With
+// `--browser`, also makes sure Debian's Chromium is there for the console's browser tests. `ensure` (what the test
+// commands run) also makes sure PgBouncer is installed, for the connection-pooler test set.
+import '../shared/node-runtime.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import net from 'node:net';
@@ -44,13 +47,16 @@ function aptInstall(pkg: string, why: string) {
       `${why} is not installed. Install it, e.g.: sudo apt-get install -y --no-install-recommends ${pkg}`,
     );
   }
-  say(`${why} is not installed; installing the Debian package "${pkg}" with apt-get (about 10-30 s)`);
+  say(`${why} is not installed; installing the Debian package(s) "${pkg}" with apt-get (about 10-60 s)`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
     aptUpdated = true;
   }
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkg.split(' ')], {
+    stdio: 'inherit',
+    env,
+  });
 }
 
 function postgresBinDir(): string | undefined {
@@ -135,6 +141,29 @@ async function ensureRedis(redisUrl: string) {
   await waitFor('127.0.0.1', port, 'Redis');
 }
 
+/** The browser the console's tests drive (Debian's package; its own downloads cannot work offline). */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export function ensureChromium(): string {
+  if (!existsSync(CHROMIUM_PATH)) {
+    // A font too: without one, headless pages render text as empty boxes in screenshots.
+    aptInstall('chromium fonts-dejavu-core', 'Chromium (for the browser tests)');
+    if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH} after install`);
+  }
+  return CHROMIUM_PATH;
+}
+
+export const PGBOUNCER_PATH = '/usr/sbin/pgbouncer';
+
+/** PgBouncer for the connection-pooler test set (test/operations/pgbouncer.test.ts), which starts its own. */
+export function ensurePgBouncer(): string {
+  if (!existsSync(PGBOUNCER_PATH)) {
+    aptInstall('pgbouncer', 'PgBouncer (for the connection-pooler tests)');
+    if (!existsSync(PGBOUNCER_PATH)) throw new Error(`PgBouncer not found at ${PGBOUNCER_PATH} after install`);
+  }
+  return PGBOUNCER_PATH;
+}
+
 export async function ensureServices(config: { DATABASE_URL: string; REDIS_URL: string }) {
   await ensurePostgres(config.DATABASE_URL);
   await ensureRedis(config.REDIS_URL);
@@ -142,11 +171,15 @@ export async function ensureServices(config: { DATABASE_URL: string; REDIS_URL: 
 
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 'ensure') {
   const config = loadConfigOrExit();
-  ensureServices(config).then(
-    () => say('PostgreSQL and Redis are reachable'),
-    (err: Error) => {
+  const browser = process.argv.includes('--browser');
+  ensureServices(config)
+    .then(() => {
+      say('PostgreSQL and Redis are reachable');
+      say(`PgBouncer is at ${ensurePgBouncer()}`);
+      if (browser) say(`Chromium is at ${ensureChromium()}`);
+    })
+    .catch((err: Error) => {
       say(err.message);
       process.exit(1);
-    },
-  );
+    });
 }

@@ -1,23 +1,33 @@
-// `npm run wallet:check`: reconciles every wallet against its records; prints each difference and exits 1 on any.
+// `npm run wallet:check`: reconciles every wallet against its records, and every Redis mirror against PostgreSQL, the
+// ledger entries still on their way and the holds; prints each difference and exits 1 on any.
+import '../shared/node-runtime.js';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { createDb } from '../shared/db/client.js';
-import { reconcileWallets } from '../shared/wallet/reconciliation.js';
+import { createRedis, waitForRedis } from '../shared/redis/connection.js';
+import { reconcileMirrors, reconcileWallets } from '../shared/wallet/reconciliation.js';
 
 const config = loadConfigOrExit();
 const { db, pool } = createDb(config.DATABASE_URL, { max: 1, applicationName: 'ockhub-wallet-check' });
+const redis = createRedis(config, 'worker', { maxRetriesPerRequest: 1 });
 try {
+  await waitForRedis(redis);
   const report = await reconcileWallets(db);
-  for (const p of report.problems) {
+  const mirrors = await reconcileMirrors({ db, redis, config });
+  for (const p of [...report.problems, ...mirrors.problems]) {
     process.stdout.write(
       `DIFFERENCE wallet ${p.organizationId}${p.recordId ? ` record ${p.recordId}` : ''}: ${p.problem}\n`,
     );
   }
-  const summary = `${report.wallets} wallets, ${report.records} records, ${report.problems.length} differences`;
-  process.stdout.write(`[wallet:check] ${report.problems.length === 0 ? 'OK' : 'FAILED'}: ${summary}\n`);
-  process.exitCode = report.problems.length === 0 ? 0 : 1;
+  const differences = report.problems.length + mirrors.problems.length;
+  const summary =
+    `${report.wallets} wallets, ${report.records} records, ${mirrors.mirrors} mirrors, ` +
+    `${mirrors.entriesOnTheirWay} ledger entries on their way, ${mirrors.holds} holds, ${differences} differences`;
+  process.stdout.write(`[wallet:check] ${differences === 0 ? 'OK' : 'FAILED'}: ${summary}\n`);
+  process.exitCode = differences === 0 ? 0 : 1;
 } catch (err) {
   process.stderr.write(`[wallet:check] could not run: ${(err as Error).message}\n`);
   process.exitCode = 2;
 } finally {
+  redis.disconnect();
   await pool.end();
 }

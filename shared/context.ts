@@ -2,9 +2,11 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config/index.js';
 import { createDb, type Database, type DbHandle } from './db/client.js';
+import { createPasswordHasher, type PasswordHasher } from './identity/password-hasher.js';
 import { createLogger, type Logger } from './logging/logger.js';
 import { QueueProducer } from './queues/producer.js';
-import { createRedis, type RedisRole } from './redis/connection.js';
+import { createRedis, queueConnection, type RedisRole } from './redis/connection.js';
+import { defineLuaCommands } from './redis/lua-commands.js';
 import { createStorage, type ObjectStorage } from './storage/index.js';
 
 export type AppContext = {
@@ -15,6 +17,8 @@ export type AppContext = {
   redis: Redis;
   queues: QueueProducer;
   storage: ObjectStorage;
+  /** Hashes and verifies passwords on this process's bounded pool of threads (started on first use). */
+  passwords: PasswordHasher;
   /** Registers a resource opened lazily for this context (e.g. a QueueEvents listener); closed first by close(). */
   onClose(closer: () => Promise<void>): void;
   close(): Promise<void>;
@@ -23,9 +27,15 @@ export type AppContext = {
 export function createAppContext(config: Config, role: RedisRole, name: string = role): AppContext {
   const logger = createLogger(config, name);
   const { db, pool } = createDb(config.DATABASE_URL, { applicationName: `ockhub-${name}` });
-  const redis = createRedis(config.REDIS_URL, role);
-  const queues = new QueueProducer(redis, config.REDIS_PREFIX);
+  const redis = createRedis(config, role);
+  defineLuaCommands(redis);
+  const queueRedis = queueConnection(redis);
+  const queues = new QueueProducer(queueRedis, config.REDIS_PREFIX);
   const storage = createStorage(config);
+  const passwords = createPasswordHasher(
+    { threads: config.PASSWORD_HASH_THREADS, queueLimit: config.PASSWORD_HASH_QUEUE_LIMIT },
+    (err) => logger.error({ err }, 'a password hashing thread failed'),
+  );
   let closed = false;
   const closers: (() => Promise<void>)[] = [];
   return {
@@ -36,6 +46,7 @@ export function createAppContext(config: Config, role: RedisRole, name: string =
     redis,
     queues,
     storage,
+    passwords,
     onClose(closer) {
       closers.push(closer);
     },
@@ -43,7 +54,9 @@ export function createAppContext(config: Config, role: RedisRole, name: string =
       if (closed) return;
       closed = true;
       await Promise.all(closers.map((c) => c().catch(() => {})));
+      await passwords.close().catch(() => {});
       await queues.close().catch(() => {});
+      if (queueRedis !== redis) queueRedis.disconnect();
       redis.disconnect();
       await pool.end().catch(() => {});
     },

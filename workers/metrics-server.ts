@@ -1,5 +1,7 @@
 // A worker process's Prometheus endpoint (WORKER_METRICS_PORT, off at 0): GET /metrics on a bare node:http server,
-// behind the same METRICS_TOKEN check as the API's route. Any other path, or /metrics without a token set, is 404.
+// behind the same METRICS_TOKEN check as the API's route, and GET /health (200 "ok", no token: it answers only while
+// the process's event loop turns, which is what a container health check needs). Any other path, or /metrics
+// without a token set, is 404.
 import { createServer, type Server } from 'node:http';
 import type { AppContext } from '../shared/context.js';
 import { metricsRegistry } from '../shared/metrics/metrics.js';
@@ -13,6 +15,10 @@ export async function serveWorkerMetrics(ctx: AppContext): Promise<MetricsEndpoi
   if (port === 0) return undefined;
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://worker').pathname;
+    if (req.method === 'GET' && path === '/health') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('ok\n');
+      return;
+    }
     const access =
       req.method === 'GET' && path === '/metrics' ? metricsAccess(token, req.headers.authorization) : 'off';
     if (access !== 'granted') {

@@ -4,21 +4,37 @@ import type { AppContext } from '../shared/context.js';
 import { withCorrelationId } from '../shared/logging/correlation.js';
 import { timeJob } from '../shared/metrics/job-metrics.js';
 import { payloadSchema, type QueueName } from '../shared/queues/registry.js';
+import { duplicateRedis } from '../shared/redis/connection.js';
 import { newActivity, tracked, type WorkerActivity, watchLiveness } from './liveness.js';
-import type { ProcessorModule } from './processor.js';
+import type { LoopWatchdog } from './loop-watchdog.js';
+import { handle, type QueueWorker } from './processor.js';
+
+/**
+ * A scheduler tick that found nothing to do (no result, or a result whose counts are all zero or empty) logs at
+ * debug: the telemetry flush runs every second and would otherwise fill a terminal with nothing.
+ */
+export function didNothing(result: unknown): boolean {
+  if (result === undefined || result === null) return true;
+  if (typeof result !== 'object') return result === 0 || result === false;
+  return Object.values(result).every(
+    (v) => v === undefined || v === null || v === 0 || v === false || (Array.isArray(v) && v.length === 0),
+  );
+}
 
 export type RunningWorkers = { workers: Worker[]; close(): Promise<void> };
 
 export async function startWorkers(
   ctx: AppContext,
   queues: QueueName[],
-  load: (queue: QueueName) => Promise<ProcessorModule>,
+  load: (queue: QueueName) => Promise<QueueWorker>,
 ): Promise<RunningWorkers> {
   const workers: Worker[] = [];
+  const modules: QueueWorker[] = [];
   const watched: { queue: ReturnType<AppContext['queues']['queue']>; worker: Worker; activity: WorkerActivity }[] = [];
   for (const queue of queues) {
     const module = await load(queue);
-    const concurrency = module.concurrency ?? 4;
+    modules.push(module);
+    const concurrency = typeof module.concurrency === 'function' ? module.concurrency(ctx) : (module.concurrency ?? 4);
     const activity = newActivity(concurrency);
     const worker = new Worker(
       queue,
@@ -34,8 +50,9 @@ export async function startWorkers(
             tracked(activity, async () => {
               const started = Date.now();
               ctx.logger.debug({ queue, job: job.name, jobId: job.id }, 'job started');
-              const result = await module.default(job, ctx, token);
-              ctx.logger.info({ queue, job: job.name, jobId: job.id, ms: Date.now() - started }, 'job done');
+              const result = await handle(module, job.name, parsed.data, ctx, job, token);
+              const level = job.repeatJobKey && didNothing(result) ? 'debug' : 'info';
+              ctx.logger[level]({ queue, job: job.name, jobId: job.id, ms: Date.now() - started }, 'job done');
               return result;
             }),
           );
@@ -64,7 +81,7 @@ export async function startWorkers(
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const stopWatching = watchLiveness(watched, {
-    redis: ctx.redis.duplicate({ maxRetriesPerRequest: 1, commandTimeout: 5_000 }),
+    redis: duplicateRedis(ctx.redis, { maxRetriesPerRequest: 1, commandTimeout: 5_000 }),
     limitMs: ctx.config.WORKER_STALL_EXIT_MS,
     logger: ctx.logger,
   });
@@ -73,17 +90,30 @@ export async function startWorkers(
     // close() stops taking new jobs and waits for the jobs in hand to finish.
     close: () => {
       stopWatching();
-      return Promise.all(workers.map((w) => w.close())).then(() => undefined);
+      return Promise.all(workers.map((w) => w.close()))
+        .then(() => Promise.all(modules.map((m) => m.close?.())))
+        .then(() => undefined);
     },
   };
 }
 
-export function stopOnSignals(ctx: AppContext, running: RunningWorkers): void {
+/**
+ * SIGTERM/SIGINT: take no new jobs, let the jobs in hand finish within WORKER_SHUTDOWN_MS, then exit. Past the
+ * deadline the process exits 1 (or the loop watchdog kills it, when its loop is blocked); the jobs it still held go
+ * to other workers once their locks expire.
+ */
+export function stopOnSignals(ctx: AppContext, running: RunningWorkers, watchdog?: LoopWatchdog): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    ctx.logger.info({ signal }, 'worker stopping: taking no new jobs, finishing the jobs in hand');
+    const deadlineMs = ctx.config.WORKER_SHUTDOWN_MS;
+    ctx.logger.info({ signal, deadlineMs }, 'worker stopping: taking no new jobs, finishing the jobs in hand');
+    watchdog?.shutdownWithin(deadlineMs);
+    setTimeout(() => {
+      ctx.logger.error({ deadlineMs }, 'jobs still in hand at the shutdown deadline; exiting without them');
+      process.exit(1);
+    }, deadlineMs);
     try {
       await running.close();
       await ctx.close();

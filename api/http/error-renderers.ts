@@ -61,5 +61,8 @@ export function renderError(res: Response, family: RouteFamily, err: AppError): 
     case 'organization':
       res.json({ data: null, code: err.status, error: { code: err.code, message: err.message } });
       return;
+    case 'mcpRegistry':
+      res.json({ error: err.message });
+      return;
   }
 }

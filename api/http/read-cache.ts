@@ -2,6 +2,8 @@
 // CATALOG_READ_CACHE_MS and are all dropped when a catalog write in this process changes public data; writes in
 // other processes (telemetry counters, other API instances) show after at most the TTL.
 import { createHash } from 'node:crypto';
+import { onCatalogChange } from '../../shared/catalog/change-feed.js';
+import type { AppContext } from '../../shared/context.js';
 
 export type CachedResponse = { body: string; contentType: string; etag: string };
 
@@ -44,3 +46,20 @@ export class PublicReadCache {
 }
 
 export const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+const areaCaches = new WeakMap<AppContext, Map<string, PublicReadCache>>();
+
+/** The read cache of one area of public catalog reads (`catalog`, `mcp-registry`): one per app context, built on
+ * first use and emptied whenever a catalog write in this process changes public data. */
+export function catalogReadCache(ctx: AppContext, area: string): PublicReadCache {
+  const caches = areaCaches.get(ctx) ?? new Map<string, PublicReadCache>();
+  areaCaches.set(ctx, caches);
+  let cache = caches.get(area);
+  if (!cache) {
+    const created = new PublicReadCache(ctx.config.CATALOG_READ_CACHE_MS);
+    onCatalogChange(ctx.db, () => created.clear());
+    caches.set(area, created);
+    cache = created;
+  }
+  return cache;
+}

@@ -1,6 +1,6 @@
-// Relays an upstream server-sent-event stream to the client chunk by chunk as it arrives (no buffering),
-// feeding each chunk to a meter; an upstream failure mid-stream becomes an `error` event, and a client that
-// goes away aborts the upstream.
+// Relays an upstream server-sent-event stream to the client chunk by chunk as it arrives (no buffering), feeding
+// each chunk to a meter and, for a translated dialect, writing the translation instead of the bytes; an upstream
+// failure mid-stream becomes an error event, and a client that goes away aborts the upstream.
 import type { Readable } from 'node:stream';
 import type { Response } from 'express';
 
@@ -9,7 +9,15 @@ export type RelayEnd = { reason: 'completed' | 'upstream_error' | 'client_closed
 export function relaySse(
   upstream: Readable,
   res: Response,
-  options: { onChunk(chunk: Buffer): void; abortUpstream(): void; errorEvent(message: string): string },
+  options: {
+    onChunk(chunk: Buffer): void;
+    abortUpstream(): void;
+    errorEvent(message: string): string;
+    /** What to write for an upstream chunk (default: the chunk itself). */
+    translate?(chunk: Buffer): string;
+    /** Written after the upstream's last chunk (a dialect's end marker). */
+    trailer?(): string;
+  },
 ): Promise<RelayEnd> {
   res.status(200);
   res.setHeader('content-type', 'text/event-stream; charset=utf-8');
@@ -34,13 +42,14 @@ export function relaySse(
     });
     upstream.on('data', (chunk: Buffer) => {
       options.onChunk(chunk);
-      if (!res.write(chunk)) {
+      const out = options.translate ? options.translate(chunk) : chunk;
+      if (out.length > 0 && !res.write(out)) {
         upstream.pause();
         res.once('drain', () => upstream.resume());
       }
     });
     upstream.on('end', () => {
-      res.end();
+      res.end(options.trailer?.());
       finish({ reason: 'completed' });
     });
     upstream.on('error', (error) => {

@@ -1,6 +1,6 @@
 // Request validation with zod: a failure is a 400 in the route family's shape with a stable code.
 import type { Request } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { parseOrThrow } from '../../shared/errors/validation.js';
 
 export const body = <S extends z.ZodType>(req: Request, schema: S, code = 'Request.Invalid'): z.output<S> =>
@@ -8,6 +8,3 @@ export const body = <S extends z.ZodType>(req: Request, schema: S, code = 'Reque
 
 export const query = <S extends z.ZodType>(req: Request, schema: S, code = 'Request.InvalidQuery'): z.output<S> =>
   parseOrThrow(schema, req.query, code);
-
-export const pathId = (req: Request, name: string, code: string): string =>
-  parseOrThrow(z.uuid(), req.params[name], code);

@@ -1,30 +1,50 @@
-// Authentication shared by every route family: `Authorization: Bearer` with an `ock_` API key or an `ocs_`
-// console session (and `x-api-key` where a route allows it). Catalog API-key requests count the daily quota.
+// Authentication shared by the catalog and organization families: `Authorization: Bearer` with an `ock_` API key
+// or an `ocs_` console session (and `x-api-key` where a route allows it), else the console's HttpOnly session
+// cookie, whose state-changing requests must come from this origin (CSRF). Whether the request counts the
+// account's daily quota is the route's declared `dailyQuota` (api/routes/route.ts).
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../../shared/context.js';
 import { forbidden, unauthorized } from '../../shared/errors/app-error.js';
 import { authenticateToken } from '../../shared/identity/authenticator.js';
 import type { Principal, Role } from '../../shared/identity/principal.js';
 import { tokenKind } from '../../shared/identity/tokens.js';
-import { routeFamilyOf } from '../http/route-family.js';
+import { assertSameOrigin, changesState } from '../http/same-origin.js';
+import { CONSOLE_COOKIE, readCookie } from '../http/session-cookies.js';
+import type { Before, DailyQuota } from '../routes/route.js';
 
-function presentedToken(req: Request, allowXApiKey: boolean): string | undefined {
+type Presented = { token: string | undefined; fromCookie: boolean };
+
+function presentedToken(req: Request, allowXApiKey: boolean): Presented {
   const header = req.header('authorization');
-  if (header) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match?.[1];
-  }
-  return allowXApiKey ? req.header('x-api-key')?.trim() : undefined;
+  if (header) return { token: /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1], fromCookie: false };
+  const apiKey = allowXApiKey ? req.header('x-api-key')?.trim() : undefined;
+  if (apiKey) return { token: apiKey, fromCookie: false };
+  return { token: readCookie(req, CONSOLE_COOKIE), fromCookie: true };
 }
 
-export function authenticate(ctx: AppContext, options: { allowXApiKey?: boolean } = {}): RequestHandler {
+/** Whether the request carries any credential `authenticate` would read (routes open to both kinds of caller). */
+export const hasCredential = (req: Request) => presentedToken(req, false).token !== undefined;
+
+/** Whether `authenticate` accepted the console cookie for this request (rather than a header). */
+export const authenticatedByCookie = (res: Response) => res.locals.viaCookie === true;
+
+export type AuthenticateOptions = { dailyQuota?: DailyQuota; allowXApiKey?: boolean };
+
+export function authenticate(ctx: AppContext, options: AuthenticateOptions = {}): RequestHandler {
   return async (req, res, next) => {
-    const token = presentedToken(req, options.allowXApiKey ?? false);
+    const dailyQuota = options.dailyQuota ?? 'none';
+    const quotaShown = dailyQuota !== 'none';
+    const { token, fromCookie } = presentedToken(req, options.allowXApiKey ?? false);
     if (!token) throw unauthorized();
-    const family = routeFamilyOf(req.originalUrl.split('?')[0] ?? '');
-    const consumeDailyQuota = family === 'catalog' && tokenKind(token) === 'api-key';
-    const { principal, quota } = await authenticateToken(ctx, token, { consumeDailyQuota });
-    if (family === 'catalog' || family === 'organization') {
+    if (fromCookie) {
+      // The cookie only ever holds a console session; anything else in it was not set by us.
+      if (tokenKind(token) !== 'session') throw unauthorized();
+      if (changesState(req)) assertSameOrigin(req, ctx.config);
+      res.locals.viaCookie = true;
+    }
+    const consumeDailyQuota = dailyQuota === 'counted' && tokenKind(token) === 'api-key';
+    const { principal, quota } = await authenticateToken(ctx, token, { consumeDailyQuota, quotaShown });
+    if (quotaShown) {
       res.setHeader('x-ratelimit-limit', String(quota.limit));
       res.setHeader('x-ratelimit-remaining', String(quota.remaining));
     }
@@ -32,6 +52,9 @@ export function authenticate(ctx: AppContext, options: { allowXApiKey?: boolean 
     next();
   };
 }
+
+/** The `before` of a route any signed-in caller may use: authentication with the route's daily quota. */
+export const signedIn: Before = (ctx, route) => [authenticate(ctx, route)];
 
 /** Lets the request through when the account holds any of the roles; 403 Auth.Forbidden otherwise. */
 export function requireRole(...required: Role[]): RequestHandler {

@@ -5,7 +5,7 @@ import { AppError, isAppError, notFound, serviceUnavailable } from '../../shared
 import { validationError } from '../../shared/errors/validation.js';
 import type { Logger } from '../../shared/logging/logger.js';
 import { renderError } from '../http/error-renderers.js';
-import { routeFamilyOf } from '../http/route-family.js';
+import { routeFamilyOfRequest } from '../http/route-family.js';
 
 type BodyParserError = Error & { type?: string; status?: number };
 
@@ -46,6 +46,26 @@ function isUnavailable(err: { code?: string; message?: unknown; cause?: unknown 
 /** PostgreSQL refusing text the client sent (a NUL character, bytes invalid in UTF-8): the request is at fault. */
 const unstorableTextCodes = new Set(['22021', '22P05']);
 
+/**
+ * What body-parser reports besides the typed cases above, as the http-error it made (`expose`, a 4xx status): a
+ * Content-Encoding that does not inflate (zlib's Z_* or brotli's codes; the client's fault, never a 500), a body
+ * shorter or longer than its Content-Length, and anything else it refuses.
+ */
+function bodyReadError(e: (BodyParserError & { code?: string; expose?: boolean }) | undefined): AppError | undefined {
+  if (e?.expose !== true || typeof e.status !== 'number' || e.status < 400 || e.status >= 500) return undefined;
+  if (typeof e.code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI|ERR_ZSTD)/.test(e.code)) {
+    return new AppError(
+      'Request.InvalidEncoding',
+      400,
+      'The request body is not valid data of its Content-Encoding (gzip, deflate, br): it could not be decompressed.',
+    );
+  }
+  if (e.type === 'request.size.invalid') {
+    return new AppError('Request.InvalidBody', 400, 'The request body does not match its Content-Length.');
+  }
+  return new AppError('Request.InvalidBody', e.status, 'The request body could not be read.');
+}
+
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (err instanceof z.ZodError) return validationError(err, 'Request.Invalid');
@@ -69,6 +89,8 @@ export function toAppError(err: unknown): AppError {
     case 'request.aborted':
       return new AppError('Request.Aborted', 400, 'The request was aborted by the client.');
   }
+  const bodyError = bodyReadError(e);
+  if (bodyError) return bodyError;
   if (isUnavailable(e)) return serviceUnavailable();
   return new AppError('Server.Error', 500, 'Internal server error.', { cause: err });
 }
@@ -81,7 +103,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    renderError(res, routeFamilyOf(req.path), appError);
+    renderError(res, routeFamilyOfRequest(req), appError);
   };
 }
 

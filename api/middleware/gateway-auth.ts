@@ -9,7 +9,7 @@ import { authenticate, principalOf } from './auth.js';
 
 export function gatewayAuth(ctx: AppContext, options: { allowXApiKey?: boolean } = {}): RequestHandler[] {
   return [
-    authenticate(ctx, options),
+    authenticate(ctx, { ...options, dailyQuota: 'none' }),
     async (_req, res, next) => {
       const principal = principalOf(res);
       if (principal.via !== 'api-key' || !principal.projectId) {

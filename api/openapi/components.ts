@@ -1,7 +1,7 @@
 // Shared parts of the OpenAPI document: security schemes and the error body of each route family.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-
-type SchemaObject = Extract<Parameters<OpenAPIRegistry['registerComponent']>[2], { type?: unknown }>;
+// The OpenAPI 3.1 types zod-to-openapi is built on (it does not re-export them).
+import type { SchemaObject } from 'openapi3-ts/oas31';
 
 const text: SchemaObject = { type: 'string' };
 const integer: SchemaObject = { type: 'integer' };
@@ -27,6 +27,7 @@ const errorBodies: Record<string, SchemaObject> = {
       error: { type: 'object', required: ['message', 'type'], properties: { message: text, type: text, code: text } },
     },
   },
+  RegistryError: { type: 'object', required: ['error'], properties: { error: text } },
   EnvelopeError: {
     type: 'object',
     required: ['data', 'code', 'error'],
@@ -49,6 +50,14 @@ export function registerComponents(registry: OpenAPIRegistry): void {
     in: 'header',
     name: 'x-api-key',
     description: 'A project-bound `ock_` API key (gateway routes only).',
+  });
+  registry.registerComponent('securitySchemes', 'consoleCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'ockhub_session',
+    description:
+      'The HttpOnly console session cookie set by POST /api/v1/auth/session; a state-changing request with it must ' +
+      'come from this origin (Sec-Fetch-Site or Origin), else 403 Auth.CrossSiteRequest.',
   });
   registry.registerComponent('securitySchemes', 'metricsToken', {
     type: 'http',

@@ -1,40 +1,22 @@
-// A compact way for each route area to describe its routes to the OpenAPI registry: the request schemas are
-// the zod schemas the routes validate with; error bodies follow the route family (SPEC section 0).
+// Describes each area's route declarations to the OpenAPI registry: the request schemas are the zod schemas the
+// routes validate with; the responses follow from what the route declares (access, path parameters, limits,
+// idempotency) and the error bodies from the area's route family (SPEC section 0).
 import type { OpenAPIRegistry, ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { type RouteFamily, routeFamilyOf } from '../http/route-family.js';
+import type { RouteFamily } from '../http/route-family.js';
+import type { MountedArea } from '../routes/areas.js';
+import type { Access, Route } from '../routes/route.js';
+import { openApiPath } from './route-list.js';
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-/** public: no credential; bearer: `ock_` key or `ocs_` session; session: console session only; gateway:
- * project-bound key as bearer or x-api-key; metrics: METRICS_TOKEN. */
-export type Access = 'public' | 'bearer' | 'session' | 'gateway' | 'metrics' | 'optional-bearer';
-
-export type RouteDoc = {
-  method: Method;
-  path: string;
-  summary: string;
-  access: Access;
-  body?: z.ZodType;
-  /** multipart/form-data with these file fields instead of a JSON body. */
-  multipartFiles?: string[];
-  /** An object schema, or an object piped into a transform (its input object is documented). */
-  query?: z.ZodObject | z.ZodPipe;
-  /** The route reads the current organization from the X-Organization-Id header. */
-  organization?: boolean;
-  /** Success status and what it returns; JSON by default. */
-  status?: number;
-  returns?: string;
-  content?: 'json' | 'text' | 'html' | 'none' | 'json-or-sse' | 'binary';
-};
-
-export type AreaPaths = (registry: OpenAPIRegistry) => void;
+/** A route as the document describes it: its declaration with the full OpenAPI path. */
+type RouteDoc = Omit<Route, 'handler' | 'before' | 'path' | 'tag'> & { path: string };
 
 const errorSchemas: Record<RouteFamily, string> = {
   catalog: 'Problem',
   messages: 'AnthropicError',
   gateway: 'OpenAIError',
   organization: 'EnvelopeError',
+  mcpRegistry: 'RegistryError',
 };
 
 const errorMediaType = (family: RouteFamily) =>
@@ -42,18 +24,21 @@ const errorMediaType = (family: RouteFamily) =>
 
 const security: Record<Access, RouteConfig['security']> = {
   public: [],
-  bearer: [{ bearer: [] }],
-  'optional-bearer': [{}, { bearer: [] }],
+  bearer: [{ bearer: [] }, { consoleCookie: [] }],
+  'optional-bearer': [{}, { bearer: [] }, { consoleCookie: [] }],
   session: [{ bearer: [] }],
   gateway: [{ bearer: [] }, { xApiKey: [] }],
   metrics: [{ metricsToken: [] }],
 };
 
-function pathParams(path: string): z.ZodObject | undefined {
-  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+function pathParams(doc: RouteDoc): z.ZodObject | undefined {
+  const names = [...doc.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   if (names.length === 0) return undefined;
-  return z.object(Object.fromEntries(names.map((n) => [n, z.string()])));
+  return z.object(Object.fromEntries(names.map((n) => [n, doc.params?.[n]?.schema ?? z.string()])));
 }
+
+const envelopeOr = (family: RouteFamily, data: z.ZodType) =>
+  family === 'organization' ? z.object({ data, code: z.number().int(), error: z.null() }) : data;
 
 function successContent(doc: RouteDoc, family: RouteFamily): ResponseConfig['content'] {
   const any = z.any();
@@ -62,18 +47,18 @@ function successContent(doc: RouteDoc, family: RouteFamily): ResponseConfig['con
       return undefined;
     case 'text':
       return { 'text/plain': { schema: z.string() } };
+    case 'csv':
+      return { 'text/csv': { schema: z.string() } };
     case 'html':
       return { 'text/html': { schema: z.string() } };
     case 'binary':
       return { 'application/octet-stream': { schema: z.string() } };
     case 'json-or-sse':
       return { 'application/json': { schema: any }, 'text/event-stream': { schema: z.string() } };
+    case 'json-or-csv':
+      return { 'application/json': { schema: envelopeOr(family, any) }, 'text/csv': { schema: z.string() } };
     default:
-      return {
-        'application/json': {
-          schema: family === 'organization' ? z.object({ data: any, code: z.number().int(), error: z.null() }) : any,
-        },
-      };
+      return { 'application/json': { schema: envelopeOr(family, any) } };
   }
 }
 
@@ -84,43 +69,68 @@ function errorResponse(family: RouteFamily, description: string): ResponseConfig
   };
 }
 
-export function documentRoutes(registry: OpenAPIRegistry, tag: string, routes: RouteDoc[]): void {
-  for (const doc of routes) {
-    const family = routeFamilyOf(doc.path);
-    const params = pathParams(doc.path);
-    const status = doc.status ?? 200;
-    const responses: Record<string, ResponseConfig> = {
-      [status]: { description: doc.returns ?? 'Success.', content: successContent(doc, family) },
-    };
-    if (doc.body || doc.query || params || doc.multipartFiles) {
-      responses[400] = errorResponse(family, 'The request is invalid.');
-    }
-    if (doc.access !== 'public') {
-      responses[401] = errorResponse(family, 'Missing or invalid credentials.');
-      responses[403] = errorResponse(family, 'The credential may not do this.');
-    }
-    if (params) responses[404] = errorResponse(family, 'Not found.');
-    responses[503] = errorResponse(family, 'A backing service (PostgreSQL, Redis or the upstream) is unavailable.');
+const retryAfter = { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } };
 
-    const request: NonNullable<RouteConfig['request']> = {};
-    if (params) request.params = params;
-    if (doc.query) request.query = (doc.query instanceof z.ZodPipe ? doc.query.in : doc.query) as z.ZodObject;
-    if (doc.organization) {
-      request.headers = z.object({ 'x-organization-id': z.string().optional() });
-    }
-    if (doc.body) request.body = { required: true, content: { 'application/json': { schema: doc.body } } };
-    if (doc.multipartFiles) {
-      const fields = Object.fromEntries(doc.multipartFiles.map((f) => [f, z.string()]));
-      request.body = { required: true, content: { 'multipart/form-data': { schema: z.object(fields) } } };
-    }
-    registry.registerPath({
-      method: doc.method,
-      path: doc.path,
-      summary: doc.summary,
-      tags: [tag],
-      security: security[doc.access],
-      ...(Object.keys(request).length > 0 ? { request } : {}),
-      responses,
-    });
+const quotaExceeded = "ApiKey.QuotaExceeded: an API key's account has used its daily quota.";
+
+/** The routes of an area, under its prefix (Express paths become OpenAPI paths). */
+export function documentArea(registry: OpenAPIRegistry, { prefix, family, area }: MountedArea): void {
+  for (const { handler: _handler, before: _before, path, tag, ...doc } of area.routes) {
+    const fullPath = openApiPath(`${prefix}${path === '/' ? '' : path}`) || '/';
+    documentRoute(registry, tag ?? area.tag, { ...doc, path: fullPath }, family);
   }
+}
+
+function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, family: RouteFamily): void {
+  const params = pathParams(doc);
+  const status = doc.status ?? 200;
+  const responses: Record<string, ResponseConfig> = {
+    [status]: { description: doc.returns ?? 'Success.', content: successContent(doc, family) },
+  };
+  if (doc.body || doc.query || params || doc.multipartFiles) {
+    responses[400] = errorResponse(family, 'The request is invalid.');
+  }
+  if (doc.access !== 'public') {
+    responses[401] = errorResponse(family, 'Missing or invalid credentials.');
+    responses[403] = errorResponse(family, 'The credential may not do this.');
+  }
+  if (params) responses[404] = errorResponse(family, 'Not found.');
+  if (doc.idempotencyKey) {
+    responses[409] = errorResponse(
+      family,
+      'Idempotency.RequestInFlight: the first request with this key is in flight.',
+    );
+    responses[422] = errorResponse(family, 'Idempotency.KeyReused: this key came first with a different body.');
+  }
+  const limits = [doc.rateLimited, doc.dailyQuota === 'counted' ? quotaExceeded : undefined].filter(Boolean);
+  if (limits.length > 0) {
+    responses[429] = { ...errorResponse(family, limits.join(' ')), headers: retryAfter };
+  }
+  const unavailable = 'A backing service (PostgreSQL, Redis or the upstream) is unavailable.';
+  responses[503] = doc.busy
+    ? { ...errorResponse(family, `${unavailable} ${doc.busy}`), headers: retryAfter }
+    : errorResponse(family, unavailable);
+
+  const request: NonNullable<RouteConfig['request']> = {};
+  if (params) request.params = params;
+  if (doc.query) request.query = (doc.query instanceof z.ZodPipe ? doc.query.in : doc.query) as z.ZodObject;
+  const headers = {
+    ...(doc.organization ? { 'x-organization-id': z.string().optional() } : {}),
+    ...(doc.idempotencyKey ? { 'idempotency-key': z.string().min(1).max(255).optional() } : {}),
+  };
+  if (Object.keys(headers).length > 0) request.headers = z.object(headers);
+  if (doc.body) request.body = { required: true, content: { 'application/json': { schema: doc.body } } };
+  if (doc.multipartFiles) {
+    const fields = Object.fromEntries(doc.multipartFiles.map((f) => [f, z.string()]));
+    request.body = { required: true, content: { 'multipart/form-data': { schema: z.object(fields) } } };
+  }
+  registry.registerPath({
+    method: doc.method,
+    path: doc.path,
+    summary: doc.summary,
+    tags: [tag],
+    security: security[doc.access],
+    ...(Object.keys(request).length > 0 ? { request } : {}),
+    responses,
+  });
 }

@@ -1,5 +1,10 @@
 // A scratch database and Redis prefix for benchmarks, with the real app composed over them.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import pg from 'pg';
 import { createApp } from '../../api/app.js';
@@ -54,3 +59,105 @@ export const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
 };
+
+/**
+ * CPU time a process has used so far, in ms (every thread of it, from Linux's scheduler statistics; undefined where
+ * /proc is missing). Unlike latency, CPU per request barely moves with the machine's load, so it compares two sides
+ * measured on a busy machine.
+ */
+export function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    }
+    return ns / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+export type Service = { url: string; child: ChildProcess; stop(): Promise<void> };
+
+/** Services still running when the benchmark ends (even by an error) are stopped with it. */
+const spawned = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of spawned) child.kill('SIGKILL');
+});
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+
+const connectable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+
+/**
+ * Runs a script of the repository as its own process (as `npm start` would), and resolves once it is ready: when it
+ * prints `listening <url>` (the bench helpers), prints a line matching `ready`, or, with `listens`, once the free
+ * port it was given in PORT accepts connections. Extra Node flags (e.g. --cpu-prof) come from BENCH_NODE_FLAGS_<NAME>.
+ */
+export async function spawnService(
+  script: string,
+  env: Record<string, string>,
+  options: { listens?: boolean; ready?: RegExp; nodeFlags?: string[] } = {},
+): Promise<Service> {
+  const port = options.listens ? await freePort() : undefined;
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script], {
+    cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'),
+    env: inheritedEnv({ NODE_OPTIONS: '', ...env, ...(port ? { PORT: String(port) } : {}) }),
+    // A service found by its port writes its logs nowhere (the API logs a line per request at info).
+    stdio: ['ignore', options.listens ? 'ignore' : 'pipe', 'inherit'],
+  });
+  spawned.add(child);
+  child.once('exit', () => spawned.delete(child));
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} not ready in 90 s:\n${output}`)), 90_000);
+    const done = (u: string) => {
+      clearTimeout(timer);
+      resolve(u);
+    };
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code}:\n${output}`));
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (output.length < 100_000) output += chunk.toString();
+      const listening = /listening (http:\/\/\S+)/.exec(output);
+      if (listening?.[1]) done(listening[1]);
+      else if (options.ready?.test(output)) done('');
+    });
+    if (port) {
+      const poll = async () => {
+        if (await connectable(port)) done(`http://127.0.0.1:${port}`);
+        else setTimeout(poll, 100);
+      };
+      void poll();
+    }
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -3,17 +3,17 @@
 // that answers a JSON body of the same size, in the same process and run: once through the in-process read cache
 // (CATALOG_READ_CACHE_MS, as deployed) and once with it off (every request queries PostgreSQL). Prints req/s,
 // latencies, the ratio to the baseline, and the query plans. No ETag revalidation: every request gets a full 200.
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import express from 'express';
-import { fetch, Pool } from 'undici';
+import { fetch } from 'undici';
 import { createApp } from '../../api/app.js';
 import type { ListQuery } from '../../shared/catalog/catalog-list.js';
 import { listQueries } from '../../shared/catalog/catalog-list.js';
 import { catalogCategories, catalogItems, catalogVersions, publishers } from '../../shared/db/schema/index.js';
 import { createAccount } from '../../shared/identity/accounts.js';
-import { openBenchContext, percentile } from './bench-context.js';
+import { openBenchContext } from './bench-context.js';
 import { reportHeadline } from './headline.js';
+import { type LoadResult, listenOnLoopback, measureGets } from './http-load.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const connections = Number(process.argv[3] ?? 16);
@@ -83,31 +83,10 @@ async function seed() {
   await ctx.db.execute(sql`analyze catalog_versions`);
 }
 
-type Result = { name: string; rps: number; p50: number; p99: number };
+type Result = LoadResult;
 
-async function measure(name: string, origin: string, path: string): Promise<Result> {
-  const pool = new Pool(origin, { connections, pipelining: 1 });
-  const latencies: number[] = [];
-  let failures = 0;
-  const run = async (until: number, record: boolean) => {
-    while (Date.now() < until) {
-      const started = performance.now();
-      const res = await pool.request({ method: 'GET', path });
-      await res.body.arrayBuffer();
-      if (res.statusCode !== 200) failures++;
-      if (record) latencies.push(performance.now() - started);
-    }
-  };
-  const workers = (ms: number, record: boolean) =>
-    Promise.all(Array.from({ length: connections }, () => run(Date.now() + ms, record)));
-  await workers(1_000, false); // warm-up
-  const started = performance.now();
-  await workers(seconds * 1000, true);
-  const elapsed = (performance.now() - started) / 1000;
-  await pool.close();
-  if (failures > 0) throw new Error(`${name}: ${failures} responses were not 200`);
-  return { name, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
-}
+const measure = (name: string, origin: string, path: string) =>
+  measureGets(name, origin, path, { seconds, connections });
 
 async function planSummary(query: Partial<ListQuery>) {
   const built = listQueries(ctx.db, 'mcp', { sort: 'latest', page: 1, pageSize: 20, ...query }).page.toSQL();
@@ -126,11 +105,7 @@ try {
   await seed();
   console.log(`seeded ${ITEMS} published MCP items in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  const listen = async (app: express.Express) => {
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-  };
+  const listen = listenOnLoopback;
   const cached = await listen(bench.app);
   const uncached = await listen(createApp({ ...ctx, config: { ...ctx.config, CATALOG_READ_CACHE_MS: 0 } }));
   const firstPage = await (await fetch(`${cached.origin}/api/v1/mcp`)).json();

@@ -1,4 +1,4 @@
-// Login with an unknown e-mail versus a wrong password: both must cost the same (one scrypt verification).
+// Login with an unknown e-mail versus a wrong password: both must cost the same (one password verification).
 // Prints the medians of alternating runs and their difference; the issue asks for none visible at 10 ms.
 import supertest from 'supertest';
 import { createAccount } from '../../shared/identity/accounts.js';
@@ -6,7 +6,11 @@ import { median, openBenchContext } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
 const rounds = Number(process.argv[2] ?? 15);
-const bench = await openBenchContext('login');
+// Every attempt goes through the guessing limits (one Redis step), set high enough never to refuse here.
+const bench = await openBenchContext('login', {
+  AUTH_FAILURES_PER_ACCOUNT: '1000000',
+  AUTH_FAILURES_PER_ADDRESS: '1000000',
+});
 try {
   const http = supertest(bench.app);
   await createAccount(bench.ctx, { email: 'timing@bench.local', name: 'Timing', password: 'the-right-password' });

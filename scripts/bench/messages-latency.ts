@@ -1,46 +1,67 @@
-// Added latency of the gateway on /v1/messages: the simulated provider called directly versus through the
-// gateway (auth, quota, wallet reservation, relay, settlement), non-streaming and stream time to first byte,
-// at concurrency 1 and 16. Prints p50/p99 of each and the gateway's added milliseconds.
-import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
-import { createApp } from '../../api/app.js';
+// Added latency of the gateway on /v1/messages, each side in its own process as a user runs it: an instant upstream
+// called directly, through a bare Express + undici relay (no auth, no billing, no logging), and through the ockhub
+// API (`api/server.ts`, default LOG_LEVEL info, a `ledger` worker process writing PostgreSQL behind). JSON and stream
+// time to first byte, closed loop with keep-alive, at concurrency 1 and 16, the three sides taking turns in rounds.
+// Reports the gateway's added p50 over direct at concurrency 1 (target ≤ 0.5 ms), its p50 over the bare relay's at
+// 16 (target ≤ 1.5×), and PostgreSQL transactions per 1,000 gateway requests at 16 (target ≤ 20).
+// Usage: npx tsx scripts/bench/messages-latency.ts [requests per round] [rounds]
+import { Agent, request } from 'undici';
 import { createAccount } from '../../shared/identity/accounts.js';
 import { createApiKey } from '../../shared/identity/api-keys.js';
 import { createOrganization } from '../../shared/organizations/organizations.js';
 import { createProject } from '../../shared/organizations/projects.js';
 import { recharge } from '../../shared/wallet/ledger.js';
-import { startSimulatedProvider } from '../simulated-provider/server.js';
-import { openBenchContext, percentile } from './bench-context.js';
+import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
+import { cpuMs, openBenchContext, percentile, spawnService } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const requests = Number(process.argv[2] ?? 200);
-const sim = await startSimulatedProvider({ apiKey: 'bench', chunkDelayMs: 0 });
-const bench = await openBenchContext('messages', {
-  UPSTREAM_MESSAGES_URL: sim.url,
-  UPSTREAM_MESSAGES_KEY: 'bench',
-});
-const { ctx } = bench;
-const server = createApp(ctx).listen(0, '127.0.0.1');
-await new Promise((r) => server.once('listening', r));
-const gateway = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const perRound = Number(process.argv[2] ?? 300);
+const rounds = Number(process.argv[3] ?? 3);
+const logLevel = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 
+const upstream = await spawnService('scripts/bench/instant-upstream.ts', {});
+const relay = await spawnService('scripts/bench/bare-relay.ts', { UPSTREAM_URL: upstream.url });
+const bench = await openBenchContext('messages', {});
+const { ctx } = bench;
 const account = await createAccount(ctx, { email: 'bench@bench.local', name: 'Bench', password: 'bench-password-1' });
 const org = await createOrganization(ctx, account.id, { name: 'Bench org' });
 const project = await createProject(ctx, org.id, account.id, { name: 'Bench project' });
 await recharge(ctx, org.id, { amount: 1_000_000_000_000n, description: 'bench' });
 const { token } = await createApiKey(ctx, account.id, { name: 'bench', projectId: project.id });
+const serviceEnv = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench' };
+// BENCH_CPU_PROF=<dir>: the gateway process writes a CPU profile there when it stops (see profile-summary.ts).
+const profileDir = process.env.BENCH_CPU_PROF;
+const gateway = await spawnService(
+  'api/server.ts',
+  { ...serviceEnv, LOG_LEVEL: logLevel },
+  { listens: true, ...(profileDir ? { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {}) },
+);
+const ledgerWorker = await spawnService(
+  'workers/main.ts',
+  { ...serviceEnv, WORKER_QUEUES: 'ledger', LOG_LEVEL: 'info' },
+  { ready: /worker ready/ },
+);
+
+const sides = {
+  direct: { base: upstream.url, key: 'bench', pid: undefined },
+  relay: { base: relay.url, key: 'bench', pid: relay.child.pid },
+  gateway: { base: gateway.url, key: token, pid: gateway.child.pid },
+} as const;
+type Side = keyof typeof sides;
 
 const body = (stream: boolean) =>
   JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 64, stream, messages: [{ role: 'user', content: 'ping' }] });
 
-async function once(base: string, key: string, stream: boolean): Promise<number> {
+async function once(agent: Agent, side: Side, stream: boolean): Promise<number> {
+  const { base, key } = sides[side];
   const started = performance.now();
   const res = await request(`${base}/v1/messages`, {
     method: 'POST',
+    dispatcher: agent,
     headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
     body: body(stream),
   });
-  if (res.statusCode !== 200) throw new Error(`${base} answered ${res.statusCode}: ${await res.body.text()}`);
+  if (res.statusCode !== 200) throw new Error(`${side} answered ${res.statusCode}: ${await res.body.text()}`);
   if (stream) {
     for await (const _chunk of res.body) {
       const ttfb = performance.now() - started;
@@ -52,49 +73,110 @@ async function once(base: string, key: string, stream: boolean): Promise<number>
   return performance.now() - started;
 }
 
-async function run(base: string, key: string, stream: boolean, concurrency: number): Promise<number[]> {
+async function run(side: Side, stream: boolean, concurrency: number, count: number): Promise<number[]> {
+  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 60_000 });
   const times: number[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < requests) {
+      while (next < count) {
         next++;
-        times.push(await once(base, key, stream));
+        times.push(await once(agent, side, stream));
       }
     }),
   );
+  await agent.close();
   return times;
 }
 
+/** Commits and rollbacks of the bench database so far (PostgreSQL publishes them within a second or so). */
+async function transactions(): Promise<number> {
+  const { rows } = await bench.ctx.pool.query<{ n: string }>(
+    'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+async function settledTransactions(): Promise<number> {
+  const stream = mirrorKeys(ctx.config.REDIS_PREFIX, org.id).l;
+  while ((await ctx.redis.xlen(stream)) > 0) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 1_500));
+  // the reading's own transaction is not counted: two readings cost two
+  return transactions();
+}
+
+const fmt = (n: number) => n.toFixed(2).padStart(7);
+
 try {
-  console.log(`/v1/messages: simulated provider direct vs through the gateway, ${requests} requests per row`);
-  console.log('mode            conc   direct p50/p99 ms   gateway p50/p99 ms   added p50/p99 ms');
-  for (const stream of [false, true]) {
-    for (const concurrency of [1, 16]) {
-      await run(sim.url, 'bench', stream, concurrency); // warm-up
-      await run(gateway, token, stream, concurrency);
-      const direct = await run(sim.url, 'bench', stream, concurrency);
-      const through = await run(gateway, token, stream, concurrency);
-      const [d50, d99, g50, g99] = [
-        percentile(direct, 50),
-        percentile(direct, 99),
-        percentile(through, 50),
-        percentile(through, 99),
-      ];
+  console.log(
+    `/v1/messages, an instant upstream: direct, bare relay, gateway (LOG_LEVEL ${logLevel}); ${rounds} rounds of ${perRound} requests per side`,
+  );
+  console.log('mode          conc   direct p50/p99     relay p50/p99    gateway p50/p99    added p50  gateway/relay');
+  // BENCH_MODES (json,stream) and BENCH_CONCURRENCY (1,16) narrow the run, e.g. for a profile of one case.
+  const modes = (process.env.BENCH_MODES ?? 'json,stream').split(',');
+  const levels = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Number);
+  for (const stream of [false, true].filter((s) => modes.includes(s ? 'stream' : 'json'))) {
+    for (const concurrency of levels) {
+      const times: Record<Side, number[]> = { direct: [], relay: [], gateway: [] };
+      const cpu: Record<Side, number> = { direct: 0, relay: 0, gateway: 0 };
+      for (const side of Object.keys(sides) as Side[]) await run(side, stream, concurrency, 100); // warm-up
+      let txBefore = 0;
+      let gatewayRequests = 0;
+      if (!stream && concurrency === 16) txBefore = await settledTransactions();
+      for (let r = 0; r < rounds; r++) {
+        for (const side of Object.keys(sides) as Side[]) {
+          const cpuBefore = cpuMs(sides[side].pid) ?? 0;
+          times[side].push(...(await run(side, stream, concurrency, perRound)));
+          cpu[side] += (cpuMs(sides[side].pid) ?? 0) - cpuBefore;
+          if (side === 'gateway') gatewayRequests += perRound;
+        }
+      }
+      const p = (side: Side, q: number) => percentile(times[side], q);
+      const mode = stream ? 'stream ttfb' : 'json';
       console.log(
-        `${(stream ? 'stream ttfb' : 'json').padEnd(15)} ${String(concurrency).padStart(4)}   ${d50.toFixed(1).padStart(7)} / ${d99.toFixed(1).padEnd(8)}   ${g50.toFixed(1).padStart(7)} / ${g99.toFixed(1).padEnd(9)}   ${(g50 - d50).toFixed(1).padStart(7)} / ${(g99 - d99).toFixed(1)}`,
+        `${mode.padEnd(13)} ${String(concurrency).padStart(4)}   ${fmt(p('direct', 50))}/${fmt(p('direct', 99))}  ${fmt(p('relay', 50))}/${fmt(p('relay', 99))}  ${fmt(p('gateway', 50))}/${fmt(p('gateway', 99))}   ${fmt(p('gateway', 50) - p('direct', 50))}   ${(p('gateway', 50) / p('relay', 50)).toFixed(2)}x`,
       );
-      reportHeadline({
-        figure: `${stream ? 'stream ttfb' : 'json'} p50, ${concurrency} concurrent`,
-        value: g50,
-        baseline: d50,
-        unit: 'ms',
-        baselineName: 'simulator direct',
-      });
+      const perRequest = (side: Side) => ((cpu[side] * 1000) / (rounds * perRound)).toFixed(0);
+      console.log(
+        `  CPU per request (µs, whole process, steadier than latency on a busy machine): relay ${perRequest('relay')}, gateway ${perRequest('gateway')} (${(cpu.gateway / cpu.relay).toFixed(2)}x)`,
+      );
+      if (concurrency === 1) {
+        reportHeadline({
+          figure: `${mode} added p50 over direct, 1 at a time (target ≤ 0.5 ms)`,
+          value: p('gateway', 50) - p('direct', 50),
+          baseline: p('relay', 50) - p('direct', 50),
+          unit: 'ms',
+          baselineName: 'bare relay added',
+        });
+      } else {
+        reportHeadline({
+          figure: `${mode} p50, 16 at a time (target ≤ 1.5× relay)`,
+          value: p('gateway', 50),
+          baseline: p('relay', 50),
+          unit: 'ms',
+          baselineName: 'bare Express + undici relay',
+        });
+      }
+      if (!stream && concurrency === 16) {
+        const used = (await settledTransactions()) - txBefore - 1;
+        const per1000 = (used * 1000) / gatewayRequests;
+        console.log(
+          `  PostgreSQL transactions while the gateway served ${gatewayRequests} requests at 16 (ledger written): ${used} = ${per1000.toFixed(1)} per 1,000`,
+        );
+        reportHeadline({
+          figure: 'PostgreSQL transactions per 1,000 gateway requests at 16 (target ≤ 20)',
+          value: per1000,
+          baseline: 20,
+          unit: 'tx',
+          baselineName: 'target',
+        });
+      }
     }
   }
 } finally {
-  await new Promise((r) => server.close(r));
+  await gateway.stop();
+  await ledgerWorker.stop();
+  await relay.stop();
+  await upstream.stop();
   await bench.close();
-  await sim.close();
 }

@@ -6,6 +6,7 @@ import { inheritedEnv, loadConfig } from '../../shared/config/index.js';
 import { createAppContext } from '../../shared/context.js';
 import { defaultJobOptions } from '../../shared/queues/registry.js';
 import { deleteKeysWithPrefix, waitForRedis } from '../../shared/redis/connection.js';
+import { defineQueueWorker } from '../../workers/processor.js';
 import { startWorkers } from '../../workers/runtime.js';
 import { median } from './bench-context.js';
 import { reportHeadline } from './headline.js';
@@ -19,14 +20,7 @@ const config = loadConfig({ ...inheritedEnv(), NODE_ENV: 'test', LOG_LEVEL: 'sil
 const ctx = createAppContext(config, 'worker', 'bench-queue');
 await waitForRedis(ctx.redis);
 
-const payload = () => ({
-  itemType: 'skill' as const,
-  eventId: randomUUID(),
-  itemId: randomUUID(),
-  eventType: 'view' as const,
-  clientHash: randomBytes(8).toString('hex'),
-  occurredAt: new Date().toISOString(),
-});
+const payload = () => ({ organizationId: randomUUID() });
 
 /** Resolves when `count` jobs have completed on the worker. */
 const completions = (worker: Worker, count: number) =>
@@ -46,12 +40,12 @@ async function rawRound(round: number): Promise<number> {
   const name = `raw-${round}`;
   const connection = ctx.redis.duplicate();
   const workerConnection = ctx.redis.duplicate();
-  const queue = new Queue(name, { connection, prefix, defaultJobOptions: defaultJobOptions('telemetry') });
+  const queue = new Queue(name, { connection, prefix, defaultJobOptions: defaultJobOptions('ledger') });
   const worker = new Worker(name, async () => undefined, { connection: workerConnection, prefix, concurrency });
   await worker.waitUntilReady();
   const finished = completions(worker, jobs);
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: jobs }, () => queue.add('event', payload())));
+  await Promise.all(Array.from({ length: jobs }, () => queue.add('write', payload())));
   await finished;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   await worker.close();
@@ -62,11 +56,13 @@ async function rawRound(round: number): Promise<number> {
 }
 
 async function layerRound(): Promise<number> {
-  const running = await startWorkers(ctx, ['telemetry'], async () => ({ default: async () => undefined, concurrency }));
+  const running = await startWorkers(ctx, ['ledger'], async () =>
+    defineQueueWorker('ledger', { write: async () => undefined }, { concurrency }),
+  );
   const worker = running.workers[0] as Worker;
   const finished = completions(worker, jobs);
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: jobs }, () => ctx.queues.add('telemetry', 'event', payload())));
+  await Promise.all(Array.from({ length: jobs }, () => ctx.queues.add('ledger', 'write', payload())));
   await finished;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   await running.close();

@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark of scripts/bench (each file that exports nothing; modules that export are
 // helpers) one after another as child processes, shows their output, then prints one table of the headline figures
 // they report (headline.ts) against their in-run baselines. A benchmark that reports none gets a row saying so.
+import '../../shared/node-runtime.js';
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,7 +16,10 @@ const only = process.argv.slice(2);
 const BENCH_TIMEOUT_MS = 10 * 60_000;
 
 async function benchmarks(): Promise<string[]> {
-  const files = (await readdir(benchDir)).filter((f) => f.endsWith('.ts') && f !== 'run-all.ts').sort();
+  // The soak (soak*.ts) is its own run with its own verdict (`npm run soak`), not a benchmark with a headline.
+  const files = (await readdir(benchDir))
+    .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts' && !f.startsWith('soak'))
+    .sort();
   const found: string[] = [];
   for (const file of files) {
     const source = await readFile(path.join(benchDir, file), 'utf8');

@@ -1,85 +1,173 @@
-// Telemetry throughput: events/s accepted by one API process (validated and enqueued), then events/s aggregated
-// by the telemetry workers until the counters are exact. Usage: npx tsx scripts/bench/telemetry.ts [events] [workers]
+// Telemetry throughput, each side in its own process as a user runs it: single events/s accepted by one API process
+// (`api/server.ts`, default LOG_LEVEL info, every event through the per-address limit and the one-step intake)
+// against a bare Express route that parses and validates the same event (bare-telemetry.ts), the two taking turns in
+// rounds; events/s accepted in the batch form (`{events:[…]}`, 100 per request); then events/s aggregated by the
+// telemetry workers until the counters are exact. Targets (issue 16): single events ≥ 0.8× the bare route, batches
+// ≥ 10,000 events/s. Usage: npx tsx scripts/bench/telemetry.ts [events per round] [rounds] [batch events] [workers]
 import { spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { Agent, request } from 'undici';
-import { createApp } from '../../api/app.js';
-import { createDraft } from '../../shared/catalog/drafts.js';
 import { createPublisher } from '../../shared/catalog/publishers.js';
-import { decideReview, submitForReview } from '../../shared/catalog/review-workflow.js';
 import { inheritedEnv } from '../../shared/config/index.js';
 import { catalogItems } from '../../shared/db/schema/index.js';
-import { bootstrapAdmin } from '../../shared/identity/accounts.js';
-import { openBenchContext } from './bench-context.js';
+import { bootstrapAdmin } from '../../shared/identity/admin-bootstrap.js';
+import { publishBenchAgent } from './bench-catalog.js';
+import { cpuMs, openBenchContext, spawnService } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const total = Number(process.argv[2] ?? 20_000);
-const workerCount = Number(process.argv[3] ?? 2);
-const bench = await openBenchContext('telemetry');
+const perRound = Number(process.argv[2] ?? 4_000);
+const rounds = Number(process.argv[3] ?? 3);
+const batchEvents = Number(process.argv[4] ?? 20_000);
+const workerCount = Number(process.argv[5] ?? 2);
+const CONNECTIONS = 64;
+const BATCH = 100;
+const logLevel = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
+
+// The events come from 200 client addresses (X-Forwarded-For, as behind a load balancer), each under the default
+// per-address limit, so every event pays the limiter as in production.
+const bench = await openBenchContext('telemetry', { TRUST_PROXY: 'true' });
 const { ctx } = bench;
 const { account } = await bootstrapAdmin(ctx);
 const publisher = await createPublisher(ctx.db, account.id, { slug: 'bench', name: 'Bench' });
-const draft = await createDraft(ctx, 'agent', account.id, {
+const agentId = await publishBenchAgent(ctx, account.id, publisher.slug, { slug: 'bench-agent', name: 'Bench agent' });
+
+const bare = await spawnService('scripts/bench/bare-telemetry.ts', {});
+const profileDir = process.env.BENCH_CPU_PROF;
+const api = await spawnService(
+  'api/server.ts',
+  { ...bench.env, LOG_LEVEL: logLevel },
+  { listens: true, ...(profileDir ? { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {}) },
+);
+
+// Usage events of many clients (each under the daily usage cap per client, so every accepted event counts).
+const event = (i: number) => ({
+  itemType: 'agent',
   slug: 'bench-agent',
-  name: 'Bench agent',
-  summary: 'x',
-  description: 'x',
-  publisherSlug: publisher.slug,
-  version: { version: '1.0.0' },
+  eventType: 'usage',
+  clientId: `c${i % 5_000}`,
 });
-await submitForReview(ctx, 'agent', account.id, draft.id);
-await decideReview(ctx, 'agent', account.id, draft.id, 'approve');
+let sent = 0;
+let counted = 0;
 
-const server = createApp(ctx).listen(0, '127.0.0.1');
-await new Promise((r) => server.once('listening', r));
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/telemetry`;
-const agent = new Agent({ connections: 64 });
-let next = 0;
-const started = performance.now();
-await Promise.all(
-  Array.from({ length: 64 }, async () => {
-    while (next < total) {
-      const i = next++;
-      const res = await request(url, {
-        method: 'POST',
-        dispatcher: agent,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ itemType: 'agent', slug: 'bench-agent', eventType: 'usage', clientId: `c${i % 50}` }),
-      });
-      await res.body.dump();
+/** Sends `count` requests over CONNECTIONS keep-alive connections; returns the seconds it took. */
+async function load(base: string, count: number, bodyOf: (i: number) => unknown, expect: number): Promise<number> {
+  const agent = new Agent({ connections: CONNECTIONS, keepAliveTimeout: 60_000 });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < count) {
+        const i = next++;
+        const res = await request(`${base}/api/v1/telemetry`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${i % 200}.1` },
+          body: JSON.stringify(bodyOf(i)),
+        });
+        const answer = (await res.body.json()) as { recorded: boolean | number };
+        if (res.statusCode !== 200 || (answer.recorded !== true && answer.recorded !== expect)) {
+          throw new Error(`${base} answered ${res.statusCode}: ${JSON.stringify(answer)}`);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return seconds;
+}
+
+async function single(side: 'bare' | 'api', count: number): Promise<{ seconds: number; cpu: number }> {
+  const service = side === 'bare' ? bare : api;
+  const cpuBefore = cpuMs(service.child.pid) ?? 0;
+  const seconds = await load(service.url, count, (i) => event(sent + i), 1);
+  if (side === 'api') {
+    sent += count;
+    counted += count;
+  }
+  return { seconds, cpu: (cpuMs(service.child.pid) ?? 0) - cpuBefore };
+}
+
+try {
+  await single('bare', 500); // warm-up
+  await single('api', 500);
+  const totals = { bare: { seconds: 0, cpu: 0 }, api: { seconds: 0, cpu: 0 } };
+  for (let r = 0; r < rounds; r++) {
+    for (const side of ['bare', 'api'] as const) {
+      const { seconds, cpu } = await single(side, perRound);
+      totals[side].seconds += seconds;
+      totals[side].cpu += cpu;
     }
-  }),
-);
-const acceptSeconds = (performance.now() - started) / 1000;
+  }
+  const rate = (side: 'bare' | 'api') => (rounds * perRound) / totals[side].seconds;
+  const cpuPer = (side: 'bare' | 'api') => (totals[side].cpu * 1000) / (rounds * perRound);
 
-const env = inheritedEnv({ ...bench.env, WORKER_QUEUES: 'telemetry', NODE_OPTIONS: '' });
-const aggregateStarted = performance.now();
-const workers = Array.from({ length: workerCount }, () =>
-  spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { env, stdio: 'ignore' }),
-);
-for (;;) {
-  const [row] = await ctx.db
+  const batches = Math.ceil(batchEvents / BATCH);
+  const batchSeconds = await load(
+    api.url,
+    batches,
+    (b) => ({ events: Array.from({ length: BATCH }, (_, k) => event(sent + b * BATCH + k)) }),
+    BATCH,
+  );
+  sent += batches * BATCH;
+  counted += batches * BATCH;
+
+  const env = inheritedEnv({ ...bench.env, WORKER_QUEUES: 'telemetry', NODE_OPTIONS: '' });
+  const aggregateStarted = performance.now();
+  const workers = Array.from({ length: workerCount }, () =>
+    spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { env, stdio: 'ignore' }),
+  );
+  let usage = 0;
+  while (usage < counted) {
+    const [row] = await ctx.db
+      .select({ n: catalogItems.usageCount })
+      .from(catalogItems)
+      .where(eq(catalogItems.id, agentId));
+    usage = row?.n ?? 0;
+    if (usage < counted) await new Promise((r) => setTimeout(r, 100));
+  }
+  const aggregateSeconds = (performance.now() - aggregateStarted) / 1000;
+  await new Promise((r) => setTimeout(r, 1_500));
+  const [after] = await ctx.db
     .select({ n: catalogItems.usageCount })
     .from(catalogItems)
-    .where(eq(catalogItems.id, draft.id));
-  if ((row?.n ?? 0) >= total) break;
-  await new Promise((r) => setTimeout(r, 100));
+    .where(eq(catalogItems.id, agentId));
+  for (const w of workers) w.kill('SIGTERM');
+
+  console.log(`telemetry: ${rounds} rounds of ${perRound} single events per side, ${CONNECTIONS} connections`);
+  console.log(
+    `  single events/s   : bare Express route ${rate('bare').toFixed(0)}, API ${rate('api').toFixed(0)} (${(rate('api') / rate('bare')).toFixed(2)}x; target ≥ 0.8x)`,
+  );
+  console.log(
+    `  CPU per event (µs): bare ${cpuPer('bare').toFixed(0)}, API ${cpuPer('api').toFixed(0)} (${(cpuPer('api') / cpuPer('bare')).toFixed(2)}x; steadier than rates on a busy machine)`,
+  );
+  console.log(`  batch form        : ${((batches * BATCH) / batchSeconds).toFixed(0)} events/s (${BATCH} per request)`);
+  console.log(
+    `  aggregated by ${workerCount} workers: ${(counted / aggregateSeconds).toFixed(0)} events/s; usage counter ${after?.n} for ${counted} events accepted (${after?.n === counted ? 'exact' : 'NOT EXACT'})`,
+  );
+  reportHeadline({
+    figure: 'single events/s, one API process (target ≥ 0.8× bare route)',
+    value: rate('api'),
+    baseline: rate('bare'),
+    unit: 'events/s',
+    baselineName: 'bare Express route',
+  });
+  reportHeadline({
+    figure: `batch form events/s (${BATCH} per request; target ≥ 10,000)`,
+    value: (batches * BATCH) / batchSeconds,
+    baseline: 10_000,
+    unit: 'events/s',
+    baselineName: 'target',
+  });
+  reportHeadline({
+    figure: `events aggregated by ${workerCount} workers, counters exact`,
+    value: counted / aggregateSeconds,
+    baseline: (rounds * perRound) / totals.api.seconds,
+    unit: 'events/s',
+    baselineName: 'single events accepted by one API',
+  });
+  if (after?.n !== counted) process.exitCode = 1;
+} finally {
+  await api.stop();
+  await bare.stop();
+  await bench.close();
 }
-const aggregateSeconds = (performance.now() - aggregateStarted) / 1000;
-for (const w of workers) w.kill('SIGTERM');
-await agent.close();
-await new Promise((r) => server.close(r));
-await bench.close();
-console.log(`telemetry, ${total} usage events`);
-reportHeadline({
-  figure: `events aggregated by ${workerCount} workers`,
-  value: total / aggregateSeconds,
-  baseline: total / acceptSeconds,
-  unit: 'events/s',
-  baselineName: 'accepted by one API',
-});
-console.log(`  accepted by one API process : ${(total / acceptSeconds).toFixed(0)} events/s`);
-console.log(
-  `  aggregated by ${workerCount} workers     : ${(total / aggregateSeconds).toFixed(0)} events/s (from a full queue, worker start included)`,
-);

@@ -45,8 +45,17 @@ for (let i = 0; i < organizationCount; i++) {
   callers.push({ accountId: account.id, projectId: project.id, organizationId: org.id });
 }
 
+// BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each worker there (`node --cpu-prof`), read with Chrome DevTools.
+// Node writes it at exit, on the main thread: the loop watchdog and the shutdown deadline are pushed back so they do
+// not kill the worker while it writes.
+const cpuProfileArgs = process.env.BENCH_CPU_PROF
+  ? ['--cpu-prof', '--cpu-prof-interval', '5000', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
+  : [];
+const profileEnv = process.env.BENCH_CPU_PROF
+  ? { WORKER_LOOP_STALL_EXIT_MS: '600000', WORKER_SHUTDOWN_MS: '600000' }
+  : {};
 const workers = Array.from({ length: workerCount }, () =>
-  spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+  spawn(process.execPath, [...cpuProfileArgs, '--import', 'tsx', 'workers/main.ts'], {
     env: {
       ...inheritedEnv(),
       ...env,
@@ -55,6 +64,7 @@ const workers = Array.from({ length: workerCount }, () =>
       DATABASE_URL: ctx.config.DATABASE_URL,
       REDIS_PREFIX: ctx.config.REDIS_PREFIX,
       WORKER_QUEUES: 'video,video-rehost',
+      ...profileEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   }),

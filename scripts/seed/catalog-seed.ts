@@ -10,9 +10,9 @@ import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
 import type { VersionInput } from '../../shared/catalog/version-payloads.js';
 import type { AppContext } from '../../shared/context.js';
 import { catalogItems, catalogVersions, publishers } from '../../shared/db/schema/index.js';
-import { bootstrapAdmin } from '../../shared/identity/accounts.js';
-import type { SeedStep } from '../seed.js';
+import { bootstrapAdmin } from '../../shared/identity/admin-bootstrap.js';
 import { type DemoItem, defaultCategories, demoItems, demoPublishers } from './demo-catalog.data.js';
+import type { SeedStep } from './seed-steps.js';
 
 export const catalogCategoriesStep: SeedStep = {
   name: 'catalog categories',

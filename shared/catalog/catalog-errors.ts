@@ -13,6 +13,8 @@ export const catalogErrors = {
     conflict(`${typeCode[type]}.NotInReview`, `The ${type} is ${status}, not in_review.`),
   alreadyInReview: (type: ItemType) =>
     conflict(`${typeCode[type]}.AlreadyInReview`, `The ${type} is already in review; withdraw it first to edit.`),
+  notPublished: (type: ItemType) =>
+    conflict(`${typeCode[type]}.NotPublished`, `The ${type} is not in the public catalog.`),
   nothingToSubmit: (type: ItemType) =>
     conflict(`${typeCode[type]}.NothingToSubmit`, `The ${type} has no unpublished version; add a version first.`),
   slugExists: (type: ItemType, slug: string) =>

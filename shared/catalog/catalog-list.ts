@@ -2,6 +2,7 @@
 // SPEC section 2 (ties broken on id so paging is stable), and the total for the paged envelope.
 import { and, arrayContains, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { pageOf } from '../db/page.js';
 import { catalogItems, publishers } from '../db/schema/index.js';
 import type { ItemType } from './item-types.js';
 
@@ -140,12 +141,5 @@ export function listQueries(db: Database, type: ItemType, query: ListQuery) {
 export async function listItems(db: Database, type: ItemType, query: ListQuery) {
   const queries = listQueries(db, type, query);
   const [rows, counted] = await Promise.all([queries.page, queries.count]);
-  const total = counted[0]?.total ?? 0;
-  return {
-    items: rows satisfies SummaryRow[],
-    page: query.page,
-    pageSize: query.pageSize,
-    total,
-    hasNext: query.page * query.pageSize < total,
-  };
+  return pageOf(rows satisfies SummaryRow[], query, counted);
 }

@@ -1,10 +1,11 @@
 // Moderator curation: the featured flag of an item (it feeds `sort=featured` and `isFeatured`).
+
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { catalogItems } from '../db/schema/index.js';
+import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
 import { catalogChanged } from './change-feed.js';
-import { isUuid } from './item-access.js';
 import type { ItemType } from './item-types.js';
 
 export async function setFeatured(db: Database, type: ItemType, itemId: string, featured: boolean) {

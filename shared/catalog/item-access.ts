@@ -1,18 +1,18 @@
 // Loads an item for a write, locked for the rest of the transaction: one the caller's publishers own, or any item
 // of the type for moderators. Foreign or unknown ids are the same 404, so ownership never leaks.
+
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DbExecutor } from '../db/client.js';
 import { catalogItems, catalogVersions, publishers } from '../db/schema/index.js';
+import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
 import type { ItemType } from './item-types.js';
 
 export type ItemRow = typeof catalogItems.$inferSelect;
 export type VersionRow = typeof catalogVersions.$inferSelect;
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function lockOwnItem(tx: DbExecutor, type: ItemType, accountId: string, itemId: string): Promise<ItemRow> {
-  if (!uuidPattern.test(itemId)) throw catalogErrors.itemNotFound(type);
+  if (!isUuid(itemId)) throw catalogErrors.itemNotFound(type);
   const [row] = await tx
     .select({ item: catalogItems })
     .from(catalogItems)
@@ -24,7 +24,7 @@ export async function lockOwnItem(tx: DbExecutor, type: ItemType, accountId: str
 }
 
 export async function lockItem(tx: DbExecutor, type: ItemType, itemId: string): Promise<ItemRow> {
-  if (!uuidPattern.test(itemId)) throw catalogErrors.itemNotFound(type);
+  if (!isUuid(itemId)) throw catalogErrors.itemNotFound(type);
   const [row] = await tx
     .select()
     .from(catalogItems)
@@ -49,5 +49,3 @@ export async function pendingVersion(tx: DbExecutor, itemId: string): Promise<Ve
     .limit(1);
   return row;
 }
-
-export const isUuid = (value: string) => uuidPattern.test(value);

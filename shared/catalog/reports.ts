@@ -1,11 +1,13 @@
 // Reports on published items: one open report per account and item (a repeat answers the open one), listed and
 // resolved by moderators.
+
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
+import { pageOf } from '../db/page.js';
 import { catalogItems, catalogReports } from '../db/schema/index.js';
+import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
-import { isUuid } from './item-access.js';
 import { type ItemType, isSlug } from './item-types.js';
 
 export async function reportItem(
@@ -67,14 +69,7 @@ export async function listReports(
       .offset((query.page - 1) * query.pageSize),
     db.select({ total: sql<number>`count(*)::int` }).from(catalogReports).where(where),
   ]);
-  const total = counted[0]?.total ?? 0;
-  return {
-    items: rows,
-    page: query.page,
-    pageSize: query.pageSize,
-    total,
-    hasNext: query.page * query.pageSize < total,
-  };
+  return pageOf(rows, query, counted);
 }
 
 export type ReportListRow = Awaited<ReturnType<typeof listReports>>['items'][number];

@@ -1,4 +1,5 @@
 // Records every status change of an item with its actor, time and comment (the audit trail of the review workflow).
+import { sql } from 'drizzle-orm';
 import type { DbExecutor } from '../db/client.js';
 import { catalogTransitions } from '../db/schema/index.js';
 import type { ItemStatus } from './item-types.js';
@@ -10,7 +11,9 @@ export type TransitionAction =
   | 'withdraw'
   | 'approve'
   | 'request_changes'
-  | 'reject';
+  | 'reject'
+  | 'unpublish'
+  | 'remove';
 
 export async function recordTransition(
   tx: DbExecutor,
@@ -32,5 +35,8 @@ export async function recordTransition(
     fromStatus: entry.from,
     toStatus: entry.to,
     comment: entry.comment ?? null,
+    // The time of the step, not of its transaction: steps taken in one transaction (a publish through the MCP
+    // Registry API creates and submits) keep their order.
+    createdAt: sql`clock_timestamp()`,
   });
 }

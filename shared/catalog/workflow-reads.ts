@@ -1,10 +1,12 @@
 // Reads of the workflow side: a publisher's own items and one draft in full (every version, every transition), the
 // moderation queue, and the moderator's view of any item.
+
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { pageOf } from '../db/page.js';
 import { catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
+import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
-import { isUuid } from './item-access.js';
 import type { ItemType } from './item-types.js';
 
 const i = catalogItems;
@@ -68,14 +70,13 @@ export async function listReviewQueue(db: Database, query: { type?: ItemType; pa
       .offset((query.page - 1) * query.pageSize),
     db.select({ total: sql<number>`count(*)::int` }).from(i).where(where),
   ]);
-  const total = counted[0]?.total ?? 0;
   const withVersions = await withVersionNumbers(db, rows);
   const comments = await submitComments(
     db,
     withVersions.flatMap((r) => r.pendingVersion?.id ?? []),
   );
   const items = withVersions.map((r) => ({ ...r, submitComment: comments.get(r.pendingVersion?.id ?? '') }));
-  return { items, page: query.page, pageSize: query.pageSize, total, hasNext: query.page * query.pageSize < total };
+  return pageOf(items, query, counted);
 }
 
 /** The comment of each version's latest submit (it goes to the reviewers). */

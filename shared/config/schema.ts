@@ -1,5 +1,8 @@
 // The one description of every setting: names from SPEC section 5, validated once at start.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { DEVELOPMENT_ADMIN_PASSWORD, DEVELOPMENT_SECRET_KEY } from './development-defaults.js';
+import { trustProxySetting } from './trust-proxy.js';
 
 const list = z.string().transform((v) =>
   v
@@ -12,12 +15,13 @@ const url = z.url({ protocol: /^https?$/ });
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), url.optional());
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `json`: one JSON object per line (log shippers); `pretty`: readable lines for a person at a terminal. */
+    LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
     PORT: port.default(3000),
     PUBLIC_BASE_URL: optionalUrl,
     BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
@@ -31,20 +35,53 @@ export const envSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// URL')
       .default('redis://127.0.0.1:6379/0'),
+    /** A Redis Cluster's seed nodes, `host:port,host:port`: set, every connection is a cluster client (REDIS_URL
+     * then gives only the credentials and TLS). REDIS_PREFIX must be a hash tag then, e.g. `{ockhub}`. */
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/, 'must be host:port,host:port')
+      .optional(),
     REDIS_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9:_{}-]{1,64}$/)
       .default('ockhub'),
 
     ADMIN_EMAIL: z.email().default('admin@ockhub.local'),
-    ADMIN_PASSWORD: z.string().min(10).default('ockhub-admin-dev'),
-    SECRET_KEY: z.string().min(16).default('ockhub-development-secret-change-me'),
+    /** Used only by the seed, to create the Admin; in production it must be set (see development-defaults.ts). */
+    ADMIN_PASSWORD: z.string().min(10).default(DEVELOPMENT_ADMIN_PASSWORD),
+    SECRET_KEY: z.string().min(16).default(DEVELOPMENT_SECRET_KEY),
+    /** Failed credential checks (login, invite acceptance, password change) allowed per account and per client
+     * address within the sliding window before 429; 0 turns that limit off. */
+    AUTH_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(0).default(10),
+    AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
+    AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(100).max(86_400_000).default(900_000),
+    /** Password hashing: threads deriving keys at once (19 MiB each) and hashes that may wait for one; past both,
+     * 503 Auth.Busy. Default threads: one core short of the machine's, 1 to 4, so the event loop keeps a core. */
+    PASSWORD_HASH_THREADS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(Math.max(1, Math.min(4, availableParallelism() - 1))),
+    PASSWORD_HASH_QUEUE_LIMIT: z.coerce.number().int().min(0).max(10_000).default(64),
+    /** Anonymous telemetry events accepted per client address per minute; 0 turns the limit off. */
+    TELEMETRY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
 
     WORKER_QUEUES: z.string().default('all'),
     WORKER_STALL_EXIT_MS: positiveInt.default(120_000),
+    /** A watchdog thread kills the worker process when its main loop has not turned for this long (docs/operations.md). */
+    WORKER_LOOP_STALL_EXIT_MS: z.coerce.number().int().min(200).default(30_000),
+    /** After SIGTERM/SIGINT the jobs in hand have this long to finish; then the process exits (killed if its loop is
+     * blocked) and their locks expire to other workers. */
+    WORKER_SHUTDOWN_MS: z.coerce.number().int().min(100).default(25_000),
     /** BullMQ job lock (renewed every half of it) and stalled-job check interval: a job whose worker died goes back
      * to its queue within about three times this. */
     WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+
+    /** Gateway ledger (docs/wallet.md): settled requests waiting in an organization's Redis stream before new paid
+     * requests of that organization are refused with 503, and how long the first entry waits so a batch can form. */
+    LEDGER_BACKLOG_LIMIT: positiveInt.default(50_000),
+    LEDGER_FLUSH_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(250),
 
     STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
     STORAGE_LOCAL_DIR: z.string().default('.data/storage'),
@@ -72,7 +109,21 @@ export const envSchema = z
     WEB_FETCH_PAGE_TIMEOUT_MS: positiveInt.default(10_000),
     WEB_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(8),
     WEB_FETCH_WAIT_MS: positiveInt.default(45_000),
+    /** Reading fetched HTML (docs/web.md): threads per worker process, and each page's wall time (counted from its
+     * start in a thread), thread heap, elements, attributes and nesting depth; past one, `Page too complex to read`. */
+    WEB_EXTRACT_THREADS: z.coerce.number().int().min(1).max(32).default(2),
+    WEB_EXTRACT_TIMEOUT_MS: positiveInt.default(5_000),
+    WEB_EXTRACT_HEAP_MB: z.coerce.number().int().min(32).max(4096).default(256),
+    WEB_EXTRACT_MAX_ELEMENTS: positiveInt.default(50_000),
+    WEB_EXTRACT_MAX_ATTRIBUTES: positiveInt.default(100_000),
+    WEB_EXTRACT_MAX_DEPTH: z.coerce.number().int().min(16).max(4096).default(256),
     CATALOG_READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+    /** The reverse-DNS prefix of MCP Registry server names (`<this>.<publisher>/<item>`); default: the reversed
+     * host of PUBLIC_BASE_URL. At most 70 characters, so a whole name stays within the registry's 200. */
+    MCP_REGISTRY_NAMESPACE: z
+      .string()
+      .regex(/^[a-zA-Z0-9]([a-zA-Z0-9.-]{0,68}[a-zA-Z0-9])?$/, 'must be a reverse-DNS name such as com.example.hub')
+      .optional(),
 
     GITHUB_REPO: z
       .string()
@@ -82,6 +133,8 @@ export const envSchema = z
 
     VIDEO_POLL_INTERVAL_MS: positiveInt.default(4000),
     VIDEO_TASK_DEADLINE_MS: positiveInt.default(30 * 60_000),
+    /** Video steps one worker process runs at once; each mostly waits on the upstream, PostgreSQL and Redis. */
+    VIDEO_WORKER_CONCURRENCY: positiveInt.default(200),
 
     UPSTREAM_MESSAGES_URL: optionalUrl,
     UPSTREAM_MESSAGES_KEY: z.string().optional(),
@@ -100,15 +153,23 @@ export const envSchema = z
       .string()
       .regex(/^[\w.:-]+$/, 'must be a host name or IP address')
       .default('127.0.0.1'),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: trustProxySetting.default(false),
   })
   .superRefine((env, ctx) => {
+    // BullMQ keeps each queue's keys in one slot only when the prefix carries a hash tag.
+    if (env.REDIS_CLUSTER_NODES && !/\{[^{}]+\}/.test(env.REDIS_PREFIX)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_PREFIX'],
+        message: 'must contain a hash tag such as {ockhub} when REDIS_CLUSTER_NODES is set',
+      });
+    }
     if (env.NODE_ENV !== 'production') return;
     const required = ['UPSTREAM_MESSAGES_URL', 'UPSTREAM_VIDEO_URL', 'UPSTREAM_SEARCH_URL', 'PUBLIC_BASE_URL'] as const;
     for (const name of required) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
     }
-    if (env.SECRET_KEY === 'ockhub-development-secret-change-me') {
+    if (env.SECRET_KEY === DEVELOPMENT_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'must be set to a private value in production' });
     }
   });

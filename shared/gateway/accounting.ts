@@ -1,23 +1,29 @@
-// Accounting of one counted gateway request, exactly once: the wallet reservation of its most possible cost,
-// the project quota admission (seed order, one Redis step), then at the end ONE settlement that writes the
-// wallet record, the request log and the project's tokens — or a release when nothing billable happened.
+// Accounting of one counted gateway request, exactly once, in two Redis steps (docs/gateway.md, "Accounting"):
+// `openCharge` admits it (project quota, and a hold of its most possible cost in the wallet mirror) and
+// `closeCharge` settles it (hold released, actual cost charged, tokens counted, ledger entry appended). PostgreSQL is
+// written behind by the `ledger` worker; the request never waits for it.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import { requestLogs } from '../db/schema/index.js';
+import { AppError } from '../errors/app-error.js';
 import { currentCorrelationId } from '../logging/correlation.js';
 import { recordSettledRequest } from '../metrics/metrics.js';
-import { QuotaCounters, quotaExceeded } from '../quota/quota-counters.js';
-import { release, reserve, settle } from '../wallet/reservations.js';
+import { projectKeyBase, type QuotaLimitName, quotaExceeded, rejection } from '../quota/quota-counters.js';
+import { primeSettings } from '../quota/quota-settings.js';
+import { encodeEntry } from '../wallet/ledger-entry.js';
+import { requestLedgerWrite } from '../wallet/ledger-writer.js';
+import { admitStep, type Missing, settleStep } from '../wallet/mirror-steps.js';
+import { loadMirror } from '../wallet/wallet-mirror.js';
+import { insufficientBalance, walletInactive } from '../wallet/wallets.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import { type TokenUsage, totalTokens } from './pricing.js';
 
 export type Charge = {
+  /** The request log's id, also the id of the request's hold in the wallet mirror. */
   readonly requestLogId: string;
   readonly caller: GatewayCaller;
   readonly operation: string;
   readonly model: string | undefined;
   readonly startedAt: number;
-  reservationId: string | undefined;
   closed: boolean;
 };
 
@@ -29,92 +35,147 @@ export type Outcome = {
   errorMessage?: string;
 };
 
+/** How long a hold lives when the caller names no expiry; a forgotten one goes back to the balance after it. */
+export const DEFAULT_HOLD_MS = 15 * 60_000;
+
 const zeroUsage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
+type Ctx = Pick<AppContext, 'db' | 'redis' | 'config' | 'queues' | 'logger'>;
+
+export const ledgerBacklogged = () =>
+  new AppError(
+    'Ledger.Backlogged',
+    503,
+    'Too many settled requests of this organization are waiting to be written to the ledger; try again shortly.',
+    { headers: { 'retry-after': '5' } },
+  );
+
+/** A step found the mirror or the project's quota settings missing: load them (both at once) before it runs again. */
+async function prepare(ctx: Ctx, caller: GatewayCaller, missing: Missing): Promise<void> {
+  await Promise.all([
+    missing.mirror ? undefined : loadMirror(ctx, caller.organizationId),
+    missing.quotaSettings
+      ? undefined
+      : primeSettings(
+          ctx.redis,
+          ctx.db,
+          projectKeyBase(ctx.config.REDIS_PREFIX, caller.organizationId, caller.projectId),
+          caller.projectId,
+        ),
+  ]);
+}
+
+/** Runs a step; when it finds something missing, loads it and runs it once more. */
+async function withLoaded<R extends { step: string }>(
+  ctx: Ctx,
+  caller: GatewayCaller,
+  step: () => Promise<R | Missing>,
+): Promise<R> {
+  let reply = await step();
+  if (reply.step === 'missing') {
+    await prepare(ctx, caller, reply as Missing);
+    reply = await step();
+    if (reply.step === 'missing') throw new Error(`wallet mirror of ${caller.organizationId} vanished while loading`);
+  }
+  return reply as R;
+}
+
 export async function openCharge(
-  ctx: AppContext,
+  ctx: Ctx,
   caller: GatewayCaller,
   input: { operation: string; model?: string; reserveMicros: bigint; reservationExpiresInMs?: number },
 ): Promise<Charge> {
+  const at = new Date();
   const charge: Charge = {
     requestLogId: randomUUID(),
     caller,
     operation: input.operation,
     model: input.model,
-    startedAt: Date.now(),
-    reservationId: undefined,
+    startedAt: at.getTime(),
     closed: false,
   };
-  if (input.reserveMicros > 0n) {
-    const reservation = await reserve(ctx, caller.organizationId, input.reserveMicros, {
-      requestId: charge.requestLogId,
-      ...(input.reservationExpiresInMs ? { expiresInMs: input.reservationExpiresInMs } : {}),
-    });
-    charge.reservationId = reservation.id;
+  const admission = await withLoaded(ctx, caller, () =>
+    admitStep(ctx.redis, ctx.config.REDIS_PREFIX, {
+      organizationId: caller.organizationId,
+      projectId: caller.projectId,
+      holdId: charge.requestLogId,
+      amount: input.reserveMicros,
+      holdExpiresAt: at.getTime() + (input.reservationExpiresInMs ?? DEFAULT_HOLD_MS),
+      backlogLimit: ctx.config.LEDGER_BACKLOG_LIMIT,
+      at,
+    }),
+  );
+  switch (admission.step) {
+    case 'admitted':
+      return charge;
+    case 'balance':
+      throw insufficientBalance();
+    case 'inactive':
+      throw walletInactive();
+    case 'backlog':
+      throw ledgerBacklogged();
+    case 'quota':
+      throw quotaExceeded(rejection(admission.limit as QuotaLimitName, at, admission.monthStart));
   }
-  try {
-    const admission = await new QuotaCounters({ redis: ctx.redis, db: ctx.db, prefix: ctx.config.REDIS_PREFIX }).admit(
-      caller.projectId,
-    );
-    if (!admission.admitted) throw quotaExceeded(admission);
-  } catch (err) {
-    if (charge.reservationId) await release(ctx, charge.reservationId);
-    charge.closed = true;
-    throw err;
-  }
-  return charge;
 }
 
+/** What a settlement did: the amount charged (at most the cost), or nothing when its hold was already settled. */
+export type Settled = { charged: bigint; replayed: boolean };
+
 /** Settles once: later calls for the same charge do nothing (a stream may end and close in the same tick). */
-export async function closeCharge(ctx: AppContext, charge: Charge, outcome: Outcome): Promise<void> {
-  if (charge.closed) return;
+export async function closeCharge(ctx: Ctx, charge: Charge, outcome: Outcome): Promise<Settled | undefined> {
+  if (charge.closed) return undefined;
   charge.closed = true;
   const usage = outcome.usage ?? zeroUsage;
   const cost = outcome.costMicros;
-  const description = `${charge.operation}${charge.model ? ` ${charge.model}` : ''}`;
-  // The log row first (idempotent on its id), then ONE wallet settlement keyed by the same id: a retried close
-  // writes neither twice. Only the close that wrote the log row counts the request and its tokens (metrics and
-  // quota): a replay after a crash would otherwise count them again.
-  const logged = await ctx.db
-    .insert(requestLogs)
-    .values({
-      id: charge.requestLogId,
-      organizationId: charge.caller.organizationId,
-      projectId: charge.caller.projectId,
-      apiKeyId: charge.caller.keyId ?? null,
-      operation: charge.operation,
-      model: charge.model ?? null,
-      status: outcome.status,
-      httpStatus: outcome.httpStatus ?? null,
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      cacheReadTokens: usage.cacheReadTokens,
-      cacheWriteTokens: usage.cacheWriteTokens,
-      costMicros: cost,
-      latencyMs: Date.now() - charge.startedAt,
-      errorMessage: outcome.errorMessage ?? null,
-      correlationId: currentCorrelationId() ?? null,
-      finishedAt: new Date(),
-    })
-    .onConflictDoNothing()
-    .returning({ id: requestLogs.id });
-  // Counted right after the log row, before the wallet: a close retried because the settlement failed still
-  // counts the request once.
-  if (logged.length > 0) {
+  const at = new Date();
+  const { caller } = charge;
+  const entry = encodeEntry({
+    id: charge.requestLogId,
+    organizationId: caller.organizationId,
+    projectId: caller.projectId,
+    apiKeyId: caller.keyId ?? null,
+    operation: charge.operation,
+    model: charge.model ?? null,
+    status: outcome.status,
+    httpStatus: outcome.httpStatus ?? null,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    cost: cost.toString(),
+    latencyMs: at.getTime() - charge.startedAt,
+    errorMessage: outcome.errorMessage ?? null,
+    correlationId: currentCorrelationId() ?? null,
+    startedAt: charge.startedAt,
+    finishedAt: at.getTime(),
+  });
+  const settled = await withLoaded(ctx, caller, () =>
+    settleStep(ctx.redis, ctx.config.REDIS_PREFIX, {
+      organizationId: caller.organizationId,
+      projectId: caller.projectId,
+      holdId: charge.requestLogId,
+      actual: cost,
+      tokens: totalTokens(usage),
+      entry,
+      at,
+    }),
+  );
+  // A replay (the hold was already settled, e.g. by a worker's earlier try) counts and charges nothing.
+  if (!settled.replayed) {
     recordSettledRequest({ operation: charge.operation, status: outcome.status, usage, costMicros: cost });
-    const tokens = totalTokens(usage);
-    if (tokens > 0) {
-      await new QuotaCounters({ redis: ctx.redis, db: ctx.db, prefix: ctx.config.REDIS_PREFIX }).recordTokens(
-        charge.caller.projectId,
-        tokens,
+    if (settled.charged < cost) {
+      ctx.logger.warn(
+        {
+          requestLogId: charge.requestLogId,
+          organizationId: caller.organizationId,
+          uncollected: String(cost - settled.charged),
+        },
+        'actual cost exceeded what the wallet could cover; the rest is uncollected',
       );
     }
   }
-  if (charge.reservationId) {
-    if (cost > 0n) {
-      await settle(ctx, charge.reservationId, cost, { requestLogId: charge.requestLogId, description });
-    } else {
-      await release(ctx, charge.reservationId);
-    }
-  }
+  // The first entry of an empty stream asks for a write; later ones join the batch that write will take.
+  if (settled.streamLength === 1) await requestLedgerWrite(ctx, caller.organizationId);
+  return { charged: settled.charged, replayed: settled.replayed };
 }

@@ -1,39 +1,227 @@
-// The most a Messages request can cost, reserved from the wallet before it runs: input estimated generously
-// (3 characters per token, 1,600 tokens per image) at the dearest input price, plus max_tokens of output.
+// The most a Messages request can cost, reserved from the wallet before it runs. It must stay an upper bound
+// whatever the body holds, since the gateway forwards fields it does not know:
+// - every text it can see counts one token per UTF-8 byte (a byte-level tokenizer never packs less than one byte
+//   into a token), with JSON punctuation and key names counted too as room for the per-block framing;
+// - an image counts a fixed bound (images are resized before they are read);
+// - what it cannot measure (a PDF, a file id, a URL source, encrypted content, MCP servers, a container, any
+//   top-level field it does not know) fills the model's whole context window;
+// - a server-side tool loop (web search, code execution, MCP, ...) or a compaction pass may read a full context
+//   window again per pass, and produce up to max_tokens per pass;
+// - priced at the dearest input price the body can reach (cache writes only when it asks for caching).
 import type { ModelEntry } from './model-registry.js';
-import { tokenCostMicros } from './pricing.js';
+import { type TokenUsage, tokenCostMicros } from './pricing.js';
 
-const IMAGE_TOKENS = 1_600;
+/** Resized images cost about width × height / 750 tokens: ~1,600 at 1,568 px, ~4,800 at 2,576 px (high resolution). */
+export const IMAGE_TOKENS = 5_000;
+/** The hidden tool-use system prompt (a few hundred tokens today) when any tool is offered. */
+export const TOOL_PROMPT_TOKENS = 1_000;
+/** Hidden definition of an Anthropic-defined tool (computer use, text editor, bash: up to ~1,300 today). */
+export const DEFINED_TOOL_TOKENS = 2_000;
+/** Web requests per server-loop pass when a web tool names no `max_uses` (parallel calls in one pass). */
+export const WEB_REQUESTS_PER_PASS = 10;
 
-function countInput(value: unknown, acc: { chars: number; images: number }): void {
-  if (typeof value === 'string') {
-    acc.chars += value.length;
-  } else if (Array.isArray(value)) {
-    for (const v of value) countInput(v, acc);
-  } else if (value && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    if (obj.type === 'image' || obj.type === 'document') {
-      acc.images += 1;
-      return;
-    }
-    for (const [k, v] of Object.entries(obj)) {
-      acc.chars += k.length;
-      countInput(v, acc);
+/** Top-level fields whose content the walk measures; anything else may bring in content the body does not show. */
+const measuredFields = new Set([
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'output_config',
+  'stop_sequences',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'metadata',
+  'service_tier',
+  'speed',
+  'inference_geo',
+  'cache_control',
+  'context_management',
+  'diagnostics',
+  'fallbacks',
+]);
+/** Tools the caller executes (their calls come back as tool_use): no server-side loop. */
+const clientToolType = /^(custom|bash_\d+|text_editor_\d+|computer_\d+|memory_\d+)$/;
+/** Keys whose value stands for content the upstream fetches or decrypts: not measurable from the body. */
+const unmeasurableKeys = new Set(['file_id', 'encrypted_content']);
+
+export type InputMeasure = {
+  bytes: number;
+  images: number;
+  unmeasurable: boolean;
+  cacheWrite5m: boolean;
+  cacheWrite1h: boolean;
+};
+
+/** Walks a value without recursion (a deeply nested body cannot exhaust the stack). */
+export function measureInput(root: unknown, measure?: InputMeasure): InputMeasure {
+  const acc = measure ?? { bytes: 0, images: 0, unmeasurable: false, cacheWrite5m: false, cacheWrite1h: false };
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      acc.bytes += Buffer.byteLength(value, 'utf8') + 2;
+    } else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
+      acc.bytes += String(value).length;
+    } else if (Array.isArray(value)) {
+      acc.bytes += 2 + value.length;
+      for (const v of value) stack.push(v);
+    } else if (typeof value === 'object' && value !== undefined) {
+      const obj = value as Record<string, unknown>;
+      if (obj.type === 'image') {
+        acc.images += 1;
+        continue;
+      }
+      if (obj.type === 'redacted_thinking') acc.unmeasurable = true;
+      if (obj.type === 'document') {
+        const source = obj.source as { type?: unknown } | undefined;
+        if (source?.type !== 'text' && source?.type !== 'content') acc.unmeasurable = true;
+      }
+      if (obj.cache_control && typeof obj.cache_control === 'object') {
+        if ((obj.cache_control as { ttl?: unknown }).ttl === '1h') acc.cacheWrite1h = true;
+        else acc.cacheWrite5m = true;
+      }
+      acc.bytes += 2;
+      for (const [key, v] of Object.entries(obj)) {
+        if (unmeasurableKeys.has(key)) acc.unmeasurable = true;
+        if (key === 'source' && v && typeof v === 'object' && 'url' in v) acc.unmeasurable = true;
+        acc.bytes += Buffer.byteLength(key, 'utf8') + 4;
+        stack.push(v);
+      }
     }
   }
+  return acc;
 }
 
-export function estimateInputTokens(body: { system?: unknown; messages: unknown; tools?: unknown }): number {
-  const acc = { chars: 0, images: 0 };
-  countInput([body.system, body.messages, body.tools], acc);
-  return Math.ceil(acc.chars / 3) + acc.images * IMAGE_TOKENS;
-}
+type Body = Record<string, unknown>;
 
-export function maxMessagesCostMicros(model: ModelEntry, inputTokens: number, maxTokens: number): bigint {
-  const p = model.prices;
-  const dearestInput = Math.max(p.inputPerMTok ?? 0, p.cacheWritePerMTok ?? 0);
-  return tokenCostMicros(
-    { ...model, prices: { ...p, inputPerMTok: dearestInput } },
-    { inputTokens, outputTokens: maxTokens, cacheReadTokens: 0, cacheWriteTokens: 0 },
+function serverTools(body: Body): Record<string, unknown>[] {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  return tools.filter(
+    (t): t is Record<string, unknown> =>
+      !!t && typeof t === 'object' && typeof t.type === 'string' && !clientToolType.test(t.type),
   );
+}
+
+const maxUses = (tool: Record<string, unknown>) =>
+  typeof tool.max_uses === 'number' && Number.isInteger(tool.max_uses) && tool.max_uses >= 0
+    ? tool.max_uses
+    : undefined;
+
+export type MessagesBound = {
+  /** Input tokens over every pass. */
+  inputTokens: number;
+  outputTokens: number;
+  passes: number;
+  webSearchRequests: number;
+  webFetchRequests: number;
+  cacheWrite5m: boolean;
+  cacheWrite1h: boolean;
+};
+
+/** The most tokens and server requests a request can be billed, for a model with `window` and `loopLimit`. */
+export function messagesBound(
+  body: Body,
+  limits: { contextWindowTokens: number; serverToolPasses: number },
+): MessagesBound {
+  const measure = measureInput(null);
+  for (const [key, value] of Object.entries(body)) {
+    if (!measuredFields.has(key)) measure.unmeasurable = true;
+    if (key === 'metadata' || key === 'model') continue;
+    measureInput(value, measure);
+  }
+  if (body.cache_control && typeof body.cache_control === 'object') measure.cacheWrite5m = true;
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  const window = limits.contextWindowTokens;
+  const loopLimit = limits.serverToolPasses;
+  let firstPass = measure.bytes + measure.images * IMAGE_TOKENS;
+  if (tools.length > 0) firstPass += TOOL_PROMPT_TOKENS;
+  for (const tool of tools) {
+    if (
+      tool &&
+      typeof tool === 'object' &&
+      typeof (tool as Body).type === 'string' &&
+      (tool as Body).type !== 'custom'
+    ) {
+      firstPass += DEFINED_TOOL_TOKENS;
+    }
+  }
+  if (measure.unmeasurable) firstPass = window;
+  firstPass = Math.min(firstPass, window);
+
+  const server = serverTools(body);
+  const loops = server.length > 0 || body.mcp_servers !== undefined || body.container !== undefined;
+  let loopPasses = 0;
+  if (loops) {
+    const declared = server.map(maxUses);
+    const allDeclared = server.length > 0 && declared.every((m) => m !== undefined) && body.mcp_servers === undefined;
+    const sum = declared.reduce<number>((s, m) => s + (m ?? 0), 0);
+    loopPasses = allDeclared ? Math.min(sum, loopLimit) : loopLimit;
+  }
+  const edits = (body.context_management as { edits?: unknown } | undefined)?.edits;
+  const compactions = Array.isArray(edits)
+    ? edits.filter((e) => !String((e as Body | null)?.type ?? '').startsWith('clear_')).length
+    : 0;
+  const fallbacks = Array.isArray(body.fallbacks) ? body.fallbacks.length : 0;
+  const passes = 1 + loopPasses + compactions + fallbacks;
+
+  const webRequests = (kind: RegExp) => {
+    const tools = server.filter((t) => kind.test(String(t.type)));
+    if (tools.length === 0) return 0;
+    return tools.reduce<number>((s, t) => s + (maxUses(t) ?? loopLimit * WEB_REQUESTS_PER_PASS), 0);
+  };
+
+  return {
+    inputTokens: firstPass + (passes - 1) * window,
+    outputTokens: maxOutputTokens(body) * passes,
+    passes,
+    webSearchRequests: webRequests(/^web_search_/),
+    webFetchRequests: webRequests(/^web_fetch_/),
+    cacheWrite5m: measure.cacheWrite5m,
+    cacheWrite1h: measure.cacheWrite1h,
+  };
+}
+
+/** The largest max_tokens among the request and its fallback attempts. */
+function maxOutputTokens(body: Body): number {
+  let most = typeof body.max_tokens === 'number' ? body.max_tokens : 0;
+  for (const f of Array.isArray(body.fallbacks) ? body.fallbacks : []) {
+    const m = (f as Body | null)?.max_tokens;
+    if (typeof m === 'number' && Number.isSafeInteger(m) && m > most) most = m;
+  }
+  return most;
+}
+
+/** The bound priced for one model: every input token at the dearest input price the request can reach. */
+function boundCostMicros(model: ModelEntry, bound: MessagesBound): bigint {
+  const p = model.prices;
+  const inputPrice = Math.max(
+    p.inputPerMTok ?? 0,
+    p.cacheReadPerMTok ?? 0,
+    bound.cacheWrite5m || bound.cacheWrite1h ? (p.cacheWritePerMTok ?? p.inputPerMTok ?? 0) : 0,
+    bound.cacheWrite1h ? (p.cacheWrite1hPerMTok ?? p.cacheWritePerMTok ?? p.inputPerMTok ?? 0) : 0,
+  );
+  const usage: TokenUsage = {
+    inputTokens: bound.inputTokens,
+    outputTokens: bound.outputTokens,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    webSearchRequests: bound.webSearchRequests,
+    webFetchRequests: bound.webFetchRequests,
+  };
+  return tokenCostMicros({ ...model, prices: { ...p, inputPerMTok: inputPrice } }, usage);
+}
+
+/** What to reserve for a Messages request served by `models` (the request's model and its fallbacks' models). */
+export function messagesReservationMicros(body: Body, models: ModelEntry[]): bigint {
+  let most = 0n;
+  for (const model of models) {
+    const cost = boundCostMicros(model, messagesBound(body, model));
+    if (cost > most) most = cost;
+  }
+  return most;
 }

@@ -1,5 +1,6 @@
-// /v1/messages through the gateway: reserve and admit, call the upstream, and turn its answer into either a JSON
-// body or a stream whose usage is metered for the one settlement at the end.
+// A Messages call through the gateway (/v1/messages, and /v1/chat/completions translated onto it): reserve and
+// admit, call the upstream, and turn its answer into either a JSON body or a stream whose usage is metered for the
+// one settlement at the end.
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors/app-error.js';
@@ -7,17 +8,23 @@ import { isOutboundRequestError } from '../http/index.js';
 import { anthropicMessagesProvider, type MessagesCall } from '../providers/messages/anthropic-messages.js';
 import { type Charge, closeCharge, openCharge } from './accounting.js';
 import type { GatewayCaller } from './gateway-caller.js';
-import { estimateInputTokens, maxMessagesCostMicros } from './messages-estimate.js';
-import { usageOf } from './messages-usage.js';
+import { messagesReservationMicros } from './messages-estimate.js';
+import { servedModel } from './messages-models.js';
+import { type StreamUsageMeter, type UsageFields, usageOf } from './messages-usage.js';
 import type { ModelEntry } from './model-registry.js';
 import { tokenCostMicros } from './pricing.js';
 
 export type MessagesRequest = {
-  body: Record<string, unknown> & { model: string; max_tokens?: number; messages: unknown; stream?: boolean };
+  /** The body to forward, every model id already mapped to its upstream id (see messages-models). */
+  body: Record<string, unknown>;
   model: ModelEntry;
-  operation: 'messages' | 'count_tokens';
+  /** Every model that may serve the request (its own, fallbacks'); the answer is billed at the one that did. */
+  servingModels?: ModelEntry[];
+  /** What the request log and the metrics call it; `count_tokens` is free. */
+  operation: 'messages' | 'count_tokens' | 'chat_completions';
   version?: string;
   beta?: string;
+  query?: string;
   signal: AbortSignal;
 };
 
@@ -52,17 +59,16 @@ export async function startMessages(
   caller: GatewayCaller,
   req: MessagesRequest,
 ): Promise<StartedMessages> {
-  const reserveMicros =
-    req.operation === 'messages'
-      ? maxMessagesCostMicros(req.model, estimateInputTokens(req.body as never), req.body.max_tokens ?? 0)
-      : 0n;
+  const paid = req.operation !== 'count_tokens';
+  const reserveMicros = paid ? messagesReservationMicros(req.body, req.servingModels ?? [req.model]) : 0n;
   const charge = await openCharge(ctx, caller, { operation: req.operation, model: req.model.id, reserveMicros });
   const call: MessagesCall = {
-    path: req.operation === 'messages' ? '/v1/messages' : '/v1/messages/count_tokens',
-    body: { ...req.body, model: req.model.upstreamModel },
+    path: paid ? '/v1/messages' : '/v1/messages/count_tokens',
+    body: req.body,
     signal: req.signal,
     ...(req.version ? { version: req.version } : {}),
     ...(req.beta ? { beta: req.beta } : {}),
+    ...(req.query ? { query: req.query } : {}),
   };
   try {
     const reply = await anthropicMessagesProvider(ctx.config).call(call);
@@ -86,17 +92,64 @@ export async function startMessages(
   }
 }
 
-/** Reads a non-streamed answer, settles it, and returns the JSON to send. */
-export async function finishJsonMessages(ctx: AppContext, req: MessagesRequest, started: StartedMessages) {
+/** The model whose prices apply to an answer: the one among the request's serving models that answered. */
+const billedModel = (req: MessagesRequest, upstreamModel: unknown) =>
+  servedModel(req.servingModels ?? [req.model], upstreamModel);
+
+/**
+ * Reads a non-streamed answer and issues its settlement: returns the JSON to send and the settlement in flight. The
+ * route sends the answer, then awaits the settlement, so the client waits for no bookkeeping at all; the settlement's
+ * Redis step is already on the connection by then, ahead of anything a later request of this process asks of
+ * Redis. A settlement that fails after the answer went out is logged (its hold then expires: never a double charge).
+ */
+export async function finishJsonMessages(
+  ctx: AppContext,
+  req: MessagesRequest,
+  started: StartedMessages,
+): Promise<{ json: Record<string, unknown>; settlement: Promise<void> }> {
   const chunks: Buffer[] = [];
   for await (const chunk of started.body) chunks.push(chunk as Buffer);
-  const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { usage?: Parameters<typeof usageOf>[0] };
-  const usage = req.operation === 'messages' ? usageOf(json.usage) : undefined;
-  await closeCharge(ctx, started.charge, {
+  const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+  const usage = req.operation === 'count_tokens' ? undefined : usageOf(json.usage as UsageFields | undefined);
+  const settlement = closeCharge(ctx, started.charge, {
     status: 'succeeded',
     httpStatus: started.status,
     ...(usage ? { usage } : {}),
-    costMicros: usage ? tokenCostMicros(req.model, usage) : 0n,
-  });
-  return json;
+    costMicros: usage ? tokenCostMicros(billedModel(req, json.model), usage) : 0n,
+  }).then(
+    () => undefined,
+    (err: Error) =>
+      ctx.logger.error(
+        { requestLogId: started.charge.requestLogId, err: err.message },
+        'settlement failed after the answer was sent; the hold will expire',
+      ),
+  );
+  return { json, settlement };
 }
+
+/** Settles a relayed stream once it ended: billed for what the meter saw, whatever way it ended. */
+export async function settleStream(
+  ctx: AppContext,
+  req: MessagesRequest,
+  started: StartedMessages,
+  meter: StreamUsageMeter,
+  end: RelayEnd,
+): Promise<void> {
+  const usage = meter.billable();
+  const status =
+    end.reason === 'client_closed'
+      ? 'client_closed'
+      : end.reason === 'upstream_error' || meter.upstreamError || !meter.completed
+        ? 'failed'
+        : 'succeeded';
+  await closeCharge(ctx, started.charge, {
+    status,
+    httpStatus: 200,
+    usage,
+    costMicros: tokenCostMicros(billedModel(req, meter.servedModel), usage),
+    ...(meter.upstreamError ? { errorMessage: meter.upstreamError } : {}),
+  });
+}
+
+/** How a relayed stream ended (see api/http/sse-relay). */
+export type RelayEnd = { reason: 'completed' | 'upstream_error' | 'client_closed' };

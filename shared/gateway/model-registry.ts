@@ -17,12 +17,25 @@ const modelSchema = z.object({
   upstreamModel: z.string().min(1),
   createdAt: z.iso.datetime(),
   supportsThinking: z.boolean().default(false),
+  /** How a thinking request translated from another dialect asks for thinking: `adaptive` (with an effort) on
+   * current models, `budget` (`enabled` with `budget_tokens`) on older ones. */
+  thinkingMode: z.enum(['adaptive', 'budget']).default('adaptive'),
+  /** The most input tokens one sampling pass can read: what the reservation falls back on for content it cannot
+   * measure (files, URLs, server-held state). */
+  contextWindowTokens: z.number().int().min(1).max(100_000_000).default(1_000_000),
+  /** The most sampling passes a server-side tool loop (web search, code execution, MCP) may run in one request. */
+  serverToolPasses: z.number().int().min(1).max(1_000).default(10),
   resolutions: z.array(z.string()).optional(),
   prices: z.object({
     inputPerMTok: price.optional(),
     outputPerMTok: price.optional(),
     cacheReadPerMTok: price.optional(),
+    /** 5-minute cache writes (and 1-hour ones when `cacheWrite1hPerMTok` is not set). */
     cacheWritePerMTok: price.optional(),
+    cacheWrite1hPerMTok: price.optional(),
+    /** USD per server-side web search / web fetch request (`usage.server_tool_use`). */
+    webSearchPerRequest: price.optional(),
+    webFetchPerRequest: price.optional(),
     perVideoSecond: price.optional(),
   }),
 });

@@ -1,15 +1,15 @@
-// Which organization a project belongs to, cached briefly in process: projects never move between organizations,
-// and a deleted project's keys are deleted with it (so they fail authentication before this is asked).
+// Which organization a project belongs to, cached in process: projects never move between organizations, and a
+// deleted project's keys are deleted with it (so they fail authentication before this is asked).
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../context.js';
+import type { DbExecutor } from '../db/client.js';
 import { projects } from '../db/schema/index.js';
 import { forbidden } from '../errors/app-error.js';
 
-const TTL_MS = 60_000;
+const TTL_MS = 10 * 60_000;
 const MAX_ENTRIES = 10_000;
 const cache = new Map<string, { organizationId: string; until: number }>();
 
-export async function organizationOfProject(ctx: AppContext, projectId: string): Promise<string> {
+export async function organizationOfProject(ctx: { db: DbExecutor }, projectId: string): Promise<string> {
   const hit = cache.get(projectId);
   if (hit && hit.until > Date.now()) return hit.organizationId;
   const [row] = await ctx.db
@@ -17,7 +17,12 @@ export async function organizationOfProject(ctx: AppContext, projectId: string):
     .from(projects)
     .where(eq(projects.id, projectId));
   if (!row) throw forbidden('The API key is bound to a project that no longer exists.', 'Auth.ProjectKeyRequired');
-  if (cache.size >= MAX_ENTRIES) cache.clear();
-  cache.set(projectId, { organizationId: row.organizationId, until: Date.now() + TTL_MS });
+  rememberProject(projectId, row.organizationId);
   return row.organizationId;
+}
+
+/** Seeds the cache with a pair the caller read itself (a project's creation, a key's authentication). */
+export function rememberProject(projectId: string, organizationId: string): void {
+  if (cache.size >= MAX_ENTRIES) cache.clear();
+  cache.set(projectId, { organizationId, until: Date.now() + TTL_MS });
 }

@@ -1,6 +1,6 @@
 // The repository's GitHub star count, kept in a Redis cache by the maintenance worker; readers never wait on GitHub.
 import type { AppContext } from '../context.js';
-import { createOutboundClient, type OutboundClient } from '../http/index.js';
+import { operatorUrlClient } from '../http/index.js';
 
 export type StarCount = { repo: string; stars?: number; fetchedAt?: string };
 
@@ -30,16 +30,33 @@ export async function requestStarRefresh(ctx: AppContext): Promise<void> {
   );
 }
 
-let githubClient: OutboundClient | undefined;
-const clientFor = (ctx: AppContext) => {
-  // GITHUB_API_URL is operator configuration, so its host is trusted even when it is internal.
-  githubClient ??= createOutboundClient({
-    allowedHosts: [...ctx.config.OUTBOUND_ALLOWED_HOSTS, new URL(ctx.config.GITHUB_API_URL).hostname],
-    timeoutMs: 10_000,
-    maxBytes: 1024 * 1024,
-  });
-  return githubClient;
-};
+const GITHUB_API = { name: 'github-api', timeoutMs: 10_000, maxBytes: 1024 * 1024 };
+// GITHUB_API_URL is operator configuration, so its host is trusted even when it is internal.
+const clientFor = (ctx: AppContext) => operatorUrlClient(ctx.config, GITHUB_API, [ctx.config.GITHUB_API_URL]);
+
+/**
+ * The maintenance job's refresh. A machine without a route to GitHub fails every refresh, and every read of a stale
+ * count asks for one: the first failure is logged as a warning saying so, later ones with the same reason at debug,
+ * until a refresh succeeds again. The job itself ends without error (readers keep the cached count either way).
+ */
+let lastFailure: string | undefined;
+export async function refreshStarCountOrSayOnce(ctx: AppContext): Promise<StarCount | { failed: string }> {
+  try {
+    const count = await refreshStarCount(ctx);
+    if (lastFailure) ctx.logger.info({ repo: count.repo }, 'GitHub star count fetched again');
+    lastFailure = undefined;
+    return count;
+  } catch (err) {
+    const reason = (err as Error).message;
+    const level = reason === lastFailure ? 'debug' : 'warn';
+    ctx.logger[level](
+      { repo: ctx.config.GITHUB_REPO, err: reason },
+      'GitHub star count cannot be fetched (offline?); readers get the cached count, and this is said once',
+    );
+    lastFailure = reason;
+    return { failed: reason };
+  }
+}
 
 export async function refreshStarCount(ctx: AppContext): Promise<StarCount> {
   const url = new URL(`repos/${ctx.config.GITHUB_REPO}`, `${ctx.config.GITHUB_API_URL.replace(/\/$/, '')}/`);

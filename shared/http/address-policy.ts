@@ -1,7 +1,7 @@
 // Which destinations outbound requests may reach: global unicast addresses only, unless OUTBOUND_ALLOWED_HOSTS exempts them.
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { OutboundRequestError } from './outbound-error.js';
+import { OutboundRequestError, refusal } from './outbound-error.js';
 
 type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
 type IpRange = [IpAddress, number];
@@ -73,16 +73,28 @@ export function createAddressPolicy(allowedHosts: readonly string[]): AddressPol
     else hostnames.add(parsed.hostname);
   }
 
+  function judge(address: string): string | null {
+    const ip = parseIp(address);
+    if (!ip) return 'not an IP address';
+    if (ranges.some(([base, bits]) => ip.kind() === base.kind() && ip.match(base, bits))) return null;
+    const range = ip.range();
+    if (range !== 'unicast') return rangeNames[range] ?? 'a reserved address';
+    if (ip.kind() === 'ipv6' && !ip.match(ipv6GlobalUnicast)) return 'a reserved address';
+    return null;
+  }
+  // The verdict depends only on the address: remembered, since parsing an address is a good part of a loopback
+  // upstream call's CPU (every gateway request to a literal-IP upstream asks again). Bounded by clearing.
+  const verdicts = new Map<string, string | null>();
   return {
     isHostExempt: (hostname) => hostnames.has(normaliseHostname(hostname)),
     refusal(address) {
-      const ip = parseIp(address);
-      if (!ip) return 'not an IP address';
-      if (ranges.some(([base, bits]) => ip.kind() === base.kind() && ip.match(base, bits))) return null;
-      const range = ip.range();
-      if (range !== 'unicast') return rangeNames[range] ?? 'a reserved address';
-      if (ip.kind() === 'ipv6' && !ip.match(ipv6GlobalUnicast)) return 'a reserved address';
-      return null;
+      let verdict = verdicts.get(address);
+      if (verdict === undefined) {
+        verdict = judge(address);
+        if (verdicts.size >= 1_000) verdicts.clear();
+        verdicts.set(address, verdict);
+      }
+      return verdict;
     },
   };
 }
@@ -96,18 +108,19 @@ export function parseOutboundUrl(input: string | URL, policy: AddressPolicy): UR
     throw new OutboundRequestError('invalid-url', `"${String(input).slice(0, 200)}" is not a valid URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new OutboundRequestError('scheme', `Only http and https URLs are allowed, not ${url.protocol}`, url.href);
+    throw refusal('scheme', `only http and https URLs may be fetched, not ${url.protocol}`, url.href);
   }
   if (url.username || url.password) {
     throw new OutboundRequestError('invalid-url', 'URLs with a user name or password are not allowed.');
   }
   if (!url.hostname) throw new OutboundRequestError('invalid-url', 'The URL has no host.', url.href);
   const literal = ipLiteralOf(url.hostname);
-  const refusal = literal ? policy.refusal(literal) : null;
-  if (literal && refusal) {
+  const refused = literal ? policy.refusal(literal) : null;
+  if (literal && refused) {
+    // The address is the caller's own literal (with the IPv4 one it embeds): naming it reveals nothing.
     const embedded = ipaddr.process(literal).toString();
     const shown = embedded === literal ? literal : `${literal} (${embedded})`;
-    throw new OutboundRequestError('blocked-address', `${shown} is ${refusal}, which may not be fetched.`, url.href);
+    throw refusal('blocked-address', `${shown} is ${refused}, which may not be fetched.`, url.href);
   }
   return url;
 }

@@ -2,7 +2,7 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { AddressPolicy } from './address-policy.js';
-import { OutboundRequestError, toOutboundError } from './outbound-error.js';
+import { OutboundRequestError, refusal, toOutboundError } from './outbound-error.js';
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 /** Resolves a host name to all its addresses; injectable so tests can make "evil.example" resolve anywhere. */
@@ -30,13 +30,8 @@ export async function resolveChecked(
   }
   if (policy.isHostExempt(hostname)) return addresses;
   for (const { address } of addresses) {
-    const refusal = policy.refusal(address);
-    if (refusal) {
-      throw new OutboundRequestError(
-        'blocked-address',
-        `${hostname} resolves to ${refusal} (${address}), which may not be fetched.`,
-      );
-    }
+    const refused = policy.refusal(address);
+    if (refused) throw refusal('blocked-address', `${hostname} resolves to ${refused}, which may not be fetched.`);
   }
   return addresses;
 }

@@ -1,5 +1,6 @@
 // Public surface of the outbound HTTP client (see docs/outbound-http.md).
 export { createAddressPolicy, parseOutboundUrl } from './address-policy.js';
+export { type ClientPurpose, operatorUrlClient, userUrlClient } from './clients-by-trust.js';
 export type { HostResolver, ResolvedAddress } from './guarded-lookup.js';
 export {
   createOutboundClient,

@@ -5,7 +5,7 @@ import { createAddressPolicy, ipLiteralOf, parseOutboundUrl } from './address-po
 import { Deadline } from './deadline.js';
 import { guardedLookup, type HostResolver, resolveChecked, systemResolver } from './guarded-lookup.js';
 import { discard, limitedBody, readAll, tooLarge } from './limited-body.js';
-import { OutboundRequestError, toOutboundError } from './outbound-error.js';
+import { OutboundRequestError, refusal, toOutboundError } from './outbound-error.js';
 
 export type OutboundClientOptions = {
   /** OUTBOUND_ALLOWED_HOSTS: host names (exact, case-insensitive), IPs or CIDRs exempt from the address block. */
@@ -73,7 +73,12 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
   const userAgent = options.userAgent ?? 'ockhub/0.1 (+outbound)';
   const resolver = options.lookup ?? systemResolver;
   const policy = createAddressPolicy(options.allowedHosts ?? []);
-  const agent = new Agent({ connect: { lookup: guardedLookup(resolver, policy), timeout: defaults.timeoutMs } });
+  // HTTP/1.1 only: undici 8 negotiates HTTP/2 over TLS by default, and this client's limits and tests (body counting,
+  // deadline, connection reuse per checked address) are written and proven for HTTP/1.1 (docs/outbound-http.md).
+  const agent = new Agent({
+    allowH2: false,
+    connect: { lookup: guardedLookup(resolver, policy), timeout: defaults.timeoutMs },
+  });
 
   /** Sends the request, following GET/HEAD redirects hop by hop; each hop's URL is validated again. */
   async function open(input: string | URL, init: OutboundRequestInit, deadline: Deadline) {
@@ -97,9 +102,9 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
       if (follows && redirectStatuses.has(res.statusCode) && typeof location === 'string') {
         discard(res.body);
         if (hop >= maxRedirects) {
-          throw new OutboundRequestError(
+          throw refusal(
             'too-many-redirects',
-            `More than ${maxRedirects} redirects; the last one pointed to ${location.slice(0, 200)}.`,
+            `more than ${maxRedirects} redirects; the last one pointed to ${location.slice(0, 200)}.`,
             url.href,
           );
         }

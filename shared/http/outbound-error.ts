@@ -29,6 +29,21 @@ export class OutboundRequestError extends Error {
 export const isOutboundRequestError = (err: unknown): err is OutboundRequestError =>
   err instanceof OutboundRequestError;
 
+/** The rules that refuse a request before or between connections; every refusal message names its rule. */
+const refusalRules = {
+  'blocked-address': 'private-address',
+  scheme: 'scheme',
+  'too-many-redirects': 'redirect-limit',
+} as const;
+
+/**
+ * A refusal by one of the outbound rules: the message says which rule refused and why, and never names an address
+ * the host resolved to (that would tell a caller about the inside of our network).
+ */
+export function refusal(reason: keyof typeof refusalRules, why: string, url?: string): OutboundRequestError {
+  return new OutboundRequestError(reason, `Refused by the ${refusalRules[reason]} rule: ${why}`, url);
+}
+
 const dnsCodes = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'ENODATA']);
 const timeoutCodes = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
@@ -55,6 +70,7 @@ export function toOutboundError(err: unknown, target: URL | string): OutboundReq
   if (timeoutCodes.has(code)) {
     return new OutboundRequestError('timeout', `${host} did not answer in time.`, href, { cause: err });
   }
-  const detail = code || (err instanceof Error ? err.message : String(err));
+  // Only the error's code: a network error's message names the address the socket tried.
+  const detail = /^[A-Z][A-Z0-9_]*$/.test(code) ? code : 'network error';
   return new OutboundRequestError('connect', `The request to ${host} failed (${detail}).`, href, { cause: err });
 }

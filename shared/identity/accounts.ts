@@ -1,14 +1,17 @@
-// Accounts: creation (admin provisioning, invites, bootstrap), profile, password and role changes.
-import { eq, sql } from 'drizzle-orm';
+// Accounts: creation (admin provisioning, invites, the seed), profile, password and role changes.
+import { and, eq, sql } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { accounts, consoleSessions } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../errors/app-error.js';
+import { limitedAttempt } from './attempt-limits.js';
 import { CredentialCache } from './credential-cache.js';
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import type { Role } from './principal.js';
 
 export type Account = typeof accounts.$inferSelect;
+
+export const MIN_PASSWORD_LENGTH = 10;
 
 export type NewAccount = { email: string; name: string; roles?: Role[]; dailyQuota?: number } & (
   | { password: string }
@@ -23,8 +26,12 @@ export function assertStrongPassword(password: string): void {
   }
 }
 
-export async function createAccount(ctx: Pick<AppContext, 'db'>, input: NewAccount, db: DbExecutor = ctx.db) {
-  const passwordHash = 'passwordHash' in input ? input.passwordHash : await hashPassword(input.password);
+export async function createAccount(
+  ctx: Pick<AppContext, 'db' | 'passwords'>,
+  input: NewAccount,
+  db: DbExecutor = ctx.db,
+) {
+  const passwordHash = 'passwordHash' in input ? input.passwordHash : await ctx.passwords.hash(input.password);
   const [row] = await db
     .insert(accounts)
     .values({
@@ -64,63 +71,77 @@ export async function updateProfile(ctx: AppContext, id: string, changes: { name
   return row;
 }
 
-/** Changes the password and revokes every other console session of the account. */
+/** Changes the password and revokes every other console session of the account. Wrong current passwords are
+ * limited per account and per client address (attempt-limits.ts). */
 export async function changePassword(
   ctx: AppContext,
   id: string,
-  input: { currentPassword: string; newPassword: string; keepSessionId?: string },
+  input: { currentPassword: string; newPassword: string; keepSessionId?: string; address: string },
 ): Promise<void> {
-  const account = await getAccount(ctx, id);
-  if (!(await verifyPassword(input.currentPassword, account.passwordHash))) {
-    throw badRequest('Auth.InvalidCurrentPassword', 'The current password is wrong.');
-  }
   assertStrongPassword(input.newPassword);
-  const passwordHash = await hashPassword(input.newPassword);
+  await limitedAttempt(ctx, 'password', { account: id, address: input.address }, async () => {
+    const account = await getAccount(ctx, id);
+    if (!(await ctx.passwords.verify(input.currentPassword, account.passwordHash)).ok) {
+      throw badRequest('Auth.InvalidCurrentPassword', 'The current password is wrong.');
+    }
+  });
+  await replacePassword(ctx, id, input.newPassword, input.keepSessionId);
+}
+
+/** Sets a new password and revokes every console session of the account but `keepSessionId`. */
+export async function replacePassword(
+  ctx: AppContext,
+  id: string,
+  newPassword: string,
+  keepSessionId?: string,
+): Promise<void> {
+  const passwordHash = await ctx.passwords.hash(newPassword);
   const revoked = await ctx.db.transaction(async (tx) => {
     await tx.update(accounts).set({ passwordHash, updatedAt: new Date() }).where(eq(accounts.id, id));
     return tx
       .update(consoleSessions)
       .set({ revokedAt: new Date() })
       .where(
-        sql`${consoleSessions.accountId} = ${id} and ${consoleSessions.revokedAt} is null and ${consoleSessions.id} is distinct from ${input.keepSessionId ?? null}`,
+        sql`${consoleSessions.accountId} = ${id} and ${consoleSessions.revokedAt} is null and ${consoleSessions.id} is distinct from ${keepSessionId ?? null}`,
       )
       .returning({ tokenHash: consoleSessions.tokenHash });
   });
   await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials(revoked.map((r) => r.tokenHash));
 }
 
-export async function setRoles(ctx: AppContext, id: string, roles: Role[]): Promise<Account> {
-  const [row] = await ctx.db
+/** After a successful login with a hash made at older parameters: the same password, hashed at today's. Changes
+ * nothing if the password was changed meanwhile; sessions and caches are untouched (the password is the same). */
+export async function upgradePasswordHash(
+  ctx: Pick<AppContext, 'db' | 'passwords'>,
+  account: Pick<Account, 'id' | 'passwordHash'>,
+  password: string,
+): Promise<void> {
+  const passwordHash = await ctx.passwords.hash(password);
+  await ctx.db
     .update(accounts)
-    .set({ roles: [...new Set(roles)], updatedAt: new Date() })
-    .where(eq(accounts.id, id))
-    .returning();
-  if (!row) throw notFound('Account.NotFound', 'No such account.');
-  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateAccount(id);
-  return row;
+    .set({ passwordHash })
+    .where(and(eq(accounts.id, account.id), eq(accounts.passwordHash, account.passwordHash)));
 }
 
-/** The seed's Admin: created from ADMIN_EMAIL / ADMIN_PASSWORD once; later runs only make sure it is Admin. */
-export async function bootstrapAdmin(ctx: AppContext): Promise<{ account: Account; created: boolean }> {
-  const existing = await findAccountByEmail(ctx, ctx.config.ADMIN_EMAIL);
-  if (existing) {
-    if (!existing.roles.includes('Admin')) {
-      return { account: await setRoles(ctx, existing.id, [...(existing.roles as Role[]), 'Admin']), created: false };
-    }
-    return { account: existing, created: false };
-  }
-  try {
-    const account = await createAccount(ctx, {
-      email: ctx.config.ADMIN_EMAIL,
-      name: 'Administrator',
-      password: ctx.config.ADMIN_PASSWORD,
-      roles: ['Admin', 'Moderator', 'Publisher'],
+/** Sets an account's roles and records the change in the audit log, in one transaction. */
+export async function setRoles(ctx: AppContext, id: string, roles: Role[], actor: AuditActor): Promise<Account> {
+  const row = await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select({ roles: accounts.roles }).from(accounts).where(eq(accounts.id, id)).for('update');
+    if (!before) throw notFound('Account.NotFound', 'No such account.');
+    const [updated] = await tx
+      .update(accounts)
+      .set({ roles: [...new Set(roles)], updatedAt: new Date() })
+      .where(eq(accounts.id, id))
+      .returning();
+    const account = updated as Account;
+    await recordAudit(tx, actor, {
+      action: 'account.roles.set',
+      target: { type: 'account', id },
+      before: { roles: before.roles },
+      after: { roles: account.roles },
     });
-    return { account, created: true };
-  } catch (err) {
-    // Another process bootstrapped it at the same moment.
-    const raced = await findAccountByEmail(ctx, ctx.config.ADMIN_EMAIL);
-    if (raced) return { account: raced, created: false };
-    throw err;
-  }
+    return account;
+  });
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateAccount(id);
+  return row;
 }

@@ -1,8 +1,9 @@
 // API keys: `ock_` tokens shown once, stored as a keyed hash; enable, disable and delete take effect at once.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
-import { apiKeyDailyUsage, apiKeys } from '../db/schema/index.js';
+import { apiKeyDailyUsage, apiKeys, projects } from '../db/schema/index.js';
 import { notFound } from '../errors/app-error.js';
 import { addDays, utcDay } from '../time/utc-day.js';
 import { CredentialCache } from './credential-cache.js';
@@ -100,8 +101,36 @@ export async function setApiKeyStatus(
   await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([key.tokenHash]);
 }
 
-export async function deleteApiKey(ctx: AppContext, accountId: string, keyId: string): Promise<void> {
+/** Deletes a key and records it in the audit log (under the organization of its project, when it has one). */
+export async function deleteApiKey(
+  ctx: AppContext,
+  accountId: string,
+  keyId: string,
+  actor: AuditActor,
+): Promise<void> {
   const key = await ownedKey(ctx, accountId, keyId);
-  await ctx.db.delete(apiKeys).where(eq(apiKeys.id, key.id));
+  await ctx.db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(apiKeys)
+      .where(eq(apiKeys.id, key.id))
+      .returning({ projectId: apiKeys.projectId, organizationId: projectOrganization(apiKeys.projectId) });
+    // Deleted at the same moment by another request: that one recorded it.
+    if (!deleted) throw notFound('ApiKey.NotFound', 'No such API key.');
+    await recordAudit(tx, actor, {
+      action: 'api_key.delete',
+      organizationId: deleted.organizationId,
+      target: { type: 'api_key', id: key.id },
+      before: {
+        accountId: key.accountId,
+        name: key.name,
+        prefix: key.prefix,
+        status: key.status,
+        projectId: key.projectId,
+      },
+    });
+  });
   await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([key.tokenHash]);
 }
+
+const projectOrganization = (projectId: typeof apiKeys.projectId) =>
+  sql<string | null>`(select ${projects.organizationId} from ${projects} where ${projects.id} = ${projectId})`;

@@ -6,6 +6,7 @@ import { accounts, apiKeys, consoleSessions } from '../db/schema/index.js';
 import { AppError, unauthorized } from '../errors/app-error.js';
 import { secondsUntilNextUtcMidnight, utcDay } from '../time/utc-day.js';
 import { type AdmitResult, type CachedAccount, type CachedCredential, CredentialCache } from './credential-cache.js';
+import { localCredentials } from './local-credentials.js';
 import { isRole, type Principal } from './principal.js';
 import { keyedHash, tokenKind } from './tokens.js';
 
@@ -60,18 +61,40 @@ async function loadFromDatabase(
   };
 }
 
+function principalOf(credential: CachedCredential, roles: string[]): Principal {
+  return {
+    accountId: credential.accountId,
+    roles: roles.filter(isRole),
+    via: credential.kind,
+    ...(credential.kind === 'api-key' ? { keyId: credential.credentialId } : { sessionId: credential.credentialId }),
+    ...(credential.projectId ? { projectId: credential.projectId } : {}),
+  };
+}
+
+/**
+ * `quotaShown: false` (the gateway: its requests neither count nor show the daily quota) lets an API key be served
+ * from the process's own copy (local-credentials.ts), with no Redis step; the quota figures are then not read.
+ */
 export async function authenticateToken(
   ctx: AppContext,
   token: string,
-  options: { consumeDailyQuota: boolean; now?: Date },
+  options: { consumeDailyQuota: boolean; quotaShown?: boolean; now?: Date },
 ): Promise<Authentication> {
   const kind = tokenKind(token);
   if (!kind) throw unauthorized();
   const now = options.now ?? new Date();
   const day = utcDay(now);
   const hash = keyedHash(ctx.config.SECRET_KEY, token);
-  const cache = new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX);
   const consume = options.consumeDailyQuota;
+  const local =
+    kind === 'api-key' && !consume && options.quotaShown === false
+      ? localCredentials(ctx.redis, ctx.config.REDIS_PREFIX)
+      : undefined;
+  const copy = local?.get(hash);
+  if (copy)
+    return { principal: principalOf(copy.credential, copy.roles), quota: { limit: copy.limit, remaining: copy.limit } };
+  const epoch = local?.epoch ?? 0;
+  const cache = new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX);
 
   let result: AdmitResult = await cache.admit(hash, day, consume, now.getTime());
   if (result.outcome === 'miss') {
@@ -102,13 +125,6 @@ export async function authenticateToken(
       },
     );
   }
-  const { credential } = result;
-  const principal: Principal = {
-    accountId: credential.accountId,
-    roles: result.roles.filter(isRole),
-    via: credential.kind,
-    ...(credential.kind === 'api-key' ? { keyId: credential.credentialId } : { sessionId: credential.credentialId }),
-    ...(credential.projectId ? { projectId: credential.projectId } : {}),
-  };
-  return { principal, quota: { limit: result.limit, remaining } };
+  local?.set(hash, { credential: result.credential, roles: result.roles, limit: result.limit }, epoch);
+  return { principal: principalOf(result.credential, result.roles), quota: { limit: result.limit, remaining } };
 }

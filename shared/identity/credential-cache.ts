@@ -2,6 +2,7 @@
 // Invalidation deletes the entry and leaves a short tombstone so a lookup racing with the change cannot
 // re-cache the old state: a disabled or deleted key fails on the very next request, in every API process.
 import type { Redis } from 'ioredis';
+import { dropLocalCredentials, invalidationChannel } from './local-credentials.js';
 
 const RECORD_TTL_SECONDS = 600;
 const TOMBSTONE_SECONDS = 30;
@@ -96,7 +97,7 @@ type ScriptedRedis = Redis & {
   ockFill(key: string, tombstone: string, ...args: string[]): Promise<number>;
 };
 
-function scripted(redis: Redis): ScriptedRedis {
+export function credentialCommands(redis: Redis): ScriptedRedis {
   const r = redis as ScriptedRedis;
   if (typeof r.ockAdmit !== 'function') {
     redis.defineCommand('ockAdmit', { numberOfKeys: 1, lua: admitScript });
@@ -120,7 +121,7 @@ export class CredentialCache {
   activeKeysKey = (day: string) => `${this.prefix}:dk-active:${day}`;
 
   async admit(tokenHash: string, day: string, consume: boolean, nowMs: number): Promise<AdmitResult> {
-    const reply = await scripted(this.redis).ockAdmit(
+    const reply = await credentialCommands(this.redis).ockAdmit(
       this.credentialKey(tokenHash),
       this.prefix,
       day,
@@ -139,7 +140,7 @@ export class CredentialCache {
     consume: boolean,
     nowMs: number,
   ): Promise<AdmitResult> {
-    const reply = await scripted(this.redis).ockAdmitInline(
+    const reply = await credentialCommands(this.redis).ockAdmitInline(
       this.prefix,
       day,
       consume ? '1' : '0',
@@ -181,7 +182,7 @@ export class CredentialCache {
     const ttl = credential === 'missing' ? 60 : RECORD_TTL_SECONDS;
     return (
       1 ===
-      (await scripted(this.redis).ockFill(
+      (await credentialCommands(this.redis).ockFill(
         this.credentialKey(tokenHash),
         `${this.credentialKey(tokenHash)}:gone`,
         String(ttl),
@@ -193,7 +194,7 @@ export class CredentialCache {
   async fillAccount(accountId: string, account: CachedAccount): Promise<boolean> {
     return (
       1 ===
-      (await scripted(this.redis).ockFill(
+      (await credentialCommands(this.redis).ockFill(
         this.accountKey(accountId),
         `${this.accountKey(accountId)}:gone`,
         String(RECORD_TTL_SECONDS),
@@ -207,20 +208,26 @@ export class CredentialCache {
 
   async invalidateCredentials(tokenHashes: string[]): Promise<void> {
     if (tokenHashes.length === 0) return;
+    dropLocalCredentials(this.redis, tokenHashes);
     const multi = this.redis.multi();
     for (const hash of tokenHashes) {
       multi.set(`${this.credentialKey(hash)}:gone`, '1', 'EX', TOMBSTONE_SECONDS);
       multi.del(this.credentialKey(hash));
     }
+    multi.publish(invalidationChannel(this.prefix), tokenHashes.join(','));
     await multi.exec();
+    dropLocalCredentials(this.redis, tokenHashes);
   }
 
   async invalidateAccount(accountId: string): Promise<void> {
+    dropLocalCredentials(this.redis, ['*']);
     await this.redis
       .multi()
       .set(`${this.accountKey(accountId)}:gone`, '1', 'EX', TOMBSTONE_SECONDS)
       .del(this.accountKey(accountId))
+      .publish(invalidationChannel(this.prefix), '*')
       .exec();
+    dropLocalCredentials(this.redis, ['*']);
   }
 }
 

@@ -1,5 +1,6 @@
 // Requests for a larger daily quota: one pending request per account (a new one replaces it), decided by an Admin.
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import { accounts, quotaRequests } from '../db/schema/index.js';
 import { conflict, notFound } from '../errors/app-error.js';
@@ -48,12 +49,12 @@ export async function decideQuotaRequest(
   ctx: AppContext,
   requestId: string,
   decision: 'approved' | 'rejected',
-  adminId: string,
+  actor: AuditActor,
 ): Promise<QuotaRequest> {
   const decided = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(quotaRequests)
-      .set({ status: decision, decidedAt: new Date(), decidedBy: adminId })
+      .set({ status: decision, decidedAt: new Date(), decidedBy: actor.accountId })
       .where(and(eq(quotaRequests.id, requestId), eq(quotaRequests.status, 'pending')))
       .returning();
     if (!row) {
@@ -64,12 +65,24 @@ export async function decideQuotaRequest(
       if (!existing) throw notFound('QuotaRequest.NotFound', 'No such quota request.');
       throw conflict('QuotaRequest.AlreadyDecided', 'This quota request has already been decided.');
     }
+    const [account] = await tx
+      .select({ dailyQuota: accounts.dailyQuota })
+      .from(accounts)
+      .where(eq(accounts.id, row.accountId))
+      .for('update');
     if (decision === 'approved') {
       await tx
         .update(accounts)
         .set({ dailyQuota: row.requestedQuota, updatedAt: new Date() })
         .where(eq(accounts.id, row.accountId));
     }
+    const dailyQuota = account?.dailyQuota ?? null;
+    await recordAudit(tx, actor, {
+      action: decision === 'approved' ? 'quota_request.approve' : 'quota_request.reject',
+      target: { type: 'quota_request', id: row.id },
+      before: { status: 'pending', accountId: row.accountId, requestedQuota: row.requestedQuota, dailyQuota },
+      after: { status: decision, dailyQuota: decision === 'approved' ? row.requestedQuota : dailyQuota },
+    });
     return row;
   });
   if (decision === 'approved')

@@ -3,14 +3,20 @@ import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { consoleSessions } from '../db/schema/index.js';
 import { unauthorized } from '../errors/app-error.js';
-import { findAccountByEmail } from './accounts.js';
+import { findAccountByEmail, upgradePasswordHash } from './accounts.js';
+import { limitedAttempt } from './attempt-limits.js';
 import { CredentialCache } from './credential-cache.js';
-import { decoyHash, verifyPassword } from './passwords.js';
 import { generateToken, keyedHash } from './tokens.js';
 
 export const SESSION_LIFETIME_MS = 12 * 3600 * 1000;
 
-export type IssuedSession = { accessToken: string; tokenType: 'Bearer'; expiresAt: Date; sessionId: string };
+export type IssuedSession = {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresAt: Date;
+  sessionId: string;
+  accountId: string;
+};
 
 export async function createSession(ctx: AppContext, accountId: string, now = new Date()): Promise<IssuedSession> {
   const token = generateToken('session');
@@ -19,15 +25,32 @@ export async function createSession(ctx: AppContext, accountId: string, now = ne
     .insert(consoleSessions)
     .values({ accountId, tokenHash: keyedHash(ctx.config.SECRET_KEY, token), expiresAt })
     .returning({ id: consoleSessions.id });
-  return { accessToken: token, tokenType: 'Bearer', expiresAt, sessionId: (row as { id: string }).id };
+  return { accessToken: token, tokenType: 'Bearer', expiresAt, sessionId: (row as { id: string }).id, accountId };
 }
 
-/** Same answer, and the same work, for an unknown e-mail and a wrong password. */
-export async function login(ctx: AppContext, email: string, password: string): Promise<IssuedSession> {
-  const account = await findAccountByEmail(ctx, email);
-  const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
-  if (!account || !ok) throw unauthorized('E-mail or password is wrong.', 'Auth.InvalidCredentials');
-  return createSession(ctx, account.id);
+/** Same answer, and the same work, for an unknown e-mail and a wrong password; failures are limited per e-mail and
+ * per client address (attempt-limits.ts). A hash at older parameters is replaced once the password is right. */
+export async function login(
+  ctx: AppContext,
+  credentials: { email: string; password: string },
+  caller: { address: string },
+): Promise<IssuedSession> {
+  const { email, password } = credentials;
+  return limitedAttempt(ctx, 'login', { account: email, address: caller.address }, async () => {
+    const account = await findAccountByEmail(ctx, email);
+    const { ok, outdated } = await ctx.passwords.verify(
+      password,
+      account?.passwordHash ?? (await ctx.passwords.decoyHash()),
+    );
+    if (!account || !ok) throw unauthorized('E-mail or password is wrong.', 'Auth.InvalidCredentials');
+    if (outdated) {
+      // The login stands either way: a hash left at older parameters is tried again at the next one.
+      await upgradePasswordHash(ctx, account, password).catch((err: unknown) => {
+        ctx.logger.warn({ err, accountId: account.id }, "could not rehash a password at today's parameters");
+      });
+    }
+    return createSession(ctx, account.id);
+  });
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: string): Promise<void> {

@@ -52,6 +52,17 @@ const upstreamDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+const passwordHashesRefused = new Counter({
+  name: 'ockhub_password_hashes_refused_total',
+  help: 'Password hashes refused with 503 Auth.Busy because every hashing thread was busy and its queue full.',
+  registers: [metricsRegistry],
+});
+
+/** Called by the password hasher (shared/identity/password-hasher.ts) each time it refuses a hash. */
+export function recordPasswordHashRefused(): void {
+  passwordHashesRefused.inc();
+}
+
 /** "2xx" for 204, "5xx" for 503; "error" when no status came back. */
 export function statusClass(status: number | undefined): string {
   return status && status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : 'error';

@@ -1,5 +1,6 @@
 // The role checks of SPEC section 4: org Admin for organization-wide changes, project Owner or org Admin for
 // project settings, any organization member for reading; a stranger gets 404, never a hint that a thing exists.
+
 import { and, eq } from 'drizzle-orm';
 import type { DbExecutor } from '../db/client.js';
 import {
@@ -10,7 +11,7 @@ import {
   projects,
 } from '../db/schema/index.js';
 import { forbidden, isAppError, notFound } from '../errors/app-error.js';
-import { isUuid, type OrganizationAccess } from './organizations.js';
+import { isUuid } from '../validation/uuid.js';
 
 export type Project = typeof projects.$inferSelect;
 export type ProjectAccess = {
@@ -69,9 +70,3 @@ export async function mayUseProject(db: DbExecutor, projectId: string, accountId
     throw err;
   }
 }
-
-export const organizationAccessOf = (access: ProjectAccess): OrganizationAccess => ({
-  organizationId: access.project.organizationId,
-  accountId: access.accountId,
-  role: access.organizationRole,
-});

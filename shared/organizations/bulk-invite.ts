@@ -1,5 +1,6 @@
 // Bulk invite: validates every row, reports duplicates (in the file and existing members), and for each valid
 // row issues a single-use invite token bound to that e-mail and role, all in one transaction with its report.
+
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -14,9 +15,9 @@ import {
   organizationMemberships,
 } from '../db/schema/index.js';
 import { notFound } from '../errors/app-error.js';
+import { isUuid } from '../validation/uuid.js';
 import { type BulkInviteRow, parseBulkInviteCsv } from './bulk-invite-csv.js';
 import { hashInviteToken, inviteUrlFor, newInviteToken } from './invite-tokens.js';
-import { isUuid } from './organizations.js';
 
 /** How long the invite of a bulk row stays valid. */
 export const bulkInviteLifetimeMs = 7 * 24 * 3_600_000;
@@ -34,7 +35,7 @@ export type BulkImportResult = {
 };
 
 const emailSchema = z.email();
-const bulkImportNotFound = () => notFound('BulkInvite.NotFound', 'No such bulk import.');
+export const bulkImportNotFound = () => notFound('BulkInvite.NotFound', 'No such bulk import.');
 const roles: Record<string, OrganizationRole> = { admin: 'Admin', member: 'Member' };
 
 type Judged = BulkImportRecord & { normalizedEmail: string };

@@ -12,7 +12,7 @@ import {
   getAccount,
   normalizeEmail,
 } from '../identity/accounts.js';
-import { hashPassword } from '../identity/passwords.js';
+import { limitedAttempt } from '../identity/attempt-limits.js';
 import { hashInviteToken, type InviteToken, inviteTokenNotFound } from './invite-tokens.js';
 
 export type Invitee = { accountId: string } | { email: string; name: string; password: string };
@@ -72,12 +72,22 @@ function assertEmailMatches(invite: InviteToken, email: string) {
   }
 }
 
-export async function acceptInvite(
+/** Failed acceptances (unknown, used-up or mismatched invites, taken e-mails) are limited per invitee and per client
+ * address like logins (attempt-limits.ts). */
+export function acceptInvite(
   ctx: AppContext,
   token: string,
   invitee: Invitee,
+  caller: { address: string },
   now: Date = new Date(),
 ): Promise<AcceptedInvite> {
+  const account = 'accountId' in invitee ? invitee.accountId : invitee.email;
+  return limitedAttempt(ctx, 'invite', { account, address: caller.address }, () =>
+    acceptInviteNow(ctx, token, invitee, now),
+  );
+}
+
+async function acceptInviteNow(ctx: AppContext, token: string, invitee: Invitee, now: Date): Promise<AcceptedInvite> {
   const { invite, organizationName } = await findInvite(ctx, token);
   if (!usable(invite, now)) throw expired();
 
@@ -96,7 +106,7 @@ export async function acceptInvite(
       );
     }
     // Hashing is slow on purpose: do it before the transaction so the invite row is locked only briefly.
-    newAccount = { email: invitee.email, name: invitee.name, passwordHash: await hashPassword(invitee.password) };
+    newAccount = { email: invitee.email, name: invitee.name, passwordHash: await ctx.passwords.hash(invitee.password) };
   }
 
   return ctx.db.transaction(async (tx) => {

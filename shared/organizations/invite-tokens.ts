@@ -1,11 +1,13 @@
 // Invite tokens: created by an organization Admin, stored only as a keyed hash, shown once with their invite URL.
+
 import { createHmac, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { Config } from '../config/index.js';
 import type { DbExecutor } from '../db/client.js';
 import { inviteTokens, type OrganizationRole } from '../db/schema/index.js';
 import { badRequest, notFound } from '../errors/app-error.js';
-import { isUuid } from './organizations.js';
+import { isUuid } from '../validation/uuid.js';
 
 export type InviteToken = typeof inviteTokens.$inferSelect;
 export type IssuedInviteToken = { record: InviteToken; token: string; inviteUrl: string };
@@ -82,14 +84,32 @@ export async function listInviteTokens(db: DbExecutor, organizationId: string): 
 }
 
 /** Revokes a token of this organization; revoking twice keeps the first revocation time. */
-export async function revokeInviteToken(db: DbExecutor, organizationId: string, id: string): Promise<InviteToken> {
+/** Revokes a token (recorded in the audit log); revoking a revoked token returns it unchanged and records nothing. */
+export async function revokeInviteToken(
+  db: DbExecutor,
+  organizationId: string,
+  id: string,
+  actor: AuditActor,
+): Promise<InviteToken> {
   if (!isUuid(id)) throw inviteTokenNotFound();
   const where = and(eq(inviteTokens.id, id), eq(inviteTokens.organizationId, organizationId));
-  const [revoked] = await db
-    .update(inviteTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(where, isNull(inviteTokens.revokedAt)))
-    .returning();
+  const revoked = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(inviteTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(where, isNull(inviteTokens.revokedAt)))
+      .returning();
+    if (row) {
+      await recordAudit(tx, actor, {
+        action: 'invite_token.revoke',
+        organizationId,
+        target: { type: 'invite_token', id },
+        before: { revokedAt: null, usageCount: row.usageCount, maxUsageCount: row.maxUsageCount, role: row.role },
+        after: { revokedAt: row.revokedAt?.toISOString() ?? null },
+      });
+    }
+    return row;
+  });
   if (revoked) return revoked;
   const [existing] = await db.select().from(inviteTokens).where(where);
   if (!existing) throw inviteTokenNotFound();

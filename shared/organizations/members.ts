@@ -1,5 +1,7 @@
 // Organization members: the paged list, role changes and removal, guarding the last Admin under a row lock.
+
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import {
@@ -13,7 +15,7 @@ import {
 } from '../db/schema/index.js';
 import { conflict, notFound } from '../errors/app-error.js';
 import { CredentialCache } from '../identity/credential-cache.js';
-import { isUuid } from './organizations.js';
+import { isUuid } from '../validation/uuid.js';
 
 export type MemberEntry = {
   userId: string;
@@ -97,6 +99,7 @@ export async function changeMemberRole(
   organizationId: string,
   userId: string,
   role: OrganizationRole,
+  actor: AuditActor,
 ): Promise<{ userId: string; role: OrganizationRole }> {
   if (!isUuid(userId)) throw memberNotFound();
   return withOrganizationLocked(ctx, organizationId, async (tx) => {
@@ -109,6 +112,13 @@ export async function changeMemberRole(
       .where(
         and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, userId)),
       );
+    await recordAudit(tx, actor, {
+      action: 'member.role.set',
+      organizationId,
+      target: { type: 'account', id: userId },
+      before: { role: current },
+      after: { role },
+    });
     return { userId, role };
   });
 }
@@ -121,6 +131,7 @@ export async function removeMember(
   ctx: Pick<AppContext, 'db' | 'redis' | 'config'>,
   organizationId: string,
   userId: string,
+  actor: AuditActor,
 ): Promise<void> {
   if (!isUuid(userId)) throw memberNotFound();
   const revoked = await withOrganizationLocked(ctx, organizationId, async (tx) => {
@@ -137,12 +148,19 @@ export async function removeMember(
     const keys = await tx
       .delete(apiKeys)
       .where(and(eq(apiKeys.accountId, userId), inArray(apiKeys.projectId, orgProjects)))
-      .returning({ tokenHash: apiKeys.tokenHash });
+      .returning({ id: apiKeys.id, tokenHash: apiKeys.tokenHash });
     await tx
       .delete(organizationMemberships)
       .where(
         and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, userId)),
       );
+    await recordAudit(tx, actor, {
+      action: 'member.remove',
+      organizationId,
+      target: { type: 'account', id: userId },
+      before: { role: current },
+      after: { deletedApiKeys: keys.map((k) => k.id) },
+    });
     return keys.map((k) => k.tokenHash);
   });
   await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials(revoked);

@@ -1,18 +1,17 @@
 // Organizations and the caller's membership in them: creation, listing and the current-organization rule.
+
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { type OrganizationRole, organizationMemberships, organizations } from '../db/schema/index.js';
 import { badRequest, notFound } from '../errors/app-error.js';
+import { isUuid } from '../validation/uuid.js';
 import { createWallet } from '../wallet/wallets.js';
 
 export type Organization = typeof organizations.$inferSelect;
 export type OrganizationWithRole = Organization & { role: OrganizationRole };
 /** Who is acting in which organization, with which organization role. */
 export type OrganizationAccess = { organizationId: string; accountId: string; role: OrganizationRole };
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: unknown): value is string => typeof value === 'string' && uuidPattern.test(value);
 
 export const organizationNotFound = () =>
   notFound('Organization.NotFound', 'No such organization, or you are not a member of it.');

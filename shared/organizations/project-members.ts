@@ -1,10 +1,13 @@
 // Project members: organization members given a project role (Owner or Member).
+
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { DbExecutor } from '../db/client.js';
 import { accounts, type ProjectRole, projectMembers } from '../db/schema/index.js';
 import { badRequest, notFound } from '../errors/app-error.js';
+import { isUuid } from '../validation/uuid.js';
 import { memberNotFound } from './members.js';
-import { isUuid, membershipOf } from './organizations.js';
+import { membershipOf } from './organizations.js';
 
 export type ProjectMemberEntry = { userId: string; email: string; name: string; role: ProjectRole; addedAt: Date };
 
@@ -23,33 +26,68 @@ export async function listProjectMembers(db: DbExecutor, projectId: string): Pro
     .orderBy(asc(projectMembers.addedAt), asc(projectMembers.accountId));
 }
 
-/** Adds an organization member to the project, or changes their project role; `created` tells which. */
+type ProjectRef = { id: string; organizationId: string };
+
+const auditTarget = (project: ProjectRef, userId: string) => ({
+  organizationId: project.organizationId,
+  target: { type: 'project_member', id: `${project.id}/${userId}` },
+});
+
+/** Adds an organization member to the project, or changes their project role (`created` tells which), and records
+ * the role given in the audit log. */
 export async function putProjectMember(
   db: DbExecutor,
-  project: { id: string; organizationId: string },
+  project: ProjectRef,
   userId: string,
   role: ProjectRole,
+  actor: AuditActor,
 ): Promise<{ member: ProjectMemberEntry; created: boolean }> {
   if (!isUuid(userId) || !(await membershipOf(db, project.organizationId, userId))) {
     throw badRequest('ProjectMember.NotInOrganization', 'userId must be a member of the project’s organization.');
   }
-  const [row] = await db
-    .insert(projectMembers)
-    .values({ projectId: project.id, accountId: userId, role })
-    .onConflictDoUpdate({ target: [projectMembers.projectId, projectMembers.accountId], set: { role } })
-    // xmax is 0 on a freshly inserted row and set on a row the upsert updated.
-    .returning({ inserted: sql<boolean>`(xmax = 0)` });
-  if (!row) throw new Error('project member upsert returned nothing');
+  const row = await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ role: projectMembers.role })
+      .from(projectMembers)
+      .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.accountId, userId)))
+      .for('update');
+    const [upserted] = await tx
+      .insert(projectMembers)
+      .values({ projectId: project.id, accountId: userId, role })
+      .onConflictDoUpdate({ target: [projectMembers.projectId, projectMembers.accountId], set: { role } })
+      // xmax is 0 on a freshly inserted row and set on a row the upsert updated.
+      .returning({ inserted: sql<boolean>`(xmax = 0)` });
+    if (!upserted) throw new Error('project member upsert returned nothing');
+    await recordAudit(tx, actor, {
+      action: 'project_member.role.set',
+      ...auditTarget(project, userId),
+      before: before ? { role: before.role } : null,
+      after: { role },
+    });
+    return upserted;
+  });
   const members = await listProjectMembers(db, project.id);
   const member = members.find((m) => m.userId === userId) as ProjectMemberEntry;
   return { member, created: row.inserted };
 }
 
-export async function removeProjectMember(db: DbExecutor, projectId: string, userId: string): Promise<void> {
+export async function removeProjectMember(
+  db: DbExecutor,
+  project: ProjectRef,
+  userId: string,
+  actor: AuditActor,
+): Promise<void> {
   if (!isUuid(userId)) throw memberNotFound();
-  const deleted = await db
-    .delete(projectMembers)
-    .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.accountId, userId)))
-    .returning({ id: projectMembers.accountId });
-  if (deleted.length === 0) throw notFound('ProjectMember.NotFound', 'No such member in this project.');
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(projectMembers)
+      .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.accountId, userId)))
+      .returning({ role: projectMembers.role });
+    if (!deleted) throw notFound('ProjectMember.NotFound', 'No such member in this project.');
+    await recordAudit(tx, actor, {
+      action: 'project_member.remove',
+      ...auditTarget(project, userId),
+      before: { role: deleted.role },
+    });
+  });
 }

@@ -1,9 +1,10 @@
 // Project templates: the built-in system ones and an organization's custom ones, with their visibility rules.
+
 import { and, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../db/client.js';
 import { projectTemplates, type TemplateCategory, type TemplateConfig } from '../db/schema/index.js';
 import { notFound } from '../errors/app-error.js';
-import { isUuid } from './organizations.js';
+import { isUuid } from '../validation/uuid.js';
 import { systemTemplates } from './system-templates.js';
 
 export type ProjectTemplate = typeof projectTemplates.$inferSelect;

@@ -75,15 +75,18 @@ export async function deleteProject(
   ctx: Pick<AppContext, 'db' | 'redis' | 'config'>,
   projectId: string,
 ): Promise<void> {
-  const keys = await ctx.db.transaction(async (tx) => {
+  const { keys, organizationId } = await ctx.db.transaction(async (tx) => {
     const bound = await tx
       .select({ tokenHash: apiKeys.tokenHash })
       .from(apiKeys)
       .where(eq(apiKeys.projectId, projectId))
       .for('update');
-    await tx.delete(projects).where(eq(projects.id, projectId));
-    return bound.map((k) => k.tokenHash);
+    const [deleted] = await tx
+      .delete(projects)
+      .where(eq(projects.id, projectId))
+      .returning({ organizationId: projects.organizationId });
+    return { keys: bound.map((k) => k.tokenHash), organizationId: deleted?.organizationId };
   });
   await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials(keys);
-  await quotaCountersOf(ctx).forget(projectId);
+  if (organizationId) await quotaCountersOf(ctx).forget(projectId, organizationId);
 }

@@ -2,7 +2,14 @@
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { currentCorrelationId } from '../logging/correlation.js';
-import { defaultJobOptions, type JobName, type JobPayload, payloadSchema, type QueueName } from './registry.js';
+import {
+  defaultJobOptions,
+  eventsKept,
+  type JobName,
+  type JobPayload,
+  payloadSchema,
+  type QueueName,
+} from './registry.js';
 
 export class QueueProducer {
   private readonly queues = new Map<QueueName, Queue>();
@@ -19,6 +26,7 @@ export class QueueProducer {
         connection: this.connection,
         prefix: this.prefix,
         defaultJobOptions: defaultJobOptions(name),
+        streams: { events: { maxLen: eventsKept(name) } },
       });
       queue.on('error', () => {});
       this.queues.set(name, queue);

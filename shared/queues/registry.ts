@@ -1,4 +1,5 @@
-// Every queue of the platform in one table: its jobs with their zod payload schemas, default options and schedules.
+// Every queue of the platform in one table: its jobs with their zod payload schemas, default options and the
+// schedules (cron or interval) that start some of its jobs. The handlers live in workers/<queue>/processor.ts.
 import type { DefaultJobOptions } from 'bullmq';
 import { z } from 'zod';
 
@@ -17,6 +18,7 @@ export const queueDefinitions = {
       'forward-cancel': payload({ taskId: z.string().min(1).max(64) }),
       sweep: payload({}),
     },
+    schedules: { sweep: { id: 'video-sweep', repeat: { every: 60_000 } } },
     options: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
   },
   'video-rehost': {
@@ -41,8 +43,11 @@ export const queueDefinitions = {
     options: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 } },
   },
   telemetry: {
-    description: 'count anonymous usage events (deduplicated) and flush the counters to PostgreSQL in batches',
+    description:
+      'every second: count waiting install and favorite events once ever, flush the counters the intake deduplicated in Redis to PostgreSQL',
     jobs: {
+      flush: payload({}),
+      /** Queued by versions before the one-step intake (issue 16): a deploy's waiting events are still counted. */
       event: payload({
         eventId: uuid,
         itemId: uuid,
@@ -52,8 +57,8 @@ export const queueDefinitions = {
         toolName: z.string().max(128).optional(),
         occurredAt: z.iso.datetime(),
       }),
-      flush: payload({}),
     },
+    schedules: { flush: { id: 'telemetry-flush', repeat: { every: 1_000 } } },
     options: { attempts: 8, backoff: { type: 'exponential', delay: 500 } },
   },
   quota: {
@@ -61,6 +66,7 @@ export const queueDefinitions = {
     jobs: {
       rollover: payload({ at: z.iso.datetime().optional() }),
     },
+    schedules: { rollover: { id: 'quota-rollover', repeat: { pattern: '0 0 * * *' } } },
     options: { attempts: 5, backoff: { type: 'exponential', delay: 5_000 } },
   },
   alerts: {
@@ -71,36 +77,87 @@ export const queueDefinitions = {
     },
     options: { attempts: 6, backoff: { type: 'exponential', delay: 2_000 } },
   },
+  ledger: {
+    description:
+      'write settled gateway requests (request logs, Consume records, the wallet row) from Redis to PostgreSQL in batches',
+    jobs: {
+      write: payload({ organizationId: uuid }),
+    },
+    options: { attempts: 10, backoff: { type: 'exponential', delay: 1_000 } },
+  },
   maintenance: {
-    description: 'GitHub stars refresh, expired sessions and tokens cleanup, expired wallet reservations',
+    description:
+      'GitHub stars refresh, expired sessions and tokens cleanup, the wallet sweep (expired holds, mirror resync, stranded ledger entries), orphaned temp files',
     jobs: {
       'github-stars': payload({}),
       'expire-credentials': payload({}),
       'wallet-sweep': payload({}),
+      'temp-files': payload({}),
+    },
+    schedules: {
+      'github-stars': { id: 'github-stars', repeat: { every: 30 * 60_000 } },
+      'wallet-sweep': { id: 'wallet-sweep', repeat: { every: 60_000 } },
+      'expire-credentials': { id: 'expire-credentials', repeat: { pattern: '17 * * * *' } },
+      'temp-files': { id: 'temp-files', repeat: { pattern: '*/15 * * * *' } },
     },
     options: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 } },
   },
 } as const satisfies Record<string, QueueDefinition>;
 
+/** Cron pattern evaluated in UTC, or a fixed interval in ms; `id` names the BullMQ job scheduler. */
+export type ScheduleDeclaration = { id: string; repeat: { pattern: string } | { every: number } };
+
 type QueueDefinition = {
   description: string;
   jobs: Record<string, z.ZodObject>;
+  schedules?: Record<string, ScheduleDeclaration>;
   options: Pick<DefaultJobOptions, 'attempts' | 'backoff'>;
 };
 
 export type QueueName = keyof typeof queueDefinitions;
 export type JobName<Q extends QueueName> = keyof (typeof queueDefinitions)[Q]['jobs'] & string;
-export type JobPayload<Q extends QueueName, J extends JobName<Q>> = z.input<
-  (typeof queueDefinitions)[Q]['jobs'][J] extends z.ZodType ? (typeof queueDefinitions)[Q]['jobs'][J] : never
->;
+type JobSchema<Q extends QueueName, J extends JobName<Q>> = (typeof queueDefinitions)[Q]['jobs'][J] extends z.ZodType
+  ? (typeof queueDefinitions)[Q]['jobs'][J]
+  : never;
+/** What a producer passes. */
+export type JobPayload<Q extends QueueName, J extends JobName<Q>> = z.input<JobSchema<Q, J>>;
+/** What a handler receives: the payload as the runtime parsed it. */
+export type ParsedPayload<Q extends QueueName, J extends JobName<Q>> = z.output<JobSchema<Q, J>>;
 
 export const queueNames = Object.keys(queueDefinitions) as QueueName[];
 
-/** Finished jobs are kept for a bounded time and number, so Redis never fills with history. */
+type ScheduledJobs<Q extends QueueName> = (typeof queueDefinitions)[Q] extends { schedules: infer S } ? keyof S : never;
+/** A schedule names a declared job of its queue: a misspelt one does not compile. */
+export const scheduledJobsAreDeclared: {
+  [Q in QueueName]: [Exclude<ScheduledJobs<Q>, JobName<Q>>] extends [never] ? true : never;
+} = {
+  video: true,
+  'video-rehost': true,
+  'web-fetch': true,
+  'skill-bundle': true,
+  telemetry: true,
+  quota: true,
+  alerts: true,
+  ledger: true,
+  maintenance: true,
+};
+
+/**
+ * Finished jobs are kept for a bounded time and number, so Redis never fills with history. A completed job serves
+ * only the dashboard's recent history: 100 per queue (a per-second scheduler reaches that in under two minutes,
+ * so the plateau comes early; 1,000 took 17). Failures are what operators investigate: more, and longer.
+ */
 export const retention = {
-  removeOnComplete: { age: 3_600, count: 1_000 },
+  removeOnComplete: { age: 3_600, count: 100 },
   removeOnFail: { age: 7 * 24 * 3_600, count: 5_000 },
 } as const;
+
+/**
+ * Entries kept in a queue's events stream (BullMQ's default is 10,000). The stream is a live notification channel:
+ * only web-fetch has a reader (each API process waits there for its batches, and a completed event carries the
+ * fetched pages), so it keeps enough for a reader that falls behind; the others keep what the dashboard shows.
+ */
+export const eventsKept = (queue: QueueName) => (queue === 'web-fetch' ? 1_000 : 100);
 
 export function defaultJobOptions(queue: QueueName): DefaultJobOptions {
   return { ...queueDefinitions[queue].options, ...retention };

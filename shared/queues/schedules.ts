@@ -1,25 +1,16 @@
-// The cron work of the platform, upserted as BullMQ job schedulers from one place under a short Redis lock.
+// The cron work of the platform, as the registry declares it, upserted as BullMQ job schedulers under a short Redis
+// lock.
 import type { Redis } from 'ioredis';
 import type { QueueProducer } from './producer.js';
-import type { QueueName } from './registry.js';
+import { type QueueName, queueDefinitions, queueNames, type ScheduleDeclaration } from './registry.js';
 
-export type Schedule = {
-  id: string;
-  queue: QueueName;
-  job: string;
-  /** Cron pattern evaluated in UTC, or a fixed interval in ms. */
-  repeat: { pattern: string } | { every: number };
-};
+export type Schedule = { id: string; queue: QueueName; job: string; repeat: ScheduleDeclaration['repeat'] };
 
-/** Only schedules whose job has a processor are listed: a tick nobody processes would wait forever. */
-export const schedules: Schedule[] = [
-  { id: 'quota-rollover', queue: 'quota', job: 'rollover', repeat: { pattern: '0 0 * * *' } },
-  { id: 'github-stars', queue: 'maintenance', job: 'github-stars', repeat: { every: 30 * 60_000 } },
-  { id: 'telemetry-flush', queue: 'telemetry', job: 'flush', repeat: { every: 1_000 } },
-  { id: 'video-sweep', queue: 'video', job: 'sweep', repeat: { every: 60_000 } },
-  { id: 'wallet-sweep', queue: 'maintenance', job: 'wallet-sweep', repeat: { every: 60_000 } },
-  { id: 'expire-credentials', queue: 'maintenance', job: 'expire-credentials', repeat: { pattern: '17 * * * *' } },
-];
+/** Every schedule the registry declares, in declaration order. */
+export const schedules: Schedule[] = queueNames.flatMap((queue) => {
+  const declared = (queueDefinitions[queue] as { schedules?: Record<string, ScheduleDeclaration> }).schedules ?? {};
+  return Object.entries(declared).map(([job, { id, repeat }]) => ({ id, queue, job, repeat }));
+});
 
 export async function registerSchedules(producer: QueueProducer, redis: Redis, prefix: string, list = schedules) {
   const lock = `${prefix}:locks:schedules`;

@@ -3,6 +3,8 @@
 import type { Redis } from 'ioredis';
 import type { DbExecutor } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
+import { organizationOfProject } from '../gateway/project-directory.js';
+import { organizationKeyBase } from '../redis/tagged-keys.js';
 import { dayCounterTtlSeconds, monthCounterTtlSeconds, quotaCommands } from './quota-script.js';
 import { primeSettings, type QuotaSettings, replaceSettings, settingsKey } from './quota-settings.js';
 import {
@@ -31,8 +33,9 @@ export type Admission =
   | { admitted: true; usage: QuotaUsage }
   | { admitted: false; limit: QuotaLimitName; retryAfterSeconds: number };
 
-/** The Redis key base of one project: every counter and the settings share its hash tag. */
-export const projectKeyBase = (prefix: string, projectId: string) => `${prefix}:quota:{${projectId}}`;
+/** The Redis key base of one project: its counters and settings carry its organization's hash tag. */
+export const projectKeyBase = (prefix: string, organizationId: string, projectId: string) =>
+  `${organizationKeyBase(prefix, organizationId)}:q:${projectId}`;
 
 export class QuotaCounters {
   constructor(
@@ -40,14 +43,15 @@ export class QuotaCounters {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  private base(projectId: string) {
-    return projectKeyBase(this.deps.prefix, projectId);
+  private async base(projectId: string, organizationId?: string) {
+    const org = organizationId ?? (await organizationOfProject(this.deps, projectId));
+    return projectKeyBase(this.deps.prefix, org, projectId);
   }
 
   /** Runs the script at the clock's instant; on a settings miss, primes them from PostgreSQL and runs again. */
   private async run(projectId: string, mode: 'admit' | 'tokens' | 'read', tokens = 0) {
     const at = this.clock();
-    const base = this.base(projectId);
+    const base = await this.base(projectId);
     const args = [
       mode,
       utcDay(at),
@@ -86,15 +90,7 @@ export class QuotaCounters {
   async admit(projectId: string): Promise<Admission> {
     const { at, reply } = await this.run(projectId, 'admit');
     if (reply[0] === 'admitted') return { admitted: true, usage: this.usageFrom(at, reply) };
-    const limit = reply[2] as QuotaLimitName;
-    const resetDay = Number((reply[1] ?? '').slice(8, 10));
-    const until =
-      limit === 'dailyRequests' || limit === 'dailyTokens'
-        ? nextUtcMidnight(at)
-        : limit === 'requestsPerMinute'
-          ? new Date((epochMinute(at) + 1) * 60_000)
-          : nextMonthWindowStart(at, resetDay);
-    return { admitted: false, limit, retryAfterSeconds: secondsUntil(at, until) };
+    return rejection(reply[2] as QuotaLimitName, at, reply[1] ?? '');
   }
 
   /** Adds the tokens of a finished response to the current day and month windows. */
@@ -112,13 +108,29 @@ export class QuotaCounters {
 
   /** Called after a quota update committed, so the next request sees the new limits. */
   async settingsChanged(projectId: string, settings: QuotaSettings): Promise<void> {
-    await replaceSettings(this.deps.redis, this.base(projectId), settings);
+    await replaceSettings(this.deps.redis, await this.base(projectId), settings);
   }
 
-  /** Called when a project is deleted. */
-  async forget(projectId: string): Promise<void> {
-    await this.deps.redis.del(settingsKey(this.base(projectId)));
+  /** Called when a project is deleted (with its organization, which can no longer be looked up). */
+  async forget(projectId: string, organizationId?: string): Promise<void> {
+    await this.deps.redis.del(settingsKey(await this.base(projectId, organizationId)));
   }
+}
+
+/** A rejected admission at `at`: the limit and the seconds until its window resets (month window from its start). */
+export function rejection(
+  limit: QuotaLimitName,
+  at: Date,
+  monthWindowStart: string,
+): Extract<Admission, { admitted: false }> {
+  const resetDay = Number(monthWindowStart.slice(8, 10));
+  const until =
+    limit === 'dailyRequests' || limit === 'dailyTokens'
+      ? nextUtcMidnight(at)
+      : limit === 'requestsPerMinute'
+        ? new Date((epochMinute(at) + 1) * 60_000)
+        : nextMonthWindowStart(at, resetDay);
+  return { admitted: false, limit, retryAfterSeconds: secondsUntil(at, until) };
 }
 
 const messages: Record<QuotaLimitName, string> = {

@@ -48,7 +48,7 @@ export async function persistClosedWindows(
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const batch = await deps.db
-      .select({ id: projects.id, resetDay: projectQuotas.customResetDay })
+      .select({ id: projects.id, organizationId: projects.organizationId, resetDay: projectQuotas.customResetDay })
       .from(projects)
       .leftJoin(projectQuotas, eq(projectQuotas.projectId, projects.id))
       .where(gt(projects.id, after))
@@ -60,7 +60,7 @@ export async function persistClosedWindows(
 
     const read = await Promise.all(
       batch.map(async (p) => {
-        const base = projectKeyBase(deps.prefix, p.id);
+        const base = projectKeyBase(deps.prefix, p.organizationId, p.id);
         const monthStart = utcDay(previousMonthWindowStart(at, p.resetDay ?? 1));
         const [dayUsage, monthUsage] = await Promise.all([
           readWindow(deps.redis, `${base}:d:${day}`),

@@ -88,11 +88,44 @@ function overlapProblems(entries: Entry[]): string[] {
   return [];
 }
 
+/**
+ * Paths (and the folders they imply) equal but for letter case: on a case-insensitive file system (macOS, Windows)
+ * one would overwrite or merge into the other when the bundle is unpacked, so the bundle is refused at review.
+ * Names are compared after Unicode NFC normalisation (macOS writes NFD) and lower-casing.
+ */
+class CaseCollisions {
+  private readonly firstSpelling = new Map<string, string>();
+  private readonly reported = new Set<string>();
+
+  /** The problems `name` adds: one per path or folder it spells differently from an earlier entry. */
+  check(name: string): string[] {
+    const segments = name.replace(/\/$/, '').split('/');
+    const problems: string[] = [];
+    for (let i = 1; i <= segments.length; i++) {
+      const path = segments.slice(0, i).join('/');
+      const shown = i < segments.length ? `${path}/` : name;
+      const folded = path.normalize('NFC').toLowerCase();
+      const earlier = this.firstSpelling.get(folded);
+      if (earlier === undefined) {
+        this.firstSpelling.set(folded, shown);
+      } else if (earlier.replace(/\/$/, '') !== path && !this.reported.has(folded)) {
+        this.reported.add(folded);
+        problems.push(
+          `The entries ${shownName(earlier)} and ${shownName(shown)} differ only by letter case; ` +
+            'unpacked on a case-insensitive file system (macOS, Windows) one would overwrite the other.',
+        );
+      }
+    }
+    return problems;
+  }
+}
+
 export async function readEntryTable(zipfile: ZipFile, limits: BundleLimits): Promise<EntryTable> {
   const { entries, error } = await readEntries(zipfile);
   const problems: string[] = error ? [explainTableError(error)] : [];
   const records: EntryRecord[] = [];
   const seen = new Set<string>();
+  const caseCollisions = new CaseCollisions();
   let declaredBytes = 0;
   for (const entry of entries) {
     const names = namesOf(entry);
@@ -100,6 +133,7 @@ export async function readEntryTable(zipfile: ZipFile, limits: BundleLimits): Pr
     const kind = entryKind(entry, name);
     const own = entryProblems(entry, names, kind, limits);
     if (seen.has(name)) own.push(`The entry ${shownName(name)} appears more than once.`);
+    else own.push(...caseCollisions.check(name));
     seen.add(name);
     problems.push(...own);
     declaredBytes += entry.uncompressedSize;

@@ -1,7 +1,7 @@
 // The local disk driver: objects live under one root folder; writes go to a temp file first and are renamed into place.
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -113,6 +113,21 @@ export class LocalDiskStorage implements ObjectStorage {
     assertObjectKey(key);
     await rm(this.dataPath(key), { force: true });
     await rm(this.metaPath(key), { force: true });
+  }
+
+  async removeOrphanedTemp(olderThanMs: number): Promise<number> {
+    const tempDir = path.join(this.root, TEMP_DIR);
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const name of await readdir(tempDir).catch(() => [] as string[])) {
+      const file = path.join(tempDir, name);
+      // A write in progress touches its file with every chunk; one idle for the whole window has no writer left.
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile() || info.mtimeMs > cutoff) continue;
+      await rm(file, { force: true });
+      removed++;
+    }
+    return removed;
   }
 
   publicUrl(key: string): string {

@@ -28,6 +28,11 @@ export interface ObjectStorage {
   publicUrl(key: string): string;
   /** The object's address at the store itself (the CDN's origin). */
   originUrl(key: string): string;
+  /**
+   * Removes what writes left behind when their process died mid-write (a failed or aborted write cleans up after
+   * itself): temp files last written more than `olderThanMs` ago. Answers how many it removed.
+   */
+  removeOrphanedTemp(olderThanMs: number): Promise<number>;
 }
 
 export const objectTooLarge = (maxBytes: number) =>

@@ -109,6 +109,15 @@ export class S3Storage implements ObjectStorage {
     return { key, sizeBytes, sha256 };
   }
 
+  /**
+   * Nothing here to remove: a failed write aborts its multipart upload (`upload.abort()` above), and nothing is
+   * written to local disk. An upload cut by a crash stays an incomplete multipart upload in the bucket, which the
+   * bucket's AbortIncompleteMultipartUpload lifecycle rule removes (docs/operations.md).
+   */
+  async removeOrphanedTemp(_olderThanMs: number): Promise<number> {
+    return 0;
+  }
+
   async get(key: string): Promise<Readable> {
     assertObjectKey(key);
     try {

@@ -1,12 +1,15 @@
-// Moves the pending counter deltas from Redis to PostgreSQL exactly once: the pending hash is renamed to a
-// snapshot with an id, the snapshot is applied in one transaction that records the id, then the snapshot is
-// dropped. A flush that dies midway is finished by the next one; a flush applied twice is refused by its id.
+// The telemetry flush (every second): the waiting install and favorite events are checked and counted
+// (telemetry-once.ts), then the pending counter deltas move from Redis to PostgreSQL exactly once: the pending hash
+// is renamed to a snapshot with an id, the snapshot is applied in one transaction that records the id, then the
+// snapshot is dropped. A flush that dies midway is finished by the next one; a flush applied twice is refused by
+// its id.
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
 import { catalogItems, mcpToolUsage, telemetryFlushes } from '../db/schema/index.js';
 import { telemetryKeys } from './telemetry-keys.js';
+import { writeOnceEvents } from './telemetry-once.js';
 
 // KEYS: pending, flushing, flushing id. ARGV: a new id. Returns {id, field, value, ...} or {} when idle.
 const snapshotScript = `
@@ -31,7 +34,7 @@ type FlushRedis = Redis & {
   ockTelemetryDrop(...args: string[]): Promise<number>;
 };
 
-function flushing(redis: Redis): FlushRedis {
+export function telemetryFlushCommands(redis: Redis): FlushRedis {
   const r = redis as FlushRedis;
   if (typeof r.ockTelemetrySnapshot !== 'function') {
     redis.defineCommand('ockTelemetrySnapshot', { numberOfKeys: 3, lua: snapshotScript });
@@ -50,15 +53,16 @@ const columns = {
 
 export async function flushCounters(
   ctx: Pick<AppContext, 'db' | 'redis' | 'config'>,
-): Promise<{ items: number; events: number }> {
+): Promise<{ items: number; events: number; onceEvents: number }> {
+  const onceEvents = await writeOnceEvents(ctx);
   const keys = telemetryKeys(ctx.config.REDIS_PREFIX);
-  const reply = await flushing(ctx.redis).ockTelemetrySnapshot(
+  const reply = await telemetryFlushCommands(ctx.redis).ockTelemetrySnapshot(
     keys.pending,
     keys.flushing,
     keys.flushingId,
     randomUUID(),
   );
-  if (reply.length === 0) return { items: 0, events: 0 };
+  if (reply.length === 0) return { items: 0, events: 0, onceEvents };
   const [flushId, ...pairs] = reply as [string, ...string[]];
   const items = new Map<string, Deltas>();
   const tools: { itemId: string; toolName: string; count: number }[] = [];
@@ -98,6 +102,6 @@ export async function flushCounters(
         on conflict (item_id, tool_name) do update set usage_count = ${mcpToolUsage}.usage_count + excluded.usage_count`);
     }
   });
-  await flushing(ctx.redis).ockTelemetryDrop(keys.flushing, keys.flushingId, flushId);
-  return { items: items.size, events };
+  await telemetryFlushCommands(ctx.redis).ockTelemetryDrop(keys.flushing, keys.flushingId, flushId);
+  return { items: items.size, events, onceEvents };
 }

@@ -1,10 +1,14 @@
-// POST /api/v1/telemetry's work: find the public item, hash the client (never stored raw), enqueue one event job.
+// POST /api/v1/telemetry's work: find each event's public item, hash the client (never stored raw), and take the
+// events in one Redis step (telemetry-intake.ts). Counting is finished by the telemetry flush.
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { catalogErrors } from '../catalog/catalog-errors.js';
 import type { ItemType } from '../catalog/item-types.js';
 import type { AppContext } from '../context.js';
 import { catalogItems } from '../db/schema/index.js';
+import { AppError, isAppError } from '../errors/app-error.js';
+import { retryAfterSeconds } from '../rate-limit/sliding-window.js';
+import { type IntakeEvent, intake } from './telemetry-intake.js';
 
 export type TelemetryInput = {
   itemType: ItemType;
@@ -36,20 +40,89 @@ async function publicItemId(ctx: AppContext, type: ItemType, slug: string): Prom
   return id;
 }
 
+async function toIntakeEvent(ctx: AppContext, input: TelemetryInput, ip: string): Promise<IntakeEvent> {
+  const itemId = await publicItemId(ctx, input.itemType, input.slug);
+  if (!itemId) throw catalogErrors.itemNotFound(input.itemType);
+  return {
+    itemId,
+    eventType: input.eventType,
+    clientHash: clientHashOf(input.clientId ?? ip, itemId),
+    ...(input.eventType === 'usage' && input.itemType === 'mcp' && input.toolName ? { toolName: input.toolName } : {}),
+    eventId: randomUUID(),
+  };
+}
+
+/** SPEC section 2: over TELEMETRY_RATE_LIMIT_PER_MINUTE events per address and minute (sliding), 429. */
+const rateLimited = (retryAfterMs: number) =>
+  new AppError(
+    'Telemetry.RateLimited',
+    429,
+    'Too many telemetry events from this address: wait before sending more (see Retry-After).',
+    { headers: { 'retry-after': retryAfterSeconds(retryAfterMs) } },
+  );
+
+const settingsOf = (ctx: AppContext) => ({
+  prefix: ctx.config.REDIS_PREFIX,
+  limitPerMinute: ctx.config.TELEMETRY_RATE_LIMIT_PER_MINUTE,
+});
+
+/** One event: recorded, or an error (404 unknown item, 429 over the address's limit). */
 export async function acceptTelemetry(
   ctx: AppContext,
   input: TelemetryInput,
   caller: { ip: string; now?: Date },
 ): Promise<void> {
-  const itemId = await publicItemId(ctx, input.itemType, input.slug);
-  if (!itemId) throw catalogErrors.itemNotFound(input.itemType);
-  await ctx.queues.add('telemetry', 'event', {
-    eventId: randomUUID(),
-    itemId,
-    itemType: input.itemType,
-    eventType: input.eventType,
-    clientHash: clientHashOf(input.clientId ?? caller.ip, itemId),
-    ...(input.eventType === 'usage' && input.itemType === 'mcp' && input.toolName ? { toolName: input.toolName } : {}),
-    occurredAt: (caller.now ?? new Date()).toISOString(),
+  const event = await toIntakeEvent(ctx, input, caller.ip);
+  const taken = await intake(ctx.redis, settingsOf(ctx), caller.ip, [event], caller.now ?? new Date());
+  if (taken.accepted === 0) throw rateLimited(taken.retryAfterMs);
+}
+
+/** A batch entry that was not recorded, and why (in the catalog family's problem terms). */
+export type EventRefusal = { status: number; code: string; message: string };
+export type BatchResult = { recorded: true } | { recorded: false; error: EventRefusal };
+
+const refusalOf = (err: AppError): EventRefusal => ({ status: err.status, code: err.code, message: err.message });
+
+/**
+ * Many events of one client address in one Redis step. Each event is answered on its own: a refused one (unknown
+ * item, over the address's limit, or invalid: `invalid` carries those the route could not read) never stops the
+ * others. Every event of the batch counts against the address's limit, in order.
+ */
+export async function acceptTelemetryBatch(
+  ctx: AppContext,
+  inputs: (TelemetryInput | AppError)[],
+  caller: { ip: string; now?: Date },
+): Promise<{ results: BatchResult[]; retryAfterMs: number }> {
+  const results: BatchResult[] = new Array(inputs.length);
+  const events: { index: number; event: IntakeEvent }[] = [];
+  await Promise.all(
+    inputs.map(async (input, index) => {
+      if (isAppError(input)) {
+        results[index] = { recorded: false, error: refusalOf(input) };
+        return;
+      }
+      try {
+        events.push({ index, event: await toIntakeEvent(ctx, input, caller.ip) });
+      } catch (err) {
+        if (!isAppError(err)) throw err;
+        results[index] = { recorded: false, error: refusalOf(err) };
+      }
+    }),
+  );
+  events.sort((a, b) => a.index - b.index);
+  const taken =
+    events.length === 0
+      ? { accepted: 0, retryAfterMs: 0 }
+      : await intake(
+          ctx.redis,
+          settingsOf(ctx),
+          caller.ip,
+          events.map((e) => e.event),
+          caller.now ?? new Date(),
+        );
+  const limited = refusalOf(rateLimited(taken.retryAfterMs));
+  events.forEach(({ index }, k) => {
+    results[index] = k < taken.accepted ? { recorded: true } : { recorded: false, error: limited };
   });
+  return { results, retryAfterMs: taken.retryAfterMs };
 }

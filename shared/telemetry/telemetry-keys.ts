@@ -1,12 +1,21 @@
-// Redis keys of the telemetry counters; all under the configured prefix.
-export const telemetryKeys = (prefix: string) => ({
-  done: (eventId: string) => `${prefix}:tel:done:${eventId}`,
-  view: (itemId: string, clientHash: string, day: string) => `${prefix}:tel:v:${itemId}:${clientHash}:${day}`,
-  usage: (itemId: string, clientHash: string, day: string) => `${prefix}:tel:u:${itemId}:${clientHash}:${day}`,
-  pending: `${prefix}:tel:pending`,
-  flushing: `${prefix}:tel:flushing`,
-  flushingId: `${prefix}:tel:flushing:id`,
-});
+// Redis keys of the telemetry intake and counters: all under the `{tel}` hash tag (one Redis Cluster slot), so the
+// intake's one Lua step may touch the limiter, the dedup keys, the pending counters and the once-events stream.
+import { telemetryKeyBase } from '../redis/tagged-keys.js';
+
+export const telemetryKeys = (prefix: string) => {
+  const base = telemetryKeyBase(prefix);
+  return {
+    /** Sliding window of one client address (shared/rate-limit/address-bucket.ts). */
+    rateLimit: (bucket: string) => `${base}:rl:${bucket}`,
+    view: (itemId: string, clientHash: string, day: string) => `${base}:v:${itemId}:${clientHash}:${day}`,
+    usage: (itemId: string, clientHash: string, day: string) => `${base}:u:${itemId}:${clientHash}:${day}`,
+    /** install and favorite events waiting for their once-ever check in PostgreSQL. */
+    once: `${base}:once`,
+    pending: `${base}:pending`,
+    flushing: `${base}:flushing`,
+    flushingId: `${base}:flushing:id`,
+  };
+};
 
 /** Fields of the pending hash: `{itemId}|{counter}` and `{itemId}|tool|{toolName}`. */
 export const counterField = (itemId: string, counter: string) => `${itemId}|${counter}`;

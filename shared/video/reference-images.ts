@@ -3,7 +3,7 @@
 // aspect ratio 0.4-2.5. A failure is a clear message for the task's error.
 import { imageSize } from 'image-size';
 import type { Config } from '../config/index.js';
-import { createOutboundClient, isOutboundRequestError, type OutboundClient } from '../http/index.js';
+import { isOutboundRequestError, type OutboundClient, userUrlClient } from '../http/index.js';
 import { MAX_IMAGE_BYTES } from './video-request.js';
 
 const FORMATS = new Set(['jpg', 'png', 'webp']);
@@ -12,22 +12,7 @@ const MAX_SIDE = 6000;
 const MIN_ASPECT = 0.4;
 const MAX_ASPECT = 2.5;
 
-const clients = new WeakMap<Config, OutboundClient>();
-
-/** The client for URLs that API users supplied: only OUTBOUND_ALLOWED_HOSTS are exempt from the address block. */
-export function userUrlClient(config: Config): OutboundClient {
-  let client = clients.get(config);
-  if (!client) {
-    client = createOutboundClient({
-      allowedHosts: config.OUTBOUND_ALLOWED_HOSTS,
-      timeoutMs: 30_000,
-      maxBytes: MAX_IMAGE_BYTES,
-      maxRedirects: 3,
-    });
-    clients.set(config, client);
-  }
-  return client;
-}
+const REFERENCE_IMAGES = { name: 'reference-images', timeoutMs: 30_000, maxBytes: MAX_IMAGE_BYTES, maxRedirects: 3 };
 
 async function imageBytes(client: OutboundClient, url: string): Promise<Buffer> {
   if (url.startsWith('data:')) return Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
@@ -68,7 +53,7 @@ export function imageProblem(bytes: Buffer): string | null {
 
 /** Checks every image in order; the message of the first failure, or null when all pass. */
 export async function referenceImagesProblem(config: Config, urls: string[]): Promise<string | null> {
-  const client = userUrlClient(config);
+  const client = userUrlClient(config, REFERENCE_IMAGES);
   for (const [i, url] of urls.entries()) {
     let problem: string | null;
     try {

@@ -10,10 +10,11 @@ import { closeTaskCharge } from './video-billing.js';
 import { pollViewById, recordPoll, type TaskPollView } from './video-poll-store.js';
 import { startRehost } from './video-schedule.js';
 import {
+  claimUpstreamCancel,
   isOpen,
-  markUpstreamCancelled,
   openStatuses,
   recordUpstreamTask,
+  releaseUpstreamCancel,
   taskById,
   transition,
   type VideoTask,
@@ -47,7 +48,11 @@ export async function advanceVideoTask(
   if (Date.now() >= view.deadlineAt.getTime()) return failPastDeadline(s, view.id);
   if (view.upstreamTaskId === null) {
     const task = await taskById(ctx.db, taskId);
-    return task ? submit(s, task) : 'missing';
+    if (!task) return 'missing';
+    // A concurrent step recorded an upstream task after the (batched) view was read: poll that one later,
+    // never start a second upstream task for the same video.
+    if (task.upstreamTaskId !== null) return 'scheduled';
+    return submit(s, task);
   }
   return poll(s, view, view.upstreamTaskId);
 }
@@ -69,9 +74,11 @@ export async function settleFinished(s: Step, taskId: string): Promise<'finished
   const task = await taskById(s.ctx.db, taskId);
   if (!task) return 'missing';
   await closeTaskCharge(s.ctx, task);
-  if (task.status === 'cancelled' && task.upstreamTaskId && !task.upstreamCancelled) {
-    await s.provider.cancel(task.upstreamTaskId);
-    await markUpstreamCancelled(s.ctx.db, task.id);
+  if (task.status === 'cancelled' && task.upstreamTaskId && (await claimUpstreamCancel(s.ctx.db, task.id))) {
+    await s.provider.cancel(task.upstreamTaskId).catch(async (err) => {
+      await releaseUpstreamCancel(s.ctx.db, task.id);
+      throw err;
+    });
   }
   return 'finished';
 }

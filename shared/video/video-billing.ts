@@ -1,6 +1,6 @@
-// A video task's charge: reserved at create, settled at the stored price on completion, released on failure or
-// cancel. Closing is idempotent (the request log row and the wallet settlement are keyed by the request id, and a
-// release only acts on a held reservation), so a retried worker job never charges or releases twice.
+// A video task's charge: its price held at create, settled at the stored price on completion, released on failure
+// or cancel. Closing is idempotent (the hold in the wallet mirror and the request log are keyed by the request id:
+// a second settlement finds no hold and charges nothing), so a retried worker job never charges or releases twice.
 import type { AppContext } from '../context.js';
 import { type Charge, closeCharge } from '../gateway/accounting.js';
 import { markChargeClosed, type VideoTask } from './video-store.js';
@@ -18,7 +18,6 @@ export function chargeOf(task: VideoTask): Charge {
     operation: 'video',
     model: task.model,
     startedAt: task.createdAt.getTime(),
-    reservationId: task.reservationId ?? undefined,
     closed: false,
   };
 }

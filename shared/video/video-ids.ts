@@ -22,5 +22,3 @@ function encodeRandom(): string {
 }
 
 export const newVideoId = (now = Date.now()): string => `video_${encodeTime(now)}${encodeRandom()}`;
-
-export const isVideoId = (value: string): boolean => /^video_[0-9A-HJKMNP-TV-Z]{26}$/.test(value);

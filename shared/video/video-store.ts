@@ -98,6 +98,20 @@ export async function markChargeClosed(db: Database, id: string): Promise<void> 
   await db.update(videoTasks).set({ chargeClosed: true }).where(eq(videoTasks.id, id));
 }
 
-export async function markUpstreamCancelled(db: Database, id: string): Promise<void> {
-  await db.update(videoTasks).set({ upstreamCancelled: true }).where(eq(videoTasks.id, id));
+/**
+ * Claims the upstream cancellation of a task: true for exactly one of several concurrent callers (the cancel job,
+ * the chain, the sweep), so the upstream sees one cancel. A caller whose cancel call then fails gives the claim
+ * back (`releaseUpstreamCancel`) for the sweep to try again.
+ */
+export async function claimUpstreamCancel(db: Database, id: string): Promise<boolean> {
+  const claimed = await db
+    .update(videoTasks)
+    .set({ upstreamCancelled: true })
+    .where(and(eq(videoTasks.id, id), eq(videoTasks.upstreamCancelled, false)))
+    .returning({ id: videoTasks.id });
+  return claimed.length > 0;
+}
+
+export async function releaseUpstreamCancel(db: Database, id: string): Promise<void> {
+  await db.update(videoTasks).set({ upstreamCancelled: false }).where(eq(videoTasks.id, id));
 }

@@ -5,6 +5,7 @@ import { closeCharge, openCharge } from '../gateway/accounting.js';
 import type { GatewayCaller } from '../gateway/gateway-caller.js';
 import type { ModelEntry } from '../gateway/model-registry.js';
 import { videoCostMicros } from '../gateway/pricing.js';
+import { assertSameRequest, requestFingerprint, withIdempotencyClaim } from '../idempotency/idempotency-claims.js';
 import { closeTaskCharge } from './video-billing.js';
 import { newVideoId } from './video-ids.js';
 import type { NormalizedVideoRequest } from './video-request.js';
@@ -23,25 +24,51 @@ import {
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 
+/**
+ * Creates a task. With an Idempotency-Key, the key is claimed while the task is created (a concurrent request with
+ * the key gets 409, or 422 with another body); a repeat within 24 h gets the first task back, or 422 when its
+ * request differs from the first one's.
+ */
 export async function createVideoTask(
   ctx: AppContext,
   caller: GatewayCaller,
   input: { model: ModelEntry; normalized: NormalizedVideoRequest; idempotencyKey?: string },
 ): Promise<VideoTask> {
-  const { model, normalized, idempotencyKey } = input;
-  const windowStart = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS);
-  if (idempotencyKey) {
-    const earlier = await taskByIdempotencyKey(ctx.db, caller.projectId, idempotencyKey, windowStart);
-    if (earlier) return earlier;
-    await expireIdempotencyKey(ctx.db, caller.projectId, idempotencyKey, windowStart);
-  }
+  const { idempotencyKey } = input;
+  if (!idempotencyKey) return insertNewTask(ctx, caller, input, undefined);
+  const fingerprint = requestFingerprint({ model: input.model.id, ...input.normalized });
+  const keyed = { key: idempotencyKey, fingerprint, windowStart: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS) };
+  return withIdempotencyClaim(
+    ctx,
+    { scope: `video:${caller.projectId}`, key: idempotencyKey, fingerprint },
+    async () => {
+      const earlier = await taskByIdempotencyKey(ctx.db, caller.projectId, idempotencyKey, keyed.windowStart);
+      if (earlier) return replayed(earlier, fingerprint);
+      await expireIdempotencyKey(ctx.db, caller.projectId, idempotencyKey, keyed.windowStart);
+      return insertNewTask(ctx, caller, input, keyed);
+    },
+  );
+}
+
+function replayed(earlier: VideoTask, fingerprint: string): VideoTask {
+  assertSameRequest(earlier.requestFingerprint, fingerprint);
+  return earlier;
+}
+
+async function insertNewTask(
+  ctx: AppContext,
+  caller: GatewayCaller,
+  input: { model: ModelEntry; normalized: NormalizedVideoRequest },
+  keyed: { key: string; fingerprint: string; windowStart: Date } | undefined,
+): Promise<VideoTask> {
+  const { model, normalized } = input;
   const price = videoCostMicros(model, normalized.seconds);
   const deadlineMs = ctx.config.VIDEO_TASK_DEADLINE_MS;
   const charge = await openCharge(ctx, caller, {
     operation: 'video',
     model: model.id,
     reserveMicros: price,
-    // The reservation outlives the task's deadline, so the sweep never releases money of a running task.
+    // The hold outlives the task's deadline, so the sweep never releases money of a running task.
     reservationExpiresInMs: deadlineMs + 3_600_000,
   });
   const id = newVideoId();
@@ -58,8 +85,8 @@ export async function createVideoTask(
       priceMicros: price,
       request: normalized.request,
       requestLogId: charge.requestLogId,
-      reservationId: charge.reservationId ?? null,
-      idempotencyKey: idempotencyKey ?? null,
+      idempotencyKey: keyed?.key ?? null,
+      requestFingerprint: keyed?.fingerprint ?? null,
       deadlineAt: new Date(Date.now() + deadlineMs),
     });
   } catch (err) {
@@ -67,12 +94,12 @@ export async function createVideoTask(
     throw err;
   }
   if (!task) {
-    // The same key won a concurrent create: this request's reservation goes back, the earlier task answers.
+    // The same key won a concurrent create (its claim had lapsed, or Redis lost it): this request's reservation
+    // goes back, the earlier task answers.
     await closeCharge(ctx, charge, { status: 'cancelled', costMicros: 0n, errorMessage: 'idempotent replay' });
-    const earlier =
-      idempotencyKey && (await taskByIdempotencyKey(ctx.db, caller.projectId, idempotencyKey, windowStart));
+    const earlier = keyed && (await taskByIdempotencyKey(ctx.db, caller.projectId, keyed.key, keyed.windowStart));
     if (!earlier) throw conflict('Video.IdempotencyConflict', 'A concurrent request with this Idempotency-Key failed.');
-    return earlier;
+    return replayed(earlier, keyed.fingerprint);
   }
   // The task is stored and its price reserved: should the enqueue fail, the caller still gets the task, and the
   // video sweep starts its chain within a minute or two.
@@ -91,7 +118,16 @@ export async function getVideoTask(ctx: AppContext, caller: GatewayCaller, id: s
 }
 
 export async function listVideoTasks(ctx: AppContext, caller: GatewayCaller, page: { limit: number; after?: string }) {
-  const rows = await tasksOfProject(ctx.db, caller.projectId, page);
+  return listProjectVideoTasks(ctx, caller.projectId, page);
+}
+
+/** A project's tasks, newest first: for its gateway key (above) and for its members in the console. */
+export async function listProjectVideoTasks(
+  ctx: AppContext,
+  projectId: string,
+  page: { limit: number; after?: string | undefined },
+) {
+  const rows = await tasksOfProject(ctx.db, projectId, page);
   return { tasks: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
 }
 

@@ -4,7 +4,7 @@
 import pRetry, { AbortError } from 'p-retry';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../config/index.js';
-import { createOutboundClient, isOutboundRequestError, type OutboundClient } from '../http/index.js';
+import { isOutboundRequestError, type OutboundClient, userUrlClient } from '../http/index.js';
 
 export type WebhookTransport = Pick<OutboundClient, 'fetchBuffer'>;
 export type WebhookAttempt = { attempt: number; statusCode?: number; error?: string; succeeded: boolean };
@@ -13,20 +13,11 @@ export type WebhookOutcome = { delivered: boolean; attempts: number; last: Webho
 /** Refusals of the address policy are final: retrying cannot make a private address public. */
 const finalReasons = new Set(['invalid-url', 'scheme', 'blocked-address']);
 
-const clients = new Map<string, OutboundClient>();
-/** One outbound client per allowlist per process (it owns a connection pool). */
+const WEBHOOKS = { name: 'alert-webhooks', timeoutMs: 10_000, maxBytes: 64 * 1024 };
+
+/** Webhook URLs are the organization's: the user-URL client, with a small answer limit. */
 export function webhookClient(config: Pick<Config, 'OUTBOUND_ALLOWED_HOSTS'>): OutboundClient {
-  const key = config.OUTBOUND_ALLOWED_HOSTS.join(',');
-  let client = clients.get(key);
-  if (!client) {
-    client = createOutboundClient({
-      allowedHosts: config.OUTBOUND_ALLOWED_HOSTS,
-      timeoutMs: 10_000,
-      maxBytes: 64 * 1024,
-    });
-    clients.set(key, client);
-  }
-  return client;
+  return userUrlClient(config, WEBHOOKS);
 }
 
 /** The three Standard Webhooks headers for `body`, signed now with the organization's `whsec_` secret. */

@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, lt } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { walletAlertSettings, walletBalanceAlerts } from '../db/schema/index.js';
-import { getWallet, settledBalance } from './wallets.js';
+import { getWallet } from './wallets.js';
 
 export type Crossing = { previous: bigint; current: bigint };
 
@@ -113,7 +113,7 @@ export async function requestTestAlert(
       organizationId,
       kind: 'test',
       threshold: highest,
-      balance: settledBalance(wallet),
+      balance: wallet.balance,
       currency: wallet.currency,
       requestedBy,
     })

@@ -1,12 +1,16 @@
 // The record ledger: every settled change writes ONE record, chained from the previous one, in the transaction
 // that changes the balance (the wallet row is locked); recharges; record listing.
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt } from 'drizzle-orm';
+import { type AuditActor, type AuditEntry, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
+import { isUniqueViolation } from '../db/postgres-errors.js';
 import { type WalletRecordType, walletRecords } from '../db/schema/index.js';
-import { isUniqueViolation } from './postgres-errors.js';
-import { lockWallet, settledBalance, type Wallet, writeBalances } from './wallets.js';
+import { keyReused, requestFingerprint, withIdempotencyClaim } from '../idempotency/idempotency-claims.js';
+import { formatMicros } from './money.js';
+import { changeWallet } from './wallet-changes.js';
+import { lockWallet, type Wallet, writeBalance } from './wallets.js';
 
 export type WalletRecord = typeof walletRecords.$inferSelect;
 
@@ -20,26 +24,16 @@ export type RecordInput = {
   description?: string | null;
   requestLogId?: string | null;
   refundOf?: string | null;
-  reservationId?: string | null;
+  topUpCodeId?: string | null;
   createdBy?: string | null;
 };
 
-/**
- * Writes a locked wallet's new balances and the record of the change. `next` are the wallet's balances after the
- * change; the record's previous/current balances are the settled balances (balance + frozen) before and after.
- */
-export async function appendRecord(
-  tx: DbExecutor,
-  wallet: Wallet,
-  next: { balance: bigint; frozenAmount: bigint },
-  input: RecordInput,
-): Promise<WalletRecord> {
-  const previousBalance = settledBalance(wallet);
-  const currentBalance = settledBalance(next);
-  if (currentBalance - previousBalance !== signedAmount(input.type, input.amount)) {
-    throw new Error(`ledger: ${input.type} of ${input.amount} does not explain ${previousBalance} → ${currentBalance}`);
-  }
-  const seq = await writeBalances(tx, wallet, { ...next, withRecord: true });
+/** Writes a locked wallet's new balance and the record of the change, chained after the wallet's last record. */
+export async function appendRecord(tx: DbExecutor, wallet: Wallet, input: RecordInput): Promise<WalletRecord> {
+  const previousBalance = wallet.balance;
+  const currentBalance = previousBalance + signedAmount(input.type, input.amount);
+  const seq = wallet.recordSeq + 1;
+  await writeBalance(tx, wallet.organizationId, currentBalance, seq);
   return insertRecord(tx, { organizationId: wallet.organizationId, seq, previousBalance, currentBalance, ...input });
 }
 
@@ -60,7 +54,7 @@ export async function insertRecord(
       description: input.description ?? null,
       requestLogId: input.requestLogId ?? null,
       refundOf: input.refundOf ?? null,
-      reservationId: input.reservationId ?? null,
+      topUpCodeId: input.topUpCodeId ?? null,
       idempotencyKey: input.idempotencyKey,
       createdBy: input.createdBy ?? null,
     })
@@ -79,14 +73,22 @@ export async function recordById(db: DbExecutor, id: string): Promise<WalletReco
   return record;
 }
 
-export type RechargeInput = { amount: bigint; description?: string; idempotencyKey?: string; createdBy?: string };
+export type RechargeInput = {
+  amount: bigint;
+  description?: string;
+  idempotencyKey?: string;
+  createdBy?: string;
+  /** Who recharged, for the audit log row written in the recharge's transaction (a replay writes none). */
+  audit?: AuditActor;
+};
 
 /**
  * Adds money to the available balance. With an idempotency key (the `Idempotency-Key` header), a repeated
- * request returns the first recharge's record and changes nothing.
+ * request returns the first recharge's record and changes nothing; a repeat with another amount or description
+ * is 422 Idempotency.KeyReused.
  */
 export async function recharge(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'redis' | 'config' | 'logger'>,
   organizationId: string,
   input: RechargeInput,
 ): Promise<{ record: WalletRecord; replayed: boolean }> {
@@ -95,29 +97,74 @@ export async function recharge(
     ? `recharge:${organizationId}:${input.idempotencyKey}`
     : `recharge:${organizationId}:${randomUUID()}`;
   try {
-    const record = await ctx.db.transaction(async (tx) => {
+    const record = await changeWallet(ctx, organizationId, async (tx) => {
       const wallet = await lockWallet(tx, organizationId);
-      return appendRecord(
-        tx,
-        wallet,
-        { balance: wallet.balance + input.amount, frozenAmount: wallet.frozenAmount },
-        {
-          type: 'Recharge',
-          amount: input.amount,
-          idempotencyKey: key,
-          description: input.description ?? null,
-          createdBy: input.createdBy ?? null,
-        },
-      );
+      const recharged = await appendRecord(tx, wallet, {
+        type: 'Recharge',
+        amount: input.amount,
+        idempotencyKey: key,
+        description: input.description ?? null,
+        createdBy: input.createdBy ?? null,
+      });
+      if (input.audit) await recordAudit(tx, input.audit, walletAuditEntry('wallet.recharge', recharged));
+      return recharged;
     });
     return { record, replayed: false };
   } catch (err) {
     if (!isUniqueViolation(err, 'wallet_records_idempotency_key')) throw err;
     const existing = await recordByIdempotencyKey(ctx.db, key);
     if (!existing) throw err;
+    if (existing.amount !== input.amount || existing.description !== (input.description ?? null)) throw keyReused();
     return { record: existing, replayed: true };
   }
 }
+
+/**
+ * The recharge route's: with an Idempotency-Key, the key is claimed while the recharge runs, so a concurrent request
+ * with the same key gets 409 (422 with another body) instead of waiting for the first.
+ */
+export async function rechargeWithIdempotencyKey(
+  ctx: Pick<AppContext, 'db' | 'redis' | 'config' | 'logger'>,
+  organizationId: string,
+  input: RechargeInput,
+): Promise<{ record: WalletRecord; replayed: boolean }> {
+  if (!input.idempotencyKey) return recharge(ctx, organizationId, input);
+  const fingerprint = requestFingerprint({ amount: input.amount, description: input.description ?? null });
+  return withIdempotencyClaim(
+    ctx,
+    { scope: `recharge:${organizationId}`, key: input.idempotencyKey, fingerprint },
+    () => recharge(ctx, organizationId, input),
+  );
+}
+
+/** The audit entry of a recharge or refund: the settled balance before and after, and the record written. */
+export function walletAuditEntry(action: 'wallet.recharge' | 'wallet.refund', record: WalletRecord): AuditEntry {
+  return {
+    action,
+    organizationId: record.organizationId,
+    target:
+      action === 'wallet.refund'
+        ? { type: 'wallet_record', id: record.refundOf ?? record.id }
+        : { type: 'wallet', id: record.organizationId },
+    before: { balance: formatMicros(record.previousBalance) },
+    after: {
+      balance: formatMicros(record.currentBalance),
+      amount: formatMicros(record.amount),
+      recordId: record.id,
+      ...(record.description ? { description: record.description } : {}),
+    },
+  };
+}
+/** Records written at or after `from` and before `to`. */
+export type RecordPeriod = { from?: Date | undefined; to?: Date | undefined };
+
+export const recordFilter = (organizationId: string, options: { type?: WalletRecordType | undefined } & RecordPeriod) =>
+  and(
+    eq(walletRecords.organizationId, organizationId),
+    options.type ? eq(walletRecords.type, options.type) : undefined,
+    options.from ? gte(walletRecords.createdAt, options.from) : undefined,
+    options.to ? lt(walletRecords.createdAt, options.to) : undefined,
+  );
 
 export type RecordPage = { records: WalletRecord[]; total: number; page: number; size: number };
 
@@ -125,12 +172,9 @@ export type RecordPage = { records: WalletRecord[]; total: number; page: number;
 export async function listRecords(
   db: DbExecutor,
   organizationId: string,
-  options: { page: number; size: number; type?: WalletRecordType },
+  options: { page: number; size: number; type?: WalletRecordType | undefined } & RecordPeriod,
 ): Promise<RecordPage> {
-  const where = and(
-    eq(walletRecords.organizationId, organizationId),
-    options.type ? eq(walletRecords.type, options.type) : undefined,
-  );
+  const where = recordFilter(organizationId, options);
   const [records, [totals]] = await Promise.all([
     db
       .select()

@@ -1,7 +1,10 @@
-// Reconciliation (`npm run wallet:check`): proves from one consistent snapshot that every wallet's balances are
-// explained by its records and reservations, and that each record chains from the previous one.
+// Reconciliation (`npm run wallet:check`): proves from one consistent snapshot that every wallet's balance is
+// explained by its records and that each record chains from the previous one; then that every Redis mirror is
+// explained by PostgreSQL, its ledger entries still on their way and its holds.
 import { sql } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
+import { auditStep, type MirrorAudit } from './mirror-steps.js';
 import { formatMicros } from './money.js';
 
 export type ReconciliationProblem = { organizationId: string; recordId?: string; problem: string };
@@ -16,34 +19,23 @@ export async function reconcileWallets(db: Database): Promise<ReconciliationRepo
     async (tx) => {
       const problems: ReconciliationProblem[] = [];
       const { rows: wallets } = await tx.execute<Row>(sql`
-        select w.organization_id, w.balance, w.frozen_amount, w.record_seq,
-               coalesce(r.total, 0) as records_total, coalesce(r.n, 0) as records, coalesce(r.max_seq, 0) as max_seq,
-               coalesce(h.held, 0) as held
+        select w.organization_id, w.balance, w.record_seq,
+               coalesce(r.total, 0) as records_total, coalesce(r.n, 0) as records, coalesce(r.max_seq, 0) as max_seq
           from organization_wallets w
           left join (
             select organization_id, count(*) as n, max(seq) as max_seq,
                    sum(case when type = 'Consume' then -amount else amount end) as total
               from wallet_records group by organization_id
           ) r on r.organization_id = w.organization_id
-          left join (
-            select organization_id, sum(amount) as held from wallet_reservations where status = 'held' group by organization_id
-          ) h on h.organization_id = w.organization_id
          order by w.organization_id`);
       let records = 0;
       for (const w of wallets) {
         const organizationId = String(w.organization_id);
-        const settled = big(w.balance) + big(w.frozen_amount);
         records += Number(w.records);
-        if (settled !== big(w.records_total)) {
+        if (big(w.balance) !== big(w.records_total)) {
           problems.push({
             organizationId,
-            problem: `balance + frozen = ${formatMicros(settled)} but the records sum to ${money(w.records_total)}`,
-          });
-        }
-        if (big(w.frozen_amount) !== big(w.held)) {
-          problems.push({
-            organizationId,
-            problem: `frozen = ${money(w.frozen_amount)} but held reservations total ${money(w.held)}`,
+            problem: `balance = ${money(w.balance)} but the records sum to ${money(w.records_total)}`,
           });
         }
         if (Number(w.record_seq) !== Number(w.max_seq) || Number(w.records) !== Number(w.max_seq)) {
@@ -90,4 +82,78 @@ export async function reconcileWallets(db: Database): Promise<ReconciliationRepo
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
+}
+
+export type MirrorReport = {
+  mirrors: number;
+  entriesOnTheirWay: number;
+  holds: number;
+  problems: ReconciliationProblem[];
+};
+
+/**
+ * Every wallet's mirror against PostgreSQL. Each mirror is read in one Redis step first, then PostgreSQL: the
+ * mirror's base must be the balance after its record `seq` (an immutable record, so the order of the reads cannot
+ * make a difference appear), its pending amount the sum of the charges in its ledger stream, and its frozen amount
+ * the sum of its holds. An organization without a mirror must have neither stream nor holds.
+ */
+export async function reconcileMirrors(ctx: Pick<AppContext, 'db' | 'redis' | 'config'>): Promise<MirrorReport> {
+  const report: MirrorReport = { mirrors: 0, entriesOnTheirWay: 0, holds: 0, problems: [] };
+  const { rows: wallets } = await ctx.db.execute<Row>(sql`select organization_id from organization_wallets`);
+  for (let i = 0; i < wallets.length; i += 200) {
+    const batch = wallets.slice(i, i + 200).map((w) => String(w.organization_id));
+    const audits = await Promise.all(batch.map((id) => auditStep(ctx.redis, ctx.config.REDIS_PREFIX, id)));
+    const { rows } = await ctx.db.execute<Row>(sql`
+      select w.organization_id, w.record_seq, r.seq, r.current_balance
+        from organization_wallets w
+        left join wallet_records r on r.organization_id = w.organization_id
+       where w.organization_id in (${sql.join(
+         batch.map((id) => sql`${id}`),
+         sql`, `,
+       )})
+         and (r.seq is null or r.seq in (${sql.join(
+           audits.map((a) => sql`${a.seq}`),
+           sql`, `,
+         )}))`);
+    batch.forEach((organizationId, k) => {
+      const audit = audits[k] as MirrorAudit;
+      const balanceAt = (seq: number) => {
+        if (seq === 0) return 0n;
+        const row = rows.find((r) => String(r.organization_id) === organizationId && Number(r.seq) === seq);
+        return row ? big(row.current_balance) : undefined;
+      };
+      report.entriesOnTheirWay += audit.streamLength;
+      report.holds += audit.holds;
+      for (const problem of mirrorProblems(audit, balanceAt(audit.seq)))
+        report.problems.push({ organizationId, problem });
+      if (audit.present) report.mirrors += 1;
+    });
+  }
+  return report;
+}
+
+function mirrorProblems(audit: MirrorAudit, balanceAtSeq: bigint | undefined): string[] {
+  if (!audit.present) {
+    return audit.streamLength > 0 || audit.holds > 0
+      ? [`no mirror, yet ${audit.streamLength} ledger entries and ${audit.holds} holds in Redis`]
+      : [];
+  }
+  const problems: string[] = [];
+  if (balanceAtSeq === undefined) problems.push(`mirror at record ${audit.seq}, which PostgreSQL does not have`);
+  else if (audit.base !== balanceAtSeq) {
+    problems.push(
+      `mirror base ${formatMicros(audit.base)} but PostgreSQL's balance after record ${audit.seq} is ${formatMicros(balanceAtSeq)}`,
+    );
+  }
+  if (audit.pending !== audit.streamedCharges) {
+    problems.push(
+      `mirror pending ${formatMicros(audit.pending)} but the ${audit.streamLength} ledger entries on their way charged ${formatMicros(audit.streamedCharges)}`,
+    );
+  }
+  if (audit.frozen !== audit.heldAmount) {
+    problems.push(
+      `mirror frozen ${formatMicros(audit.frozen)} but its ${audit.holds} holds total ${formatMicros(audit.heldAmount)}`,
+    );
+  }
+  return problems;
 }

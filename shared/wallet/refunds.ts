@@ -1,12 +1,14 @@
 // Refunds (SPEC section 4): a platform Admin reverses all or part of a settled Consume record, once.
 import { eq } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
+import { isUniqueViolation } from '../db/postgres-errors.js';
 import { walletRecords } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../errors/app-error.js';
-import { appendRecord, recordById, type WalletRecord } from './ledger.js';
+import { appendRecord, recordById, type WalletRecord, walletAuditEntry } from './ledger.js';
 import { formatMicros } from './money.js';
-import { isUniqueViolation } from './postgres-errors.js';
+import { changeWallet } from './wallet-changes.js';
 import { lockWallet } from './wallets.js';
 
 export type RefundInput = {
@@ -15,6 +17,8 @@ export type RefundInput = {
   createdBy: string;
   /** When given, the record must belong to this organization (else 404, as for a missing record). */
   organizationId?: string | undefined;
+  /** Who refunded, for the audit log row written in the refund's transaction (a replay writes none). */
+  audit?: AuditActor;
 };
 
 const recordNotFound = () => notFound('Wallet.RecordNotFound', 'No such wallet record.');
@@ -25,7 +29,7 @@ const recordNotFound = () => notFound('Wallet.RecordNotFound', 'No such wallet r
  * returns it unchanged; a different second refund is 409 Wallet.AlreadyRefunded.
  */
 export async function refund(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'redis' | 'config' | 'logger'>,
   recordId: string,
   input: RefundInput,
 ): Promise<{ record: WalletRecord; replayed: boolean }> {
@@ -46,22 +50,19 @@ export async function refund(
   const previous = await refundOf(ctx.db, recordId);
   if (previous) return replayOrConflict(previous, amount, input.reason);
   try {
-    const record = await ctx.db.transaction(async (tx) => {
+    const record = await changeWallet(ctx, consumed.organizationId, async (tx) => {
       const wallet = await lockWallet(tx, consumed.organizationId);
-      return appendRecord(
-        tx,
-        wallet,
-        { balance: wallet.balance + amount, frozenAmount: wallet.frozenAmount },
-        {
-          type: 'Refund',
-          amount,
-          idempotencyKey: `refund:${recordId}`,
-          refundOf: recordId,
-          description: input.reason,
-          requestLogId: consumed.requestLogId,
-          createdBy: input.createdBy,
-        },
-      );
+      const refunded = await appendRecord(tx, wallet, {
+        type: 'Refund',
+        amount,
+        idempotencyKey: `refund:${recordId}`,
+        refundOf: recordId,
+        description: input.reason,
+        requestLogId: consumed.requestLogId,
+        createdBy: input.createdBy,
+      });
+      if (input.audit) await recordAudit(tx, input.audit, walletAuditEntry('wallet.refund', refunded));
+      return refunded;
     });
     return { record, replayed: false };
   } catch (err) {

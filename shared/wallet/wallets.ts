@@ -60,31 +60,12 @@ export async function lockWallet(tx: DbExecutor, organizationId: string): Promis
   return wallet;
 }
 
-/** Writes the new balances of a locked wallet and takes the next record sequence number when a record follows. */
-export async function writeBalances(
-  tx: DbExecutor,
-  wallet: Wallet,
-  next: { balance: bigint; frozenAmount: bigint; withRecord: boolean },
-): Promise<number> {
-  const seq = next.withRecord ? wallet.recordSeq + 1 : wallet.recordSeq;
+/** Writes the new balance of a locked wallet and the sequence number of the records written with it. */
+export async function writeBalance(tx: DbExecutor, organizationId: string, balance: bigint, seq: number) {
   await tx
     .update(organizationWallets)
-    .set({ balance: next.balance, frozenAmount: next.frozenAmount, recordSeq: seq, updatedAt: sql`now()` })
-    .where(eq(organizationWallets.organizationId, wallet.organizationId));
-  return seq;
-}
-
-export const settledBalance = (wallet: Pick<Wallet, 'balance' | 'frozenAmount'>) =>
-  wallet.balance + wallet.frozenAmount;
-
-/** Why a conditional debit matched no row: no wallet (404), an inactive wallet or too little balance (402). */
-export async function debitRefusal(db: DbExecutor, organizationId: string): Promise<AppError> {
-  const [row] = await db
-    .select({ isActive: organizationWallets.isActive })
-    .from(organizationWallets)
+    .set({ balance, recordSeq: seq, updatedAt: sql`now()` })
     .where(eq(organizationWallets.organizationId, organizationId));
-  if (!row) return walletNotFound();
-  return row.isActive ? insufficientBalance() : walletInactive();
 }
 
 /** Seed step: organizations created before wallets existed get theirs (balance 0); repeat runs change nothing. */

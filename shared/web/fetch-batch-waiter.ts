@@ -12,7 +12,7 @@ function queueEventsOf(ctx: AppContext): QueueEvents {
   let events = listeners.get(ctx);
   if (!events) {
     // QueueEvents blocks on XREAD: it needs its own connection without per-command timeouts.
-    const connection = createRedis(ctx.config.REDIS_URL, 'worker');
+    const connection = createRedis(ctx.config, 'worker');
     const created = new QueueEvents('web-fetch', { connection, prefix: ctx.config.REDIS_PREFIX });
     created.on('error', (err) => ctx.logger.warn({ err: err.message }, 'web-fetch queue events error'));
     listeners.set(ctx, created);

@@ -4,13 +4,18 @@ import type { AppContext } from '../context.js';
 import type { OutboundClient } from '../http/index.js';
 import { type FetchedPage, failedPage } from './fetched-page.js';
 import { cachedPage, cachePage } from './page-cache.js';
-import { fetchPage } from './page-fetcher.js';
+import { fetchPage, type HtmlReader } from './page-fetcher.js';
 
-async function fetchOne(ctx: AppContext, client: OutboundClient, url: string): Promise<FetchedPage> {
+async function fetchOne(
+  ctx: AppContext,
+  client: OutboundClient,
+  readHtml: HtmlReader,
+  url: string,
+): Promise<FetchedPage> {
   try {
     const cached = await cachedPage(ctx, url);
     if (cached) return cached;
-    const page = await fetchPage(client, url);
+    const page = await fetchPage(client, readHtml, url);
     await cachePage(ctx, page);
     return page;
   } catch (err) {
@@ -19,7 +24,12 @@ async function fetchOne(ctx: AppContext, client: OutboundClient, url: string): P
   }
 }
 
-export async function fetchBatch(ctx: AppContext, client: OutboundClient, urls: string[]): Promise<FetchedPage[]> {
+export async function fetchBatch(
+  ctx: AppContext,
+  client: OutboundClient,
+  readHtml: HtmlReader,
+  urls: string[],
+): Promise<FetchedPage[]> {
   // The same URL twice in one batch is fetched once.
   const unique = [...new Set(urls)];
   const pages = new Map<string, FetchedPage>();
@@ -27,7 +37,7 @@ export async function fetchBatch(ctx: AppContext, client: OutboundClient, urls: 
   const lane = async () => {
     while (next < unique.length) {
       const url = unique[next++] as string;
-      pages.set(url, await fetchOne(ctx, client, url));
+      pages.set(url, await fetchOne(ctx, client, readHtml, url));
     }
   };
   await Promise.all(Array.from({ length: Math.min(ctx.config.WEB_FETCH_CONCURRENCY, unique.length) }, lane));

@@ -5,9 +5,9 @@ import type { AppContext } from '../context.js';
 import { isAppError } from '../errors/app-error.js';
 import { closeCharge, openCharge } from '../gateway/accounting.js';
 import type { GatewayCaller } from '../gateway/gateway-caller.js';
-import { webRequestPriceMicros } from '../wallet/consumption.js';
 import { runFetchBatch } from './fetch-batch-waiter.js';
 import type { FetchedPage } from './fetched-page.js';
+import { webRequestPriceMicros } from './web-price.js';
 
 export async function fetchPages(ctx: AppContext, caller: GatewayCaller, urls: string[]): Promise<FetchedPage[]> {
   const price = webRequestPriceMicros(ctx.config);

@@ -8,7 +8,7 @@ import { loadModelRegistry } from '../gateway/model-registry.js';
 import { isOutboundRequestError } from '../http/index.js';
 import { searchProvider } from '../providers/search/configured-search-provider.js';
 import type { SearchAnswer, SearchQuery } from '../providers/search/search-provider.js';
-import { webRequestPriceMicros } from '../wallet/consumption.js';
+import { webRequestPriceMicros } from './web-price.js';
 
 /** The registry's search entry the request log names: `web-search`, else the first model of capability search. */
 function searchModelId(ctx: AppContext): string | undefined {

@@ -1,4 +1,4 @@
-import { runSeed } from '../../scripts/seed.js';
+import { runSeed } from '../../scripts/seed/seed-steps.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;

@@ -1,6 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { createHarness, type Harness } from '../support/harness.js';
-import { bearer } from '../support/identity.js';
 import {
   type Actors,
   createActors,
@@ -10,7 +8,9 @@ import {
   publishItem,
   setCounters,
   uniqueSlug,
-} from './catalog-factory.js';
+} from '../support/catalog-factory.js';
+import { createHarness, type Harness } from '../support/harness.js';
+import { bearer } from '../support/identity.js';
 
 let h: Harness;
 let a: Actors;

@@ -1,5 +1,3 @@
-import { createHarness, type Harness } from '../support/harness.js';
-import { bearer, signInAdmin, type TestUser } from '../support/identity.js';
 import {
   type Actors,
   attachBundle,
@@ -9,7 +7,9 @@ import {
   publishItem,
   submit,
   uniqueSlug,
-} from './catalog-factory.js';
+} from '../support/catalog-factory.js';
+import { createHarness, type Harness } from '../support/harness.js';
+import { bearer, signInAdmin, type TestUser } from '../support/identity.js';
 
 let h: Harness;
 let a: Actors;

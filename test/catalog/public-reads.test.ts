@@ -1,5 +1,3 @@
-import { createHarness, type Harness } from '../support/harness.js';
-import { bearer } from '../support/identity.js';
 import {
   type Actors,
   createActors,
@@ -8,7 +6,9 @@ import {
   publishItem,
   submit,
   uniqueSlug,
-} from './catalog-factory.js';
+} from '../support/catalog-factory.js';
+import { createHarness, type Harness } from '../support/harness.js';
+import { bearer } from '../support/identity.js';
 
 let h: Harness;
 let a: Actors;

@@ -1,6 +1,13 @@
+import {
+  type Actors,
+  createActors,
+  createCategory,
+  createDraft,
+  draftBody,
+  uniqueSlug,
+} from '../support/catalog-factory.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, createUser, type TestUser } from '../support/identity.js';
-import { type Actors, createActors, createCategory, createDraft, draftBody, uniqueSlug } from './catalog-factory.js';
 
 let h: Harness;
 let a: Actors;

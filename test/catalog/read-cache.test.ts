@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { catalogItems } from '../../shared/db/schema/index.js';
+import { type Actors, createActors, publishItem } from '../support/catalog-factory.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
-import { type Actors, createActors, publishItem } from './catalog-factory.js';
 
 let h: Harness;
 let a: Actors;

@@ -1,6 +1,4 @@
 import { Queue } from 'bullmq';
-import { createHarness, type Harness } from '../support/harness.js';
-import { bearer, type TestUser } from '../support/identity.js';
 import {
   type Actors,
   attachBundle,
@@ -9,7 +7,9 @@ import {
   decide,
   publishItem,
   submit,
-} from './catalog-factory.js';
+} from '../support/catalog-factory.js';
+import { createHarness, type Harness } from '../support/harness.js';
+import { bearer, type TestUser } from '../support/identity.js';
 
 let h: Harness;
 let a: Actors;

@@ -1,14 +1,19 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
-import { eq } from 'drizzle-orm';
-import { requestLogs } from '../../shared/db/schema/index.js';
 import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
 import { tokenCostMicros } from '../../shared/gateway/pricing.js';
 import { reconcileWallets } from '../../shared/wallet/reconciliation.js';
-import { inOrg } from '../organizations/org-fixtures.js';
-import { aProjectWithKey, consumeRecords, type GatewayWorld, openGatewayWorld, walletOf } from '../support/gateway.js';
+import {
+  aProjectWithKey,
+  consumeRecords,
+  type GatewayWorld,
+  openGatewayWorld,
+  requestLogsOf,
+  walletOf,
+} from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
+import { inOrg } from '../support/org-fixtures.js';
 
 let w: GatewayWorld;
 let server: Server;
@@ -66,7 +71,7 @@ describe('accounting of /v1/messages', () => {
     const wallet = await walletOf(w.h, project.org);
     expect(micros(wallet.balance)).toBe(micros(20) - expectedTotal);
     expect(wallet.frozenAmount).toBe(0);
-    const logs = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, project.projectId));
+    const logs = await requestLogsOf(w.h, project.projectId);
     expect(logs).toHaveLength(50);
     expect(logs.every((l) => l.status === 'succeeded')).toBe(true);
     const report = await reconcileWallets(w.h.ctx.db);

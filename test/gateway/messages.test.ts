@@ -2,11 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { eq } from 'drizzle-orm';
-import { requestLogs } from '../../shared/db/schema/index.js';
 import { defaultRegistryPath, loadModelRegistry } from '../../shared/gateway/model-registry.js';
 import { tokenCostMicros } from '../../shared/gateway/pricing.js';
-import { consumeRecords, type GatewayWorld, openGatewayWorld, walletOf } from '../support/gateway.js';
+import { consumeRecords, type GatewayWorld, openGatewayWorld, requestLogsOf, walletOf } from '../support/gateway.js';
 import { bearer, createUser } from '../support/identity.js';
 
 let w: GatewayWorld;
@@ -39,7 +37,7 @@ afterAll(async () => {
 
 const sonnet = loadModelRegistry().resolve('claude-sonnet-5', 'messages');
 const micros = (usd: number) => BigInt(Math.round(usd * 1_000_000));
-const logsOfProject = () => w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, w.projectId));
+const logsOfProject = () => requestLogsOf(w.h, w.projectId);
 
 /** The SDK adds a parsed_output convenience field to streamed messages; the wire message is the rest. */
 const wire = (m: object) => {

@@ -2,8 +2,8 @@
 import { once } from 'node:events';
 import type http from 'node:http';
 import { createOutboundClient, type OutboundClient, type ResolvedAddress } from '../../shared/http/index.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 import { type ConnectionMonitor, isLoopback, monitorConnections } from './connection-monitor.js';
-import { type LoopbackServer, startLoopbackServer } from './loopback-server.js';
 
 const MB = 1024 * 1024;
 let monitor: ConnectionMonitor;

@@ -1,8 +1,8 @@
 // The SSRF suite: every URL form that could reach a private, loopback, link-local or metadata address is refused
 // before any connection is made (no test here ever connects to anything but its own loopback servers).
 import { createOutboundClient, type OutboundClient, type ResolvedAddress } from '../../shared/http/index.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 import { type ConnectionMonitor, isLoopback, monitorConnections } from './connection-monitor.js';
-import { type LoopbackServer, startLoopbackServer } from './loopback-server.js';
 
 /** "evil" host names and what the injected resolver says they resolve to; any other name goes to the system resolver. */
 const evilDns: Record<string, ResolvedAddress[]> = {
@@ -89,7 +89,7 @@ describe('literal addresses are refused before any connection attempt', () => {
   it('explains the refusal in words an API user understands', async () => {
     client = createOutboundClient({ lookup });
     await expect(client.fetchBuffer('http://[::ffff:169.254.169.254]/')).rejects.toThrow(
-      '::ffff:a9fe:a9fe (169.254.169.254) is a link-local address, which may not be fetched.',
+      'Refused by the private-address rule: ::ffff:a9fe:a9fe (169.254.169.254) is a link-local address, which may not be fetched.',
     );
   });
 });
@@ -99,7 +99,8 @@ describe('host names are checked on every resolved address at connect time', () 
     client = createOutboundClient({}); // the real system resolver
     await expect(client.fetchBuffer(`http://localhost:${target.port}/`)).rejects.toMatchObject({
       reason: 'blocked-address',
-      message: 'localhost resolves to a loopback address (127.0.0.1), which may not be fetched.',
+      message:
+        'Refused by the private-address rule: localhost resolves to a loopback address, which may not be fetched.',
     });
     expect(target.requests).toHaveLength(0);
     expect(monitor.connectedTo).toEqual([]);
@@ -117,6 +118,18 @@ describe('host names are checked on every resolved address at connect time', () 
     await expect(client.fetchBuffer(`https://${hostname}/`)).rejects.toMatchObject({ reason: 'blocked-address' });
     expect(lookups).toEqual([hostname]);
     expect(monitor.connectedTo).toEqual([]);
+  });
+
+  it('names the rule that refused and never the address a host name resolved to', async () => {
+    client = createOutboundClient({ lookup });
+    for (const [hostname, addresses] of Object.entries(evilDns)) {
+      const refused = await client.fetchBuffer(`https://${hostname}/`).catch((err: Error) => err);
+      expect(refused).toBeInstanceOf(Error);
+      const message = (refused as Error).message;
+      expect(message).toMatch(new RegExp(`^Refused by the private-address rule: ${hostname} resolves to an? `));
+      for (const { address } of addresses) expect(message).not.toContain(address);
+      expect(message).not.toMatch(/\d+\.\d+\.\d+\.\d+|::/);
+    }
   });
 
   it('refuses such a host name in checkUrl too, without connecting', async () => {
@@ -163,7 +176,20 @@ describe('redirects are re-checked hop by hop', () => {
     await expect(client.fetchBuffer(`${start()}loop`)).rejects.toMatchObject({
       reason: 'too-many-redirects',
       url: `${start()}loop3`,
+      message: 'Refused by the redirect-limit rule: more than 3 redirects; the last one pointed to /loop4.',
     });
+  });
+
+  it('says which rule refused a redirect, without the address its host resolved to', async () => {
+    client = createOutboundClient({ allowedHosts: ['localhost'], lookup });
+    redirectTo = 'http://metadata.evil.example/latest';
+    await expect(client.fetchBuffer(start())).rejects.toThrow(
+      'Refused by the private-address rule: metadata.evil.example resolves to a link-local address, which may not be fetched.',
+    );
+    redirectTo = 'file:///etc/passwd';
+    await expect(client.fetchBuffer(start())).rejects.toThrow(
+      'Refused by the scheme rule: only http and https URLs may be fetched, not file:',
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createAppContext } from '../../shared/context.js';
+import { defineQueueWorker } from '../../workers/processor.js';
 import { startWorkers } from '../../workers/runtime.js';
 import { type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
 import { createHarness, type Harness, waitUntil } from '../support/harness.js';
@@ -75,7 +76,12 @@ describe('/metrics', () => {
       .set(bearer(w.key))
       .send({ model: 'claude-sonnet-5', max_tokens: 50, messages: [{ role: 'user', content: 'hello there' }] });
     expect(res.status).toBe(200);
-    const after = await scrape();
+    // The request is settled (and counted) after its answer is sent, so wait for the settlement to show.
+    const settled = 'ockhub_gateway_requests_total{operation="messages",status="succeeded"}';
+    const after = await waitUntil(async () => {
+      const t = await scrape();
+      return sample(t, settled) > sample(before, settled) && t;
+    });
     const delta = (series: string) => sample(after, series) - sample(before, series);
     expect(delta('ockhub_gateway_requests_total{operation="messages",status="succeeded"}')).toBe(1);
     expect(delta('ockhub_gateway_tokens_total{operation="messages",kind="input"}')).toBe(res.body.usage.input_tokens);
@@ -88,25 +94,17 @@ describe('/metrics', () => {
 describe('/metrics with a worker running', () => {
   it('counts finished jobs per queue and shows the processing time of recent jobs', async () => {
     const workerCtx = createAppContext(w.h.config, 'worker', 'test-worker');
-    const running = await startWorkers(workerCtx, ['telemetry'], async () => ({
-      default: async () => new Promise((r) => setTimeout(r, 60)),
-    }));
+    const running = await startWorkers(workerCtx, ['ledger'], async () =>
+      defineQueueWorker('ledger', { write: () => new Promise((r) => setTimeout(r, 60)) }),
+    );
     try {
-      const event = () => ({
-        itemType: 'skill' as const,
-        eventId: randomUUID(),
-        itemId: randomUUID(),
-        eventType: 'view' as const,
-        clientHash: '0123456789abcdef',
-        occurredAt: new Date().toISOString(),
-      });
-      for (let i = 0; i < 3; i++) await w.h.ctx.queues.add('telemetry', 'event', event());
+      for (let i = 0; i < 3; i++) await w.h.ctx.queues.add('ledger', 'write', { organizationId: randomUUID() });
       const text = await waitUntil(async () => {
         const t = await scrape();
-        return sample(t, 'ockhub_queue_jobs_finished{queue="telemetry",outcome="completed"}') === 3 && t;
+        return sample(t, 'ockhub_queue_jobs_finished{queue="ledger",outcome="completed"}') === 3 && t;
       });
       expect(
-        sample(text, 'ockhub_queue_recent_job_duration_seconds{queue="telemetry",quantile="0.5"}'),
+        sample(text, 'ockhub_queue_recent_job_duration_seconds{queue="ledger",quantile="0.5"}'),
       ).toBeGreaterThanOrEqual(0.05);
       expect(text).not.toContain('ockhub_queue_recent_job_duration_seconds{queue="video"');
     } finally {

@@ -1,5 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { listRoutes } from '../../api/openapi/route-list.js';
+import { areaRouter } from '../../api/routes/mount.js';
+import type { Area } from '../../api/routes/route.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -35,6 +37,14 @@ describe('the OpenAPI document', () => {
         .filter((key) => !answered.has(key)),
     );
     expect(stale).toEqual([]);
+  });
+
+  it('refuses to mount a signed-in route that does not declare what it does to the daily quota', () => {
+    const area: Area = {
+      tag: 'Test',
+      routes: [{ method: 'get', path: '/x', summary: 'x', access: 'bearer', handler: () => (_req, res) => res.end() }],
+    };
+    expect(() => areaRouter(area, h.ctx, '/api/v1/test')).toThrow('GET /api/v1/test/x: declare its dailyQuota');
   });
 
   it('describes request bodies with the zod schemas the routes validate with', async () => {

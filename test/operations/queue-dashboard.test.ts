@@ -53,6 +53,7 @@ describe('the queue dashboard at /admin/queues', () => {
     const names = (api.body.queues as { name: string }[]).map((q) => q.name).sort();
     expect(names).toEqual([
       'alerts',
+      'ledger',
       'maintenance',
       'quota',
       'skill-bundle',

@@ -51,10 +51,16 @@ describe('a worker process with WORKER_METRICS_PORT', () => {
     expect((await fetch(metricsUrl)).status).toBe(401);
     const wrong = await fetch(metricsUrl, { headers: { authorization: 'Bearer not-the-metrics-token-at-all' } });
     expect(wrong.status).toBe(401);
-    const elsewhere = await fetch(metricsUrl.replace('/metrics', '/health'), {
+    const elsewhere = await fetch(metricsUrl.replace('/metrics', '/status'), {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },
     });
     expect(elsewhere.status).toBe(404);
+  });
+
+  it('answers GET /health with 200 and no token, for a container health check', async () => {
+    const health = await fetch(metricsUrl.replace('/metrics', '/health'));
+    expect(health.status).toBe(200);
+    expect(await health.text()).toBe('ok\n');
   });
 
   it('serves its process metrics labelled role="worker" with the token', async () => {

@@ -4,7 +4,14 @@
 import { seedSystemTemplates } from '../../shared/organizations/project-templates.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, type TestUser } from '../support/identity.js';
-import { aMember, anInviteToken, anOrganization, aProject, expectEnvelopeError, type TestOrg } from './org-fixtures.js';
+import {
+  aMember,
+  anInviteToken,
+  anOrganization,
+  aProject,
+  expectEnvelopeError,
+  type TestOrg,
+} from '../support/org-fixtures.js';
 
 let h: Harness;
 let org: TestOrg;

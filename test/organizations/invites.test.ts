@@ -1,6 +1,6 @@
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, createUser, uniqueEmail } from '../support/identity.js';
-import { anInviteToken, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from './org-fixtures.js';
+import { anInviteToken, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 let org: TestOrg;

@@ -1,6 +1,6 @@
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
-import { aMember, anOrganization, aProject, expectEnvelopeError, inOrg } from './org-fixtures.js';
+import { aMember, anOrganization, aProject, expectEnvelopeError, inOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 beforeAll(async () => {

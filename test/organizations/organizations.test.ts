@@ -1,6 +1,6 @@
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, createUser } from '../support/identity.js';
-import { aMember, anOrganization, expectEnvelopeError, inOrg } from './org-fixtures.js';
+import { aMember, anOrganization, expectEnvelopeError, inOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 beforeAll(async () => {

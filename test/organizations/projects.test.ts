@@ -1,6 +1,13 @@
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
-import { aMember, anOrganization, aProject, expectEnvelopeError, inOrg, type TestOrg } from './org-fixtures.js';
+import {
+  aMember,
+  anOrganization,
+  aProject,
+  expectEnvelopeError,
+  inOrg,
+  type TestOrg,
+} from '../support/org-fixtures.js';
 
 let h: Harness;
 let org: TestOrg;

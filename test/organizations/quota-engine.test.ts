@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { setProjectQuota } from '../../shared/organizations/project-quotas.js';
 import { QuotaCounters, quotaExceeded } from '../../shared/quota/quota-counters.js';
 import { createHarness, type Harness } from '../support/harness.js';
-import { anOrganization, aProject, type TestOrg } from './org-fixtures.js';
+import { anOrganization, aProject, type TestOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 let org: TestOrg;

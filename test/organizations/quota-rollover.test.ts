@@ -4,7 +4,7 @@ import { setProjectQuota } from '../../shared/organizations/project-quotas.js';
 import { QuotaCounters } from '../../shared/quota/quota-counters.js';
 import { persistClosedWindows } from '../../shared/quota/quota-rollover.js';
 import { createHarness, type Harness, startProcess, waitUntil } from '../support/harness.js';
-import { anOrganization, aProject, type TestOrg } from './org-fixtures.js';
+import { anOrganization, aProject, type TestOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 let org: TestOrg;

@@ -1,7 +1,7 @@
 import { quotaCountersOf } from '../../shared/organizations/project-quotas.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
-import { aMember, anOrganization, aProject, expectEnvelopeError, type TestOrg } from './org-fixtures.js';
+import { aMember, anOrganization, aProject, expectEnvelopeError, type TestOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 let org: TestOrg;

@@ -1,4 +1,4 @@
-import { runSeed } from '../../scripts/seed.js';
+import { runSeed } from '../../scripts/seed/seed-steps.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, signInAdmin } from '../support/identity.js';
 
@@ -38,4 +38,19 @@ it('seeds, idempotently, the built-in templates and a default organization with 
   const project = await h.http.post('/api/projects').set(bearer(admin.token)).send({ name: 'First project' });
   expect(project.status).toBe(201);
   expect(project.body.data.organizationId).toBe(orgs.body.data[0].id);
+
+  // The README's walk-through: the seeded Admin (a platform Admin) recharges its only organization, issues a code.
+  const recharged = await h.http
+    .post('/api/organization/wallet/recharge')
+    .set(bearer(admin.token))
+    .send({ amount: 10, description: 'first credit' });
+  expect(recharged.status).toBe(201);
+  const wallet = await h.http.get('/api/organization/wallet').set(bearer(admin.token));
+  expect(wallet.body.data.organizationId).toBe(orgs.body.data[0].id);
+  const issued = await h.http
+    .post('/api/v1/admin/top-up-codes')
+    .set(bearer(admin.token))
+    .send({ amount: 25, count: 1 });
+  expect(issued.status).toBe(201);
+  expect(issued.body.codes[0].code).toMatch(/^OTC-/);
 });

@@ -1,7 +1,7 @@
 import { seedSystemTemplates } from '../../shared/organizations/project-templates.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
-import { anOrganization, expectEnvelopeError, inOrg, type TestOrg } from './org-fixtures.js';
+import { anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 let org: TestOrg;

@@ -1,7 +1,7 @@
 // Redis dies (SIGKILL) under a steady stream of requests and comes back from its append-only file: while it is
 // down the API answers 503 in each family's error shape (never a 500, never a hang), and afterwards the same API
 // process answers 200 again and the same worker process resumes; every event accepted before, during and after
-// the outage is counted exactly once and every paid request is billed once.
+// the outage is counted exactly once, every paid request is billed once, and the mirror reconciles.
 import { waitUntil } from '../support/harness.js';
 import { PrivateRedis } from '../support/private-redis.js';
 import { recordFigures, secondsBetween } from './support/figures.js';
@@ -10,6 +10,7 @@ import {
   drainTelemetry,
   type OutageWorld,
   openOutageWorld,
+  unflushedEvents,
   usageCountOf,
   workerStillRunning,
 } from './support/outage-world.js';
@@ -35,15 +36,16 @@ it('answers 503 while Redis is down, recovers without a restart, and loses no ac
   const { w, probes, usage } = world;
   const load = startLoad(world.origin, probes, { everyMs: 100 });
   await pause(1_500);
-  // The queue is paused (a state kept in Redis) for a burst right before the crash, so jobs are provably waiting
-  // in Redis when it dies; it is resumed as soon as Redis is back.
+  // The telemetry queue is paused (a state kept in Redis) for a burst right before the crash, so no flush runs and the
+  // burst's counts provably wait in Redis when it dies; it is resumed as soon as Redis is back.
   const queue = w.h.ctx.queues.queue('telemetry');
   await queue.pause();
+  await waitUntil(async () => (await queue.getActiveCount()) === 0);
   const burst = await Promise.all(
     Array.from({ length: 200 }, (_, i) => w.h.http.post('/api/v1/telemetry').send(usage(i))),
   );
   expect(burst.every((r) => r.status === 200)).toBe(true);
-  const waitingAtCrash = (await queue.getJobs(['waiting'])).filter((j) => j.name === 'event').length;
+  const waitingAtCrash = await unflushedEvents(world);
   expect(waitingAtCrash).toBeGreaterThanOrEqual(burst.length);
 
   await redis.stop();
@@ -61,7 +63,7 @@ it('answers 503 while Redis is down, recovers without a restart, and loses no ac
     30_000,
   );
   await waitUntil(async () => firstSuccessAfter(load.outcomes, 'telemetry enqueue', upAt), 30_000);
-  const workerBackAt = await waitUntil(async () => firstJobDoneAfter(world.worker, upAt, 'event'), 30_000);
+  const workerBackAt = await waitUntil(async () => firstJobDoneAfter(world.worker, upAt, 'flush'), 30_000);
   await pause(1_500);
   const outcomes = await load.stop();
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BundleInspection, inspectSkillBundle } from '../../shared/skills/bundle-inspector.js';
-import { buildZip, craftZip, skillMd } from './zip-builders.js';
+import { buildZip, craftZip, skillMd } from '../support/zip-builders.js';
 
 const problemsOf = (result: BundleInspection) => (result.ok ? [] : result.problems);
 

@@ -1,5 +1,5 @@
 import { type BundleInspection, inspectSkillBundle } from '../../shared/skills/bundle-inspector.js';
-import { buildZip, craftZip, skillMd } from './zip-builders.js';
+import { buildZip, craftZip, skillMd } from '../support/zip-builders.js';
 
 const problemsOf = (result: BundleInspection) => (result.ok ? [] : result.problems);
 
@@ -160,6 +160,42 @@ describe('skill bundle inspector', () => {
       { name: 'run.sh', content: 'echo two' },
     ]);
     expect(problemsOf(await inspectSkillBundle(zip))).toEqual(['The entry "run.sh" appears more than once.']);
+  });
+
+  it.each([
+    [
+      ['README.md', 'readme.md'],
+      ['README.md', 'readme.md'],
+    ],
+    [
+      ['docs/Guide.md', 'docs/guide.md'],
+      ['docs/Guide.md', 'docs/guide.md'],
+    ],
+    [
+      ['Docs/a.md', 'docs/b.md'],
+      ['Docs/', 'docs/'],
+    ],
+    [
+      ['caf\u00e9.md', 'cafe\u0301.md'],
+      ['caf\u00e9.md', 'cafe\u0301.md'],
+    ],
+  ])('refuses two paths equal but for letter case (%j)', async (names, shown) => {
+    const zip = await buildZip({ 'SKILL.md': skillMd(), ...Object.fromEntries(names.map((n) => [n, 'x'])) });
+    const [first, second] = shown.map((n) => JSON.stringify(n));
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
+      `The entries ${first} and ${second} differ only by letter case; unpacked on a case-insensitive file system (macOS, Windows) one would overwrite the other.`,
+    ]);
+  });
+
+  it('accepts a folder entry with its files, and names that differ by more than case', async () => {
+    const zip = await buildZip({
+      'SKILL.md': skillMd(),
+      'docs/': '',
+      'docs/a.md': 'x',
+      'docs-old/a.md': 'y',
+      'A.md': 'z',
+    });
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual([]);
   });
 
   it('refuses a SKILL.md that is not UTF-8 text', async () => {

@@ -1,7 +1,7 @@
 import { inspectSkillBundle } from '../../shared/skills/bundle-inspector.js';
 import { buildBundleManifest, isManifestSource, splitRequirement } from '../../shared/skills/bundle-manifest.js';
 import { parseSkillMd } from '../../shared/skills/skill-md.js';
-import { buildZip, type ZipContent } from './zip-builders.js';
+import { buildZip, type ZipContent } from '../support/zip-builders.js';
 
 async function manifestOf(files: ZipContent) {
   const inspection = await inspectSkillBundle(await buildZip(files), { captureText: isManifestSource });

@@ -1,9 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Actors, createActors, createDraft, decide, submit } from '../catalog/catalog-factory.js';
+import { type Actors, createActors, createDraft, decide, submit } from '../support/catalog-factory.js';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { bearer, createUser } from '../support/identity.js';
-import { buildZip, craftZip, skillMd } from './zip-builders.js';
+import { buildZip, craftZip, skillMd } from '../support/zip-builders.js';
 
 let h: Harness;
 let a: Actors;

@@ -6,7 +6,7 @@ import { loadConfig } from '../../shared/config/index.js';
 import { SKILL_BUNDLE_LIMITS } from '../../shared/skills/bundle-limits.js';
 import { reviewSkillBundle } from '../../shared/skills/skill-bundle-review.js';
 import { createStorage, type ObjectStorage } from '../../shared/storage/index.js';
-import { buildZip, craftZip, skillMd } from './zip-builders.js';
+import { buildZip, craftZip, skillMd } from '../support/zip-builders.js';
 
 describe('skill bundle review (stored bundle to catalog fields)', () => {
   let root: string;
@@ -47,6 +47,18 @@ describe('skill bundle review (stored bundle to catalog fields)', () => {
       parameters: [],
       dependencies: [{ name: 'pdfplumber', source: 'frontmatter' }],
       examples: [],
+    });
+  });
+
+  it('refuses at review a bundle holding two paths equal but for letter case, saying why', async () => {
+    const review = await storeAndReview(
+      await buildZip({ 'SKILL.md': skillMd(), 'scripts/run.sh': 'echo a', 'scripts/RUN.sh': 'echo b' }),
+    );
+    expect(review).toEqual({
+      ok: false,
+      problems: [
+        'The entries "scripts/run.sh" and "scripts/RUN.sh" differ only by letter case; unpacked on a case-insensitive file system (macOS, Windows) one would overwrite the other.',
+      ],
     });
   });
 

@@ -1,9 +1,13 @@
 // A gateway world for tests: the simulated provider in process, an organization with a project, a project-bound
 // API key, and (optionally) money in the organization's wallet.
+
+import { eq } from 'drizzle-orm';
 import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
-import { anOrganization, aProject, inOrg, type TestOrg } from '../organizations/org-fixtures.js';
+import { requestLogs } from '../../shared/db/schema/index.js';
+import { drainLedgers } from '../../shared/wallet/ledger-writer.js';
 import { createHarness, type Harness, type TestEnv } from './harness.js';
-import { bearer } from './identity.js';
+import { bearer, platformAdminOf } from './identity.js';
+import { anOrganization, aProject, inOrg, type TestOrg } from './org-fixtures.js';
 
 export const SIMULATOR_KEY = 'simulator-test-key';
 
@@ -17,19 +21,21 @@ export type GatewayWorld = {
   close(): Promise<void>;
 };
 
+/** Every upstream of the gateway pointed at the simulated provider. */
+export const simulatorUpstreams = (url: string): TestEnv => ({
+  UPSTREAM_MESSAGES_URL: url,
+  UPSTREAM_MESSAGES_KEY: SIMULATOR_KEY,
+  UPSTREAM_VIDEO_URL: url,
+  UPSTREAM_VIDEO_KEY: SIMULATOR_KEY,
+  UPSTREAM_SEARCH_URL: url,
+  UPSTREAM_SEARCH_KEY: SIMULATOR_KEY,
+});
+
 export async function openGatewayWorld(
   options: { balance?: string; env?: TestEnv; simulator?: Parameters<typeof startSimulatedProvider>[0] } = {},
 ): Promise<GatewayWorld> {
   const sim = await startSimulatedProvider({ apiKey: SIMULATOR_KEY, chunkDelayMs: 2, ...options.simulator });
-  const h = await createHarness({
-    UPSTREAM_MESSAGES_URL: sim.url,
-    UPSTREAM_MESSAGES_KEY: SIMULATOR_KEY,
-    UPSTREAM_VIDEO_URL: sim.url,
-    UPSTREAM_VIDEO_KEY: SIMULATOR_KEY,
-    UPSTREAM_SEARCH_URL: sim.url,
-    UPSTREAM_SEARCH_KEY: SIMULATOR_KEY,
-    ...options.env,
-  });
+  const h = await createHarness({ ...simulatorUpstreams(sim.url), ...options.env });
   const world = await aProjectWithKey(h, options.balance);
   return {
     h,
@@ -54,10 +60,11 @@ export async function aProjectWithKey(h: Harness, balance?: string) {
   return { org, projectId: project.id as string, key: created.body.token as string };
 }
 
-export async function recharge(h: Harness, org: TestOrg, amount: string) {
+/** Money into the organization's wallet, recharged by the platform Admin (organization Admins may not). */
+export async function recharge(h: Harness, org: TestOrg, amount: string | number) {
   const res = await h.http
     .post('/api/organization/wallet/recharge')
-    .set(inOrg(org.admin, org.id))
+    .set(inOrg(await platformAdminOf(h), org.id))
     .send({ amount: Number(amount), description: 'test money' });
   if (res.status >= 300) throw new Error(`recharge failed: ${res.status} ${res.text}`);
 }
@@ -67,7 +74,18 @@ export async function walletOf(h: Harness, org: TestOrg) {
   return res.body.data as { balance: number; frozenAmount: number; currency: string };
 }
 
+/** Writes every settled request waiting in Redis to PostgreSQL now (the `ledger` worker's job, done in-process). */
+export const writeLedgers = (h: Harness) => drainLedgers(h.ctx);
+
+/** The request logs of a project, once the settled requests are written to PostgreSQL. */
+export async function requestLogsOf(h: Harness, projectId: string) {
+  await writeLedgers(h);
+  return h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, projectId));
+}
+
+/** The Consume records, once the settled requests are written to PostgreSQL. */
 export async function consumeRecords(h: Harness, org: TestOrg) {
+  await writeLedgers(h);
   const res = await h.http.get('/api/organization/wallet/records?type=Consume&size=100').set(inOrg(org.admin, org.id));
   return res.body.data as { amount: number; requestLogId: string; currentBalance: number }[];
 }

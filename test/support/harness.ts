@@ -84,7 +84,11 @@ export async function startProcess(
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} not ready in 20s:\n${logs.join('')}`)), 20_000);
+    // A process that is not ready in time is killed: left running, it would outlive the test run.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} not ready in 20s:\n${logs.join('')}`));
+    }, 20_000);
     const onData = (chunk: Buffer) => {
       logs.push(chunk.toString());
       if (ready.test(chunk.toString())) {

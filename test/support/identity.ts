@@ -1,9 +1,9 @@
 // Small factories for identity: accounts created through the accounts service (password hashed once per test
-// file, scrypt being deliberately slow), console sessions and API keys through their services.
+// file, hashing being deliberately slow), console sessions and API keys through their services.
 import { randomBytes } from 'node:crypto';
-import { bootstrapAdmin, createAccount } from '../../shared/identity/accounts.js';
+import { createAccount } from '../../shared/identity/accounts.js';
+import { bootstrapAdmin } from '../../shared/identity/admin-bootstrap.js';
 import { createApiKey } from '../../shared/identity/api-keys.js';
-import { hashPassword } from '../../shared/identity/passwords.js';
 import type { Role } from '../../shared/identity/principal.js';
 import { createSession } from '../../shared/identity/sessions.js';
 import type { Harness } from './harness.js';
@@ -25,7 +25,7 @@ export async function createUser(
   h: Harness,
   options: { roles?: Role[]; email?: string; name?: string; dailyQuota?: number } = {},
 ): Promise<TestUser> {
-  testHash ??= hashPassword(TEST_PASSWORD);
+  testHash ??= h.ctx.passwords.hash(TEST_PASSWORD);
   const email = options.email ?? uniqueEmail();
   const account = await createAccount(h.ctx, {
     email,
@@ -40,3 +40,15 @@ export async function createUser(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+const platformAdmins = new WeakMap<Harness, Promise<TestUser>>();
+
+/** This harness's platform Admin (account role `Admin`), made once: the only kind of account that recharges wallets. */
+export function platformAdminOf(h: Harness): Promise<TestUser> {
+  let admin = platformAdmins.get(h);
+  if (!admin) {
+    admin = createUser(h, { roles: ['Admin'], name: 'Platform Admin' });
+    platformAdmins.set(h, admin);
+  }
+  return admin;
+}

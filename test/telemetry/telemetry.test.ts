@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import { Agent, request } from 'undici';
 import { catalogItems, mcpToolUsage, telemetryOnceEvents } from '../../shared/db/schema/index.js';
 import { acceptTelemetry, type TelemetryInput } from '../../shared/telemetry/telemetry-ingest.js';
-import { type Actors, createActors, publishItem } from '../catalog/catalog-factory.js';
+import { telemetryKeys } from '../../shared/telemetry/telemetry-keys.js';
+import { type Actors, createActors, publishItem } from '../support/catalog-factory.js';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 
 let h: Harness;
@@ -12,15 +13,16 @@ let a: Actors;
 let workers: WorkerProcess[];
 
 beforeAll(async () => {
-  h = await createHarness();
+  // These tests send thousands of events from one address: the per-address limit has its own test file.
+  h = await createHarness({ TELEMETRY_RATE_LIMIT_PER_MINUTE: '0' });
   a = await createActors(h);
-  workers = [
-    await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'telemetry' } }),
-    await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'telemetry' } }),
-  ];
+  workers = await Promise.all([
+    startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'telemetry' } }),
+    startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'telemetry' } }),
+  ]);
 });
 afterAll(async () => {
-  for (const w of workers) await w.stop();
+  for (const w of workers ?? []) await w.stop();
   await h.close();
 });
 
@@ -80,9 +82,81 @@ describe('POST /api/v1/telemetry', () => {
   });
 });
 
+describe('POST /api/v1/telemetry with {events:[…]} (the batch form)', () => {
+  it('records up to 100 events in one request and answers each in order', async () => {
+    const item = await publishItem(h, a, 'mcp');
+    const events = [
+      { itemType: 'mcp', slug: item.slug, eventType: 'usage', clientId: 'batch-a', toolName: 'search' },
+      { itemType: 'mcp', slug: item.slug, eventType: 'view', clientId: 'batch-a' },
+      { itemType: 'mcp', slug: 'no-such-item', eventType: 'view' },
+      { itemType: 'mcp', slug: item.slug, eventType: 'download' },
+      { itemType: 'mcp', slug: item.slug, eventType: 'install', clientId: 'batch-a' },
+      { itemType: 'mcp', slug: item.slug, eventType: 'install', clientId: 'batch-a' },
+      { itemType: 'mcp', slug: item.slug, eventType: 'view', clientId: 'batch-a' },
+    ];
+    const res = await h.http.post('/api/v1/telemetry').send({ events });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      recorded: 5,
+      results: [
+        { recorded: true },
+        { recorded: true },
+        { recorded: false, error: { status: 404, code: 'Mcp.NotFound', message: expect.any(String) } },
+        {
+          recorded: false,
+          error: { status: 400, code: 'Telemetry.Invalid', message: expect.stringMatching(/^eventType: /) },
+        },
+        { recorded: true },
+        { recorded: true },
+        { recorded: true },
+      ],
+    });
+    // deduplicated like single events: one view, one install
+    expect(await settle(item.id, { usageCount: 1, viewCount: 1, installCount: 1 })).toMatchObject({
+      usageCount: 1,
+      viewCount: 1,
+      installCount: 1,
+    });
+  });
+
+  it.each([
+    ['an empty batch', { events: [] }],
+    ['more than 100 events', { events: Array.from({ length: 101 }, () => ({})) }],
+    ['events that are not a list', { events: 'view' }],
+  ])('refuses %s with 400', async (_label, batch) => {
+    const res = await h.http.post('/api/v1/telemetry').send(batch);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).title).toBe('Telemetry.Invalid');
+  });
+});
+
 describe('deduplication (SPEC section 2)', () => {
   const send = (item: { slug: string }, input: Partial<TelemetryInput>, ip: string, now = new Date()) =>
     acceptTelemetry(h.ctx, { itemType: 'mcp', slug: item.slug, eventType: 'view', ...input }, { ip, now });
+
+  it('keeps a dedup key only until an hour after its UTC day ends (issue 24: no per-event key outlives its use)', async () => {
+    const item = await publishItem(h, a, 'mcp');
+    const now = new Date();
+    await send(item, { clientId: 'device-ttl' }, '10.0.0.9', now);
+    await send(item, { clientId: 'device-ttl', eventType: 'usage' }, '10.0.0.9', now);
+    const base = telemetryKeys(h.ctx.config.REDIS_PREFIX)
+      .view(item.id, 'x', 'x')
+      .replace(/:v:.*$/, '');
+    const keys = [
+      ...(await h.ctx.redis.keys(`${base}:v:${item.id}:*`)),
+      ...(await h.ctx.redis.keys(`${base}:u:${item.id}:*`)),
+    ];
+    expect(keys).toHaveLength(2);
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const untilMidnight = Math.ceil((midnight - now.getTime()) / 1000);
+    for (const key of keys) {
+      const ttl = await h.ctx.redis.ttl(key);
+      expect(ttl).toBeGreaterThan(3_600 - 5);
+      expect(ttl).toBeLessThanOrEqual(untilMidnight + 3_600);
+    }
+    // Nothing per event remains: the intake leaves no marker per event id.
+    expect(await h.ctx.redis.keys(`${base}:*done*`)).toEqual([]);
+  });
 
   it('counts a view once per client, item and UTC day', async () => {
     const item = await publishItem(h, a, 'mcp');
@@ -180,8 +254,12 @@ describe('exact counters under load', () => {
       usageCount: 10_000,
       viewCount: 5_000,
     });
-    // drained: nothing waits, nothing is left to flush, and the counters stay put
-    expect(await h.ctx.queues.queue('telemetry').getJobCounts('waiting', 'active')).toEqual({ waiting: 0, active: 0 });
+    // drained: nothing is left to flush, and the counters stay put
+    const keys = telemetryKeys(h.config.REDIS_PREFIX);
+    await waitUntil(
+      async () =>
+        (await h.ctx.redis.exists(keys.pending, keys.flushing)) === 0 && (await h.ctx.redis.xlen(keys.once)) === 0,
+    );
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await counters(item.id)).toMatchObject({ usageCount: 10_000, viewCount: 5_000 });
   }, 240_000);

@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
 import { eq } from 'drizzle-orm';
-import { videoTasks, walletReservations } from '../../shared/db/schema/index.js';
+import { videoTasks } from '../../shared/db/schema/index.js';
 import { aProjectWithKey, consumeRecords, walletOf } from '../support/gateway.js';
+import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from '../support/video-world.js';
 import { dataUrlOf, gifOf, pngOf } from './png-bytes.js';
-import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
 
 // Real worker processes and a simulated upstream: slower than unit tests on a loaded 2-core machine.
 jest.setTimeout(90_000);
@@ -41,11 +41,6 @@ describe('video create: bad input', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ message: expect.any(String), type: 'invalid_request_error' });
     expect(await w.h.ctx.db.select().from(videoTasks).where(eq(videoTasks.projectId, p.projectId))).toEqual([]);
-    const reservations = await w.h.ctx.db
-      .select()
-      .from(walletReservations)
-      .where(eq(walletReservations.organizationId, p.org.id));
-    expect(reservations).toEqual([]);
     expect(await walletOf(w.h, p.org)).toMatchObject({ balance: 10, frozenAmount: 0 });
   });
 

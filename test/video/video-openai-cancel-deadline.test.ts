@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { videoTasks } from '../../shared/db/schema/index.js';
 import { aProjectWithKey, consumeRecords, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
-import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
+import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from '../support/video-world.js';
 
 // An OpenAI-style upstream whose videos take 30 s, and tasks that may run for 8 s at most.
 jest.setTimeout(90_000);

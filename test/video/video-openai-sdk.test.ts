@@ -3,8 +3,8 @@ import { jest } from '@jest/globals';
 import OpenAI, { toFile } from 'openai';
 import { aProjectWithKey, consumeRecords } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
+import { openVideoWorld, settledWallet, type VideoWorld } from '../support/video-world.js';
 import { pngOf } from './png-bytes.js';
-import { openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
 
 // Real worker processes and a simulated upstream: slower than unit tests on a loaded 2-core machine.
 jest.setTimeout(90_000);
@@ -38,7 +38,11 @@ describe('video through the real openai SDK v6 (OpenAI-style upstream)', () => {
     expect(done).toMatchObject({ id: created.id, status: 'completed', progress: 100 });
     await settledWallet(w, p.org);
 
-    const upstream = w.sim.state.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos');
+    // Only this task's creates: a worker process of an earlier test file that has not yet exited can still post its
+    // own tasks to a simulator that reuses its port.
+    const upstream = w.sim.state.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/v1/videos' && JSON.stringify(r.body).includes('A paper boat'),
+    );
     expect(upstream).toHaveLength(1);
     expect(upstream[0]?.body).toMatchObject({
       model: 'sora-2',

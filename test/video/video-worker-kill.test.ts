@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { requestLogs, videoTasks } from '../../shared/db/schema/index.js';
+import { videoTasks } from '../../shared/db/schema/index.js';
 import { reconcileWallets } from '../../shared/wallet/reconciliation.js';
-import { aProjectWithKey, consumeRecords, walletOf } from '../support/gateway.js';
+import { aProjectWithKey, consumeRecords, requestLogsOf, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
-import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from './video-world.js';
+import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from '../support/video-world.js';
 
 let w: VideoWorld;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ describe('video worker crash', () => {
     expect(creates).toHaveLength(1);
     expect((await consumeRecords(w.h, p.org)).map((r) => r.amount)).toEqual([0.25]);
     expect(await walletOf(w.h, p.org)).toMatchObject({ balance: 9.75, frozenAmount: 0 });
-    const logs = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, p.projectId));
+    const logs = await requestLogsOf(w.h, p.projectId);
     expect(logs.map((l) => [l.operation, l.status])).toEqual([['video', 'succeeded']]);
     expect((await reconcileWallets(w.h.ctx.db)).problems).toEqual([]);
   }, 120_000);

@@ -1,20 +1,20 @@
 // Balance-alert e-mails through a real SMTP server (smtp-server on 127.0.0.1): to the organization's Admins only,
 // exactly once per crossing even when the job runs again, at most maxDailyAlerts a day, and a recorded
 // "not configured" without SMTP_URL.
-import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { walletAlertDeliveries, walletBalanceAlerts } from '../../shared/db/schema/index.js';
 import { mailerFor } from '../../shared/mail/mailer.js';
 import { deliverAlert } from '../../shared/wallet/alert-delivery.js';
 import { webhookClient } from '../../shared/wallet/alert-webhook.js';
-import { consume } from '../../shared/wallet/consumption.js';
-import { reserve, settle } from '../../shared/wallet/reservations.js';
-import { type LoopbackServer, startLoopbackServer } from '../http/loopback-server.js';
-import { aMember, anOrganization, inOrg, type TestOrg } from '../organizations/org-fixtures.js';
+import { writeLedger } from '../../shared/wallet/ledger-writer.js';
+import { recharge } from '../support/gateway.js';
 import { createHarness, type Harness, startProcess, waitUntil } from '../support/harness.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { aMember, anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import { usd } from '../support/wallet-factory.js';
+import { charge, spend } from '../support/wallet-spend.js';
 import { type SmtpCapture, startSmtpCapture } from './smtp-capture.js';
-import { usd } from './wallet-factory.js';
 
 let h: Harness;
 let smtp: SmtpCapture;
@@ -56,7 +56,7 @@ const emailAttemptsOf = async (alertId: string) =>
 async function organizationWithAlerts(balance: number, settings: Record<string, unknown> = {}): Promise<TestOrg> {
   const org = await anOrganization(h);
   const headers = inOrg(org.admin, org.id);
-  await h.http.post('/api/organization/wallet/recharge').set(headers).send({ amount: balance }).expect(201);
+  await recharge(h, org, balance);
   await h.http.put('/api/organization/wallet/alerts').set(headers).send(settings).expect(200);
   return org;
 }
@@ -66,12 +66,8 @@ describe('balance alert e-mails', () => {
     const org = await organizationWithAlerts(10.2, { webhookUrl: `${receiver.origin}/hook`, thresholds: [10, 1] });
     const secondAdmin = await aMember(h, org, 'Admin');
     const member = await aMember(h, org, 'Member');
-    await Promise.all(
-      Array.from({ length: 20 }, async (_, i) => {
-        const r = await reserve(h.ctx, org.id, usd('0.05'), { requestId: `m-${org.id}-${i}` });
-        await settle(h.ctx, r.id, usd('0.02'), { requestLogId: `ml-${org.id}-${i}` });
-      }),
-    );
+    await Promise.all(Array.from({ length: 20 }, () => charge(h.ctx, org.id, usd('0.05'), { cost: usd('0.02') })));
+    await writeLedger(h.ctx, org.id);
     const worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'alerts' } });
     try {
       await waitUntil(async () => {
@@ -102,7 +98,7 @@ describe('balance alert e-mails', () => {
 
   it('sends at most maxDailyAlerts e-mails a day; the webhook is not capped', async () => {
     const org = await organizationWithAlerts(11, { maxDailyAlerts: 2, webhookUrl: `${receiver.origin}/hook` });
-    await consume(h.ctx, org.id, usd('10.5'), { requestLogId: randomUUID() }); // crosses 10, 5, 3 and 1
+    await spend(h.ctx, org.id, usd('10.5')); // crosses 10, 5, 3 and 1
     const alerts = await alertsOf(org.id);
     expect(alerts).toHaveLength(4);
     const results = await Promise.all(alerts.map((a) => deliverAlert(h.ctx, a.id, deps(), { lastAttempt: false })));
@@ -114,7 +110,7 @@ describe('balance alert e-mails', () => {
 
   it('retries a refused e-mail on the next run of the job and never sends an e-mail twice', async () => {
     const org = await organizationWithAlerts(10.5);
-    await consume(h.ctx, org.id, usd('1'), { requestLogId: randomUUID() });
+    await spend(h.ctx, org.id, usd('1'));
     const [alert] = await alertsOf(org.id);
     const alertId = alert?.id ?? '';
     smtp.refuse = true;
@@ -134,7 +130,7 @@ describe('balance alert e-mails', () => {
 
   it('marks the e-mail failed when the last attempt of the job is refused', async () => {
     const org = await organizationWithAlerts(10.5);
-    await consume(h.ctx, org.id, usd('1'), { requestLogId: randomUUID() });
+    await spend(h.ctx, org.id, usd('1'));
     const [alert] = await alertsOf(org.id);
     smtp.refuse = true;
     expect(await deliverAlert(h.ctx, alert?.id ?? '', deps(), { lastAttempt: true })).toMatchObject({
@@ -144,7 +140,7 @@ describe('balance alert e-mails', () => {
 
   it('records that e-mail is not configured when SMTP_URL is unset, and sends nothing when alerts are off', async () => {
     const org = await organizationWithAlerts(10.5);
-    await consume(h.ctx, org.id, usd('1'), { requestLogId: randomUUID() });
+    await spend(h.ctx, org.id, usd('1'));
     const [alert] = await alertsOf(org.id);
     const unconfigured = { mailer: undefined, webhook: webhookClient(h.config) };
     expect(await deliverAlert(h.ctx, alert?.id ?? '', unconfigured, { lastAttempt: false })).toMatchObject({
@@ -156,7 +152,7 @@ describe('balance alert e-mails', () => {
     });
 
     const quiet = await organizationWithAlerts(10.5, { emailAlertEnabled: false });
-    await consume(h.ctx, quiet.id, usd('1'), { requestLogId: randomUUID() });
+    await spend(h.ctx, quiet.id, usd('1'));
     const [silent] = await alertsOf(quiet.id);
     expect(await deliverAlert(h.ctx, silent?.id ?? '', deps(), { lastAttempt: false })).toEqual({
       email: 'disabled',

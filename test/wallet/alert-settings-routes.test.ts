@@ -1,8 +1,9 @@
 // GET/PUT /api/organization/wallet/alerts, the test alert and the alert history: defaults, validation (nothing
 // changes on a 400), private webhook addresses refused at save time, and the org-Admin rule.
-import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../organizations/org-fixtures.js';
+
 import { createHarness, type Harness } from '../support/harness.js';
 import { createUser } from '../support/identity.js';
+import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 beforeAll(async () => {

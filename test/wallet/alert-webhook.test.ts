@@ -1,6 +1,5 @@
 // Balance-alert webhooks against a real HTTP receiver on 127.0.0.1: one signed POST per crossing, delivered by a
 // real worker process; a failing receiver is retried with backoff and then recorded as failed.
-import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { walletAlertDeliveries, walletBalanceAlerts } from '../../shared/db/schema/index.js';
@@ -8,12 +7,12 @@ import { deliverAlert } from '../../shared/wallet/alert-delivery.js';
 import { getAlertSettings, updateAlertSettings } from '../../shared/wallet/alert-settings.js';
 import { webhookClient } from '../../shared/wallet/alert-webhook.js';
 import { requestTestAlert } from '../../shared/wallet/balance-alerts.js';
-import { consume } from '../../shared/wallet/consumption.js';
-import { reserve, settle } from '../../shared/wallet/reservations.js';
-import { type LoopbackServer, startLoopbackServer } from '../http/loopback-server.js';
+import { writeLedger } from '../../shared/wallet/ledger-writer.js';
 import { createHarness, type Harness, startProcess, waitUntil } from '../support/harness.js';
 import { createUser } from '../support/identity.js';
-import { fundedWallet, usd } from './wallet-factory.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { fundedWallet, usd } from '../support/wallet-factory.js';
+import { charge, spend } from '../support/wallet-spend.js';
 
 let h: Harness;
 let receiver: LoopbackServer;
@@ -67,12 +66,8 @@ describe('balance alert webhooks', () => {
   it('sends one signed webhook per threshold crossing, not one per request, through a real worker', async () => {
     const org = await walletWithWebhook('10.5');
     // 40 concurrent requests of 0.05 take 10.5 to 8.5: threshold 10 is crossed exactly once
-    await Promise.all(
-      Array.from({ length: 40 }, async (_, i) => {
-        const r = await reserve(h.ctx, org, usd('0.1'), { requestId: `x-${org}-${i}` });
-        await settle(h.ctx, r.id, usd('0.05'), { requestLogId: `xl-${org}-${i}` });
-      }),
-    );
+    await Promise.all(Array.from({ length: 40 }, () => charge(h.ctx, org, usd('0.1'), { cost: usd('0.05') })));
+    await writeLedger(h.ctx, org);
     const alerts = await alertsOf(org);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({ kind: 'balance', threshold: usd('10') });
@@ -108,17 +103,17 @@ describe('balance alert webhooks', () => {
 
   it('raises one alert per threshold when one consumption crosses several', async () => {
     const org = await walletWithWebhook('12', [usd('10'), usd('5'), usd('1')]);
-    await consume(h.ctx, org, usd('8'), { requestLogId: randomUUID() });
+    await spend(h.ctx, org, usd('8'));
     const thresholds = (await alertsOf(org)).map((a) => a.threshold).sort();
     expect(thresholds).toEqual([usd('10'), usd('5')].sort());
-    await consume(h.ctx, org, usd('0.5'), { requestLogId: randomUUID() });
+    await spend(h.ctx, org, usd('0.5'));
     expect(await alertsOf(org)).toHaveLength(2);
   });
 
   it('retries a failing receiver with backoff, records every attempt, then records it as failed', async () => {
     answer = () => 503;
     const org = await walletWithWebhook('10');
-    await consume(h.ctx, org, usd('1'), { requestLogId: randomUUID() });
+    await spend(h.ctx, org, usd('1'));
     const [alert] = await alertsOf(org);
     const result = await deliverAlert(h.ctx, alert?.id ?? '', deps(), { lastAttempt: false });
     expect(result).toEqual({ email: 'disabled', webhook: 'failed' });
@@ -140,7 +135,7 @@ describe('balance alert webhooks', () => {
     let calls = 0;
     answer = () => (++calls <= 2 ? 500 : 200);
     const org = await walletWithWebhook('10');
-    await consume(h.ctx, org, usd('0.01'), { requestLogId: randomUUID() });
+    await spend(h.ctx, org, usd('0.01'));
     const [alert] = await alertsOf(org);
     expect(await deliverAlert(h.ctx, alert?.id ?? '', deps(), { lastAttempt: false })).toEqual({
       email: 'disabled',

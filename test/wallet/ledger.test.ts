@@ -1,19 +1,19 @@
-// The ledger against real PostgreSQL: records chain, reservations never overdraw, settlement is exact and idempotent.
+// The wallet against real Redis and PostgreSQL: holds and settlements in the Redis mirror never overdraw, the ledger
+// written behind chains its records exactly once, and the mirror always reconciles with PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
-import * as schema from '../../shared/db/schema/index.js';
-import { organizationWallets, walletReservations } from '../../shared/db/schema/index.js';
-import { consume } from '../../shared/wallet/consumption.js';
+import { organizationWallets, requestLogs } from '../../shared/db/schema/index.js';
+import { closeCharge, openCharge } from '../../shared/gateway/accounting.js';
 import { listRecords, recharge } from '../../shared/wallet/ledger.js';
-import { reconcileWallets } from '../../shared/wallet/reconciliation.js';
+import { writeLedger } from '../../shared/wallet/ledger-writer.js';
+import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
 import { refund } from '../../shared/wallet/refunds.js';
-import { expireReservations, release, reserve, settle } from '../../shared/wallet/reservations.js';
+import { sweepWallets } from '../../shared/wallet/wallet-sweep.js';
 import { getWallet } from '../../shared/wallet/wallets.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { createUser } from '../support/identity.js';
-import { fundedWallet, usd } from './wallet-factory.js';
+import { fundedWallet, usd } from '../support/wallet-factory.js';
+import { callerOf, charge, live, spend, walletProblems } from '../support/wallet-spend.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -23,8 +23,9 @@ afterAll(async () => {
   await h.close();
 });
 
-const problemsOf = async (organizationId: string) =>
-  (await reconcileWallets(h.ctx.db)).problems.filter((p) => p.organizationId === organizationId);
+const consumeCount = async (org: string) =>
+  (await listRecords(h.ctx.db, org, { page: 1, size: 1, type: 'Consume' })).total;
+const codeOf = (err: unknown) => (err as { code?: string }).code;
 
 describe('wallet ledger', () => {
   it('writes every recharge as a record chained from the previous one', async () => {
@@ -37,7 +38,7 @@ describe('wallet ledger', () => {
       ['Recharge', usd('10'), 0n, usd('10')],
     ]);
     expect((await getWallet(h.ctx.db, org)).balance).toBe(usd('12.5'));
-    expect(await problemsOf(org)).toEqual([]);
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
   });
 
   it('records a recharge with the same idempotency key once', async () => {
@@ -47,162 +48,162 @@ describe('wallet ledger', () => {
     expect(again.replayed).toBe(true);
     expect(again.record.id).toBe(first.record.id);
     expect((await getWallet(h.ctx.db, org)).balance).toBe(usd('5'));
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('5'), frozenAmount: 0n });
   });
 
-  it('reserves into frozenAmount and settles ONE Consume record with the real cost, returning the rest', async () => {
+  it('holds in the mirror, settles ONE Consume with the real cost, and writes it to PostgreSQL behind', async () => {
     const org = await fundedWallet(h, '10');
-    const reservation = await reserve(h.ctx, org, usd('3'), { requestId: randomUUID() });
-    expect(await getWallet(h.ctx.db, org)).toMatchObject({ balance: usd('7'), frozenAmount: usd('3') });
-    expect(await problemsOf(org)).toEqual([]);
+    const opened = await openCharge(h.ctx, callerOf(org), { operation: 'messages', reserveMicros: usd('3') });
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('7'), frozenAmount: usd('3') });
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
 
-    const settled = await settle(h.ctx, reservation.id, usd('1.25'), {
-      requestLogId: randomUUID(),
-      description: 'messages',
-    });
-    expect(settled.charged).toBe(usd('1.25'));
-    expect(settled.record).toMatchObject({
+    await closeCharge(h.ctx, opened, { status: 'succeeded', httpStatus: 200, costMicros: usd('1.25') });
+    // The mirror knows at once; PostgreSQL once the ledger is written.
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('8.75'), frozenAmount: 0n });
+    expect((await getWallet(h.ctx.db, org)).balance).toBe(usd('10'));
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
+
+    expect(await writeLedger(h.ctx, org)).toEqual({ entries: 1, written: 1, transactions: 1 });
+    const { records } = await listRecords(h.ctx.db, org, { page: 1, size: 1, type: 'Consume' });
+    expect(records[0]).toMatchObject({
       type: 'Consume',
       amount: usd('1.25'),
       previousBalance: usd('10'),
       currentBalance: usd('8.75'),
+      requestLogId: opened.requestLogId,
+      description: 'messages',
     });
-    expect(await getWallet(h.ctx.db, org)).toMatchObject({ balance: usd('8.75'), frozenAmount: 0n });
-    expect(await problemsOf(org)).toEqual([]);
+    expect((await getWallet(h.ctx.db, org)).balance).toBe(usd('8.75'));
+    const [log] = await h.ctx.db.select().from(requestLogs).where(eq(requestLogs.id, opened.requestLogId));
+    expect(log).toMatchObject({ status: 'succeeded', costMicros: usd('1.25'), organizationId: org });
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('8.75'), frozenAmount: 0n });
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
   });
 
-  it('records a retried settle once', async () => {
+  it('charges a settlement retried from anywhere once, and writes its entry once', async () => {
     const org = await fundedWallet(h, '10');
-    const requestLogId = randomUUID();
-    const reservation = await reserve(h.ctx, org, usd('2'), { requestId: randomUUID() });
-    const [a, b, c] = await Promise.all([
-      settle(h.ctx, reservation.id, usd('1'), { requestLogId }),
-      settle(h.ctx, reservation.id, usd('1'), { requestLogId }),
-      settle(h.ctx, reservation.id, usd('1'), { requestLogId }),
-    ]);
-    expect(new Set([a.record?.id, b.record?.id, c.record?.id]).size).toBe(1);
-    expect([a, b, c].filter((s) => !s.replayed)).toHaveLength(1);
-    // the same request settled through a second reservation is charged nothing more, and its money comes back
-    const second = await reserve(h.ctx, org, usd('2'), { requestId: randomUUID() });
-    const replay = await settle(h.ctx, second.id, usd('1'), { requestLogId });
-    expect(replay).toMatchObject({ replayed: true, charged: 0n });
-    expect(await getWallet(h.ctx.db, org)).toMatchObject({ balance: usd('9'), frozenAmount: 0n });
-    expect((await listRecords(h.ctx.db, org, { page: 1, size: 10, type: 'Consume' })).total).toBe(1);
+    const opened = await openCharge(h.ctx, callerOf(org), { operation: 'video', reserveMicros: usd('2') });
+    const outcome = { status: 'succeeded' as const, httpStatus: 200, costMicros: usd('1') };
+    // a worker's retried job rebuilds the charge from storage: three closes of one request, at once
+    await Promise.all([0, 1, 2].map(() => closeCharge(h.ctx, { ...opened, closed: false }, outcome)));
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('9'), frozenAmount: 0n });
+    await writeLedger(h.ctx, org);
+    // and once more after the first was written
+    await closeCharge(h.ctx, { ...opened, closed: false }, outcome);
+    await writeLedger(h.ctx, org);
+    expect(await consumeCount(org)).toBe(1);
+    expect(await h.ctx.db.select().from(requestLogs).where(eq(requestLogs.id, opened.requestLogId))).toHaveLength(1);
+    expect((await getWallet(h.ctx.db, org)).balance).toBe(usd('9'));
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
   });
 
-  it('returns the same reservation for a repeated reserve of one request', async () => {
-    const org = await fundedWallet(h, '5');
-    const requestId = randomUUID();
-    const a = await reserve(h.ctx, org, usd('1'), { requestId });
-    const b = await reserve(h.ctx, org, usd('1'), { requestId });
-    expect(b.id).toBe(a.id);
-    expect((await getWallet(h.ctx.db, org)).frozenAmount).toBe(usd('1'));
-  });
-
-  it('releases a failed request without a record and expires a forgotten reservation', async () => {
+  it('releases a failed request without a record, and returns a forgotten hold at its expiry', async () => {
     const org = await fundedWallet(h, '4');
-    const failed = await reserve(h.ctx, org, usd('1'), { requestId: randomUUID() });
-    expect(await release(h.ctx, failed.id)).toEqual({ released: true, status: 'released' });
-    expect(await release(h.ctx, failed.id)).toEqual({ released: false, status: 'released' });
-    await expect(settle(h.ctx, failed.id, usd('1'), { requestLogId: randomUUID() })).rejects.toMatchObject({
-      code: 'Wallet.ReservationClosed',
-      status: 409,
-    });
+    const failed = await charge(h.ctx, org, usd('1'), { cost: 0n });
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('4'), frozenAmount: 0n });
+    await writeLedger(h.ctx, org);
+    const [log] = await h.ctx.db.select().from(requestLogs).where(eq(requestLogs.id, failed.requestLogId));
+    expect(log).toMatchObject({ status: 'failed', costMicros: 0n });
 
-    const forgotten = await reserve(h.ctx, org, usd('2'), { requestId: randomUUID(), expiresInMs: 1 });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(await expireReservations(h.ctx)).toBeGreaterThanOrEqual(1);
-    const [row] = await h.ctx.db.select().from(walletReservations).where(eq(walletReservations.id, forgotten.id));
-    expect(row?.status).toBe('expired');
-    expect(await getWallet(h.ctx.db, org)).toMatchObject({ balance: usd('4'), frozenAmount: 0n });
-    expect((await listRecords(h.ctx.db, org, { page: 1, size: 10 })).total).toBe(1);
-    expect(await problemsOf(org)).toEqual([]);
+    const forgotten = await openCharge(h.ctx, callerOf(org), {
+      operation: 'video',
+      reserveMicros: usd('2'),
+      reservationExpiresInMs: 1,
+    });
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('2'), frozenAmount: usd('2') });
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await sweepWallets(h.ctx)).expiredHolds).toBeGreaterThanOrEqual(1);
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('4'), frozenAmount: 0n });
+    // settled after its expiry, it is charged from the available balance, once
+    await closeCharge(h.ctx, forgotten, { status: 'succeeded', costMicros: usd('0.5') });
+    await closeCharge(h.ctx, { ...forgotten, closed: false }, { status: 'succeeded', costMicros: usd('0.5') });
+    await writeLedger(h.ctx, org);
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('3.5'), frozenAmount: 0n });
+    expect(await consumeCount(org)).toBe(1);
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
   });
 
-  it('takes an actual cost above the reservation from the available balance, never below zero', async () => {
+  it('takes an actual cost above the hold from the available balance, never below zero', async () => {
     const org = await fundedWallet(h, '3');
-    const reservation = await reserve(h.ctx, org, usd('1'), { requestId: randomUUID() });
-    const over = await settle(h.ctx, reservation.id, usd('1.5'), { requestLogId: randomUUID() });
-    expect(over).toMatchObject({ charged: usd('1.5'), uncollected: 0n });
-
-    const last = await reserve(h.ctx, org, usd('1'), { requestId: randomUUID() });
-    const capped = await settle(h.ctx, last.id, usd('5'), { requestLogId: randomUUID() });
-    expect(capped).toMatchObject({ charged: usd('1.5'), uncollected: usd('3.5') });
-    expect(await getWallet(h.ctx.db, org)).toMatchObject({ balance: 0n, frozenAmount: 0n });
-    expect(await problemsOf(org)).toEqual([]);
+    await charge(h.ctx, org, usd('1'), { cost: usd('1.5') });
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('1.5') });
+    const capped = await charge(h.ctx, org, usd('1'), { cost: usd('5') });
+    expect(await live(h.ctx, org)).toMatchObject({ balance: 0n, frozenAmount: 0n });
+    await writeLedger(h.ctx, org);
+    const [log] = await h.ctx.db.select().from(requestLogs).where(eq(requestLogs.id, capped.requestLogId));
+    expect(log?.costMicros).toBe(usd('5'));
+    const { records } = await listRecords(h.ctx.db, org, { page: 1, size: 5, type: 'Consume' });
+    expect(records.map((r) => r.amount)).toEqual([usd('1.5'), usd('1.5')]);
+    expect((await getWallet(h.ctx.db, org)).balance).toBe(0n);
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
   });
 
   it('refuses new paid requests with 402 Wallet.InsufficientBalance at zero or below the amount', async () => {
     const empty = await fundedWallet(h);
-    await expect(reserve(h.ctx, empty, 1n, { requestId: randomUUID() })).rejects.toMatchObject({
-      code: 'Wallet.InsufficientBalance',
-      status: 402,
-    });
+    const open = (org: string, amount: bigint) =>
+      openCharge(h.ctx, callerOf(org), { operation: 'messages', reserveMicros: amount });
+    await expect(open(empty, 1n)).rejects.toMatchObject({ code: 'Wallet.InsufficientBalance', status: 402 });
     const poor = await fundedWallet(h, '1');
-    await expect(reserve(h.ctx, poor, usd('1.000001'), { requestId: randomUUID() })).rejects.toMatchObject({
-      status: 402,
-    });
-    await expect(consume(h.ctx, poor, usd('2'), { requestLogId: randomUUID() })).rejects.toMatchObject({ status: 402 });
-    await expect(reserve(h.ctx, randomUUID(), 1n, { requestId: randomUUID() })).rejects.toMatchObject({
-      code: 'Wallet.NotFound',
-    });
+    await expect(open(poor, usd('1.000001'))).rejects.toMatchObject({ status: 402 });
+    await expect(open(randomUUID(), 1n)).rejects.toMatchObject({ code: 'Wallet.NotFound' });
+    // free requests (count_tokens) pass a wallet at zero
+    await expect(open(empty, 0n)).resolves.toMatchObject({ closed: false });
     await h.ctx.db
       .update(organizationWallets)
       .set({ isActive: false })
       .where(eq(organizationWallets.organizationId, poor));
-    await expect(reserve(h.ctx, poor, 1n, { requestId: randomUUID() })).rejects.toMatchObject({
-      code: 'Wallet.Inactive',
-    });
+    await live(h.ctx, poor); // a read brings the mirror to PostgreSQL's state
+    await expect(open(poor, 1n)).rejects.toMatchObject({ code: 'Wallet.Inactive' });
   });
 
-  it('never overdraws under 1,000 concurrent reserve+settle calls and reconciles exactly', async () => {
+  it('never overdraws under 1,000 concurrent paid requests and reconciles exactly after the drain', async () => {
     const org = await fundedWallet(h, '25');
-    // 1,000 calls wait for 20 connections: a pool that lets a call wait longer than the default 5 s
-    const pool = new pg.Pool({ connectionString: h.config.DATABASE_URL, max: 20, connectionTimeoutMillis: 60_000 });
-    const ctx = { ...h.ctx, db: drizzle(pool, { schema }) };
     const outcomes = await Promise.all(
       Array.from({ length: 1000 }, async (_, i) => {
         try {
-          const r = await reserve(ctx, org, usd('0.1'), { requestId: `c-${org}-${i}` });
           const actual = i % 2 === 0 ? usd('0.05') : usd('0.1');
-          await settle(ctx, r.id, actual, { requestLogId: `log-${org}-${i}` });
+          await charge(h.ctx, org, usd('0.1'), { cost: actual });
           return actual;
         } catch (err) {
-          if ((err as { code?: string }).code === 'Wallet.InsufficientBalance') return 0n;
+          if (codeOf(err) === 'Wallet.InsufficientBalance') return 0n;
           throw err;
         }
       }),
-    ).finally(() => pool.end());
+    );
     const charged = outcomes.reduce((a, b) => a + b, 0n);
-    const wallet = await getWallet(h.ctx.db, org);
-    expect(wallet.balance).toBeGreaterThanOrEqual(0n);
-    expect(wallet.frozenAmount).toBe(0n);
-    expect(wallet.balance).toBe(usd('25') - charged);
+    const paid = outcomes.filter((o) => o > 0n).length;
     expect(outcomes.filter((o) => o === 0n).length).toBeGreaterThan(0);
-    expect(outcomes.filter((o) => o > 0n).length).toBeGreaterThanOrEqual(250);
-    const consumed = await listRecords(h.ctx.db, org, { page: 1, size: 1, type: 'Consume' });
-    expect(consumed.total).toBe(outcomes.filter((o) => o > 0n).length);
-    expect(await problemsOf(org)).toEqual([]);
+    expect(paid).toBeGreaterThanOrEqual(250);
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('25') - charged, frozenAmount: 0n });
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
+    const written = await writeLedger(h.ctx, org);
+    expect(written).toMatchObject({ entries: paid, written: paid, transactions: 1 });
+    const wallet = await getWallet(h.ctx.db, org);
+    expect(wallet.balance).toBe(usd('25') - charged);
+    expect(wallet.balance).toBeGreaterThanOrEqual(0n);
+    expect(await consumeCount(org)).toBe(paid);
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
   }, 120_000);
 
-  it('consumes fixed-price requests once per request log id, concurrently, never overdrawing', async () => {
-    const org = await fundedWallet(h, '0.01');
-    const results = await Promise.allSettled(
-      Array.from({ length: 30 }, (_, i) => consume(h.ctx, org, usd('0.001'), { requestLogId: `web-${org}-${i % 15}` })),
-    );
-    const ok = results.filter((r) => r.status === 'fulfilled');
-    expect(
-      results.filter((r) => r.status === 'rejected').every((r) => (r.reason as { status: number }).status === 402),
-    ).toBe(true);
-    expect((await listRecords(h.ctx.db, org, { page: 1, size: 50, type: 'Consume' })).total).toBe(10);
-    expect(ok.length).toBeGreaterThanOrEqual(10);
-    expect(await getWallet(h.ctx.db, org)).toMatchObject({ balance: 0n });
-    expect(await problemsOf(org)).toEqual([]);
+  it('rebuilds a lost mirror from PostgreSQL and the entries still on their way', async () => {
+    const org = await fundedWallet(h, '5');
+    await spend(h.ctx, org, usd('1'));
+    await charge(h.ctx, org, usd('0.5'));
+    const held = await openCharge(h.ctx, callerOf(org), { operation: 'video', reserveMicros: usd('2') });
+    await h.ctx.redis.del(mirrorKeys(h.config.REDIS_PREFIX, org).w);
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('1.5'), frozenAmount: usd('2') });
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
+    await closeCharge(h.ctx, held, { status: 'succeeded', costMicros: usd('2') });
+    await writeLedger(h.ctx, org);
+    expect((await getWallet(h.ctx.db, org)).balance).toBe(usd('1.5'));
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('1.5'), frozenAmount: 0n });
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
   });
 
-  it('refunds a Consume once and never more than it', async () => {
+  it('refunds a Consume once, never more than it, and the mirror shows the money at once', async () => {
     const admin = await createUser(h, { roles: ['Admin'] });
     const org = await fundedWallet(h, '5');
-    const { record } = await consume(h.ctx, org, usd('2'), { requestLogId: randomUUID() });
+    const { record } = await spend(h.ctx, org, usd('2'));
     await expect(
       refund(h.ctx, record.id, { amount: usd('2.000001'), reason: 'too much', createdBy: admin.accountId }),
     ).rejects.toMatchObject({ code: 'Wallet.RefundTooLarge', status: 400 });
@@ -225,6 +226,24 @@ describe('wallet ledger', () => {
       { code: 'Wallet.NotRefundable' },
     );
     expect((await getWallet(h.ctx.db, org)).balance).toBe(usd('4.5'));
-    expect(await problemsOf(org)).toEqual([]);
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('4.5') });
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
+  });
+});
+
+describe('the ledger backlog bound', () => {
+  let small: Harness;
+  beforeAll(async () => {
+    small = await createHarness({ LEDGER_BACKLOG_LIMIT: '3' });
+  });
+  afterAll(async () => small.close());
+
+  it('answers 503 Ledger.Backlogged once an organization has too many entries waiting, until they are written', async () => {
+    const org = await fundedWallet(small, '5');
+    for (let i = 0; i < 3; i++) await charge(small.ctx, org, usd('0.1'));
+    await expect(charge(small.ctx, org, usd('0.1'))).rejects.toMatchObject({ code: 'Ledger.Backlogged', status: 503 });
+    await writeLedger(small.ctx, org);
+    await expect(charge(small.ctx, org, usd('0.1'))).resolves.toMatchObject({ closed: true });
+    expect(await live(small.ctx, org)).toMatchObject({ balance: usd('4.6') });
   });
 });

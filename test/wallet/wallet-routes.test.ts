@@ -1,10 +1,11 @@
 // The wallet routes of the organization family: balance, recharge, records and refunds, with their access rules.
 import { randomUUID } from 'node:crypto';
-import { consume } from '../../shared/wallet/consumption.js';
-import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../organizations/org-fixtures.js';
+import { reconcileWallets } from '../../shared/wallet/reconciliation.js';
 import { createHarness, type Harness } from '../support/harness.js';
-import { bearer, createUser, signInAdmin } from '../support/identity.js';
-import { usd } from './wallet-factory.js';
+import { bearer, createUser, platformAdminOf, signInAdmin } from '../support/identity.js';
+import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import { usd } from '../support/wallet-factory.js';
+import { spend } from '../support/wallet-spend.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,8 +16,17 @@ afterAll(async () => h.close());
 const balanceOf = async (org: TestOrg) =>
   (await h.http.get('/api/organization/wallet').set(inOrg(org.admin, org.id))).body.data.balance;
 
+const RECHARGE = '/api/organization/wallet/recharge';
+/** Recharging creates money: only a platform Admin (account role Admin) may, in any organization. */
+const asPlatformAdmin = async (org: TestOrg) => inOrg(await platformAdminOf(h), org.id);
+const recordsOf = async (org: TestOrg) =>
+  (await h.http.get('/api/organization/wallet/records').set(inOrg(org.admin, org.id))).body.data;
+
 async function rechargeOf(org: TestOrg, amount: number | string) {
-  const res = await h.http.post('/api/organization/wallet/recharge').set(inOrg(org.admin, org.id)).send({ amount });
+  const res = await h.http
+    .post(RECHARGE)
+    .set(await asPlatformAdmin(org))
+    .send({ amount });
   expect(res.status).toBe(201);
   return res.body.data;
 }
@@ -45,11 +55,11 @@ describe('GET /api/organization/wallet', () => {
 });
 
 describe('POST /api/organization/wallet/recharge', () => {
-  it('adds the exact amount and answers the Recharge record with decimal numbers', async () => {
+  it('lets a platform Admin add the exact amount to any wallet and answers the Recharge record', async () => {
     const org = await anOrganization(h);
     const res = await h.http
-      .post('/api/organization/wallet/recharge')
-      .set(inOrg(org.admin, org.id))
+      .post(RECHARGE)
+      .set(await asPlatformAdmin(org))
       .send({ amount: 12.345678, description: 'top-up' });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
@@ -65,15 +75,25 @@ describe('POST /api/organization/wallet/recharge', () => {
     expect(await balanceOf(org)).toBe(12.445678);
   });
 
+  it('refuses the organization Admin who owns the wallet with 403, and writes nothing', async () => {
+    const org = await anOrganization(h);
+    const secondAdmin = await aMember(h, org, 'Admin');
+    for (const owner of [org.admin, secondAdmin]) {
+      const res = await h.http.post(RECHARGE).set(inOrg(owner, org.id)).send({ amount: 1_000_000 });
+      expectEnvelopeError(res, 403, 'Auth.Forbidden');
+      expect(res.body.error.message).toMatch(/only a platform Admin .* redeem a top-up code/);
+    }
+    expect(await balanceOf(org)).toBe(0);
+    expect(await recordsOf(org)).toEqual([]);
+    const problems = (await reconcileWallets(h.ctx.db)).problems.filter((p) => p.organizationId === org.id);
+    expect(problems).toEqual([]);
+  });
+
   it('records a repeated request with the same Idempotency-Key once', async () => {
     const org = await anOrganization(h);
-    const send = () =>
-      h.http
-        .post('/api/organization/wallet/recharge')
-        .set({ ...inOrg(org.admin, org.id), 'idempotency-key': 'invoice-42' })
-        .send({ amount: 5 });
-    const first = await send();
-    const again = await send();
+    const headers = { ...(await asPlatformAdmin(org)), 'idempotency-key': 'invoice-42' };
+    const first = await h.http.post(RECHARGE).set(headers).send({ amount: 5 });
+    const again = await h.http.post(RECHARGE).set(headers).send({ amount: 5 });
     expect([first.status, again.status]).toEqual([201, 200]);
     expect(again.body.data.id).toBe(first.body.data.id);
     expect(await balanceOf(org)).toBe(5);
@@ -83,7 +103,10 @@ describe('POST /api/organization/wallet/recharge', () => {
     'refuses the amount %p with 400 Wallet.Invalid and changes nothing',
     async (amount) => {
       const org = await anOrganization(h);
-      const res = await h.http.post('/api/organization/wallet/recharge').set(inOrg(org.admin, org.id)).send({ amount });
+      const res = await h.http
+        .post(RECHARGE)
+        .set(await asPlatformAdmin(org))
+        .send({ amount });
       expectEnvelopeError(res, 400, 'Wallet.Invalid');
       expect(await balanceOf(org)).toBe(0);
     },
@@ -91,31 +114,35 @@ describe('POST /api/organization/wallet/recharge', () => {
 
   it('refuses a missing amount, and invalid JSON, with 400 in the envelope', async () => {
     const org = await anOrganization(h);
-    const missing = await h.http.post('/api/organization/wallet/recharge').set(inOrg(org.admin, org.id)).send({});
+    const missing = await h.http
+      .post(RECHARGE)
+      .set(await asPlatformAdmin(org))
+      .send({});
     expectEnvelopeError(missing, 400, 'Wallet.Invalid');
     const broken = await h.http
-      .post('/api/organization/wallet/recharge')
-      .set({ ...inOrg(org.admin, org.id), 'content-type': 'application/json' })
+      .post(RECHARGE)
+      .set({ ...(await asPlatformAdmin(org)), 'content-type': 'application/json' })
       .send('{"amount":');
     expectEnvelopeError(broken, 400, 'Request.InvalidJson');
   });
 
-  it('is for organization Admins: 403 for a Member, 401 without credentials, 404 for a stranger', async () => {
+  it('answers 403 to a Member and a stranger, 401 without credentials, 404 for an unknown organization', async () => {
     const org = await anOrganization(h);
     const member = await aMember(h, org);
-    const url = '/api/organization/wallet/recharge';
-    expectEnvelopeError(
-      await h.http.post(url).set(inOrg(member, org.id)).send({ amount: 1 }),
-      403,
-      'Organization.Forbidden',
-    );
-    expectEnvelopeError(await h.http.post(url).send({ amount: 1 }), 401, 'Auth.Unauthorized');
     const stranger = await createUser(h);
-    expectEnvelopeError(
-      await h.http.post(url).set(inOrg(stranger, org.id)).send({ amount: 1 }),
-      404,
-      'Organization.NotFound',
-    );
+    for (const user of [member, stranger]) {
+      expectEnvelopeError(
+        await h.http.post(RECHARGE).set(inOrg(user, org.id)).send({ amount: 1 }),
+        403,
+        'Auth.Forbidden',
+      );
+    }
+    expectEnvelopeError(await h.http.post(RECHARGE).send({ amount: 1 }), 401, 'Auth.Unauthorized');
+    const admin = await platformAdminOf(h);
+    const unknown = await h.http.post(RECHARGE).set(inOrg(admin, randomUUID())).send({ amount: 1 });
+    expectEnvelopeError(unknown, 404, 'Wallet.NotFound');
+    const garbled = await h.http.post(RECHARGE).set(inOrg(admin, 'not-an-id')).send({ amount: 1 });
+    expectEnvelopeError(garbled, 404, 'Organization.NotFound');
     expect(await balanceOf(org)).toBe(0);
   });
 });
@@ -124,7 +151,7 @@ describe('GET /api/organization/wallet/records', () => {
   it('pages the records newest first and filters by type', async () => {
     const org = await anOrganization(h);
     await rechargeOf(org, 10);
-    await consume(h.ctx, org.id, usd('0.25'), { requestLogId: randomUUID(), description: 'web search' });
+    await spend(h.ctx, org.id, usd('0.25'), { operation: 'web search' });
     await rechargeOf(org, 1);
     const member = await aMember(h, org);
     const all = await h.http.get('/api/organization/wallet/records?page=1&size=2').set(inOrg(member, org.id));
@@ -163,7 +190,7 @@ describe('POST /api/organization/wallet/records/{id}/refund', () => {
   async function consumption(amount = '2') {
     const org = await anOrganization(h);
     await rechargeOf(org, 5);
-    const { record } = await consume(h.ctx, org.id, usd(amount), { requestLogId: randomUUID() });
+    const { record } = await spend(h.ctx, org.id, usd(amount));
     return { org, recordId: record.id };
   }
   const refundUrl = (id: string) => `/api/organization/wallet/records/${id}/refund`;

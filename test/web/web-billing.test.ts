@@ -1,11 +1,16 @@
-import { eq } from 'drizzle-orm';
-import { requestLogs } from '../../shared/db/schema/index.js';
 import { reconcileWallets } from '../../shared/wallet/reconciliation.js';
-import { inOrg } from '../organizations/org-fixtures.js';
-import { aProjectWithKey, consumeRecords, type GatewayWorld, openGatewayWorld, walletOf } from '../support/gateway.js';
+import {
+  aProjectWithKey,
+  consumeRecords,
+  type GatewayWorld,
+  openGatewayWorld,
+  requestLogsOf,
+  walletOf,
+} from '../support/gateway.js';
 import { startProcess, type WorkerProcess } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
-import { type PageServer, startPageServer } from './page-server.js';
+import { inOrg } from '../support/org-fixtures.js';
+import { type PageServer, startPageServer } from '../support/page-server.js';
 
 const micros = (usd: number) => BigInt(Math.round(usd * 1_000_000));
 
@@ -47,7 +52,7 @@ describe('billing of /v1/web/search and /v1/web/fetch', () => {
     const wallet = await walletOf(w.h, project.org);
     expect(micros(wallet.balance)).toBe(micros(1) - 100n * price);
     expect(wallet.frozenAmount).toBe(0);
-    const logs = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, project.projectId));
+    const logs = await requestLogsOf(w.h, project.projectId);
     expect(logs).toHaveLength(100);
     expect(logs.filter((l) => l.operation === 'web_search')).toHaveLength(50);
     expect(logs.filter((l) => l.operation === 'web_fetch')).toHaveLength(50);
@@ -121,7 +126,7 @@ describe('a web fetch no worker answers', () => {
     expect(await consumeRecords(w.h, w.org)).toHaveLength(0);
     expect((await walletOf(w.h, w.org)).frozenAmount).toBe(0);
     expect(await w.h.ctx.queues.queue('web-fetch').getWaitingCount()).toBe(0);
-    const [log] = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, w.projectId));
+    const [log] = await requestLogsOf(w.h, w.projectId);
     expect(log).toMatchObject({ operation: 'web_fetch', status: 'failed', costMicros: 0n, httpStatus: 503 });
   });
 });

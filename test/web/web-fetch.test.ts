@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
-import { requestLogs } from '../../shared/db/schema/index.js';
-import { type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
+import { type GatewayWorld, openGatewayWorld, requestLogsOf } from '../support/gateway.js';
 import { startProcess, type WorkerProcess } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
-import { type PageServer, RUSSIAN_TEXT, RUSSIAN_TITLE, startPageServer } from './page-server.js';
+import { type PageServer, RUSSIAN_TEXT, RUSSIAN_TITLE, startPageServer } from '../support/page-server.js';
 
 let w: GatewayWorld;
 let site: PageServer;
@@ -132,15 +130,15 @@ describe('POST /v1/web/fetch through the web-fetch workers', () => {
         error: { message: expect.stringMatching(message), type: 'invalid_request_error', code: 'WebFetch.Invalid' },
       });
     }
-    const logs = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, w.projectId));
+    const logs = await requestLogsOf(w.h, w.projectId);
     expect(logs.every((l) => l.status === 'succeeded')).toBe(true);
   });
 
   it('bills a batch whose every URL failed, once', async () => {
-    const before = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, w.projectId));
+    const before = await requestLogsOf(w.h, w.projectId);
     const res = await fetchUrls([`${site.origin}/pdf`, `${site.origin}/to-private`]);
     expect(res.body.items.every((i: Item) => i.error)).toBe(true);
-    const after = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, w.projectId));
+    const after = await requestLogsOf(w.h, w.projectId);
     expect(after).toHaveLength(before.length + 1);
     const log = after.find((l) => !before.some((b) => b.id === l.id));
     expect(log).toMatchObject({ operation: 'web_fetch', status: 'succeeded', costMicros: 1000n });

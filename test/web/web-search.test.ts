@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { requestLogs } from '../../shared/db/schema/index.js';
-import { consumeRecords, type GatewayWorld, openGatewayWorld, walletOf } from '../support/gateway.js';
+import { consumeRecords, type GatewayWorld, openGatewayWorld, requestLogsOf, walletOf } from '../support/gateway.js';
 import { bearer } from '../support/identity.js';
 
 type Item = { url: string; title: string; content: string; score: number };
@@ -109,14 +107,14 @@ describe.each(['tavily', 'brave'] as const)('POST /v1/web/search through the %s 
     const after = await walletOf(w.h, w.org);
     expect(after.balance).toBe(before.balance);
     expect(after.frozenAmount).toBe(0);
-    const logs = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, w.projectId));
+    const logs = await requestLogsOf(w.h, w.projectId);
     expect(logs.filter((l) => l.status === 'failed')).toHaveLength(3);
   });
 
   it('records a search in the request log with the web-search model and the web price', async () => {
     const res = await search({ query: 'logged search' });
     expect(res.status).toBe(200);
-    const logs = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, w.projectId));
+    const logs = await requestLogsOf(w.h, w.projectId);
     const succeeded = logs.filter((l) => l.status === 'succeeded');
     expect(succeeded.length).toBeGreaterThan(0);
     for (const log of succeeded) {

@@ -1,16 +1,16 @@
 // Daily rollover at 00:00 UTC: persists the previous days' account usage counters and the closed project quota
 // windows (day and month) into PostgreSQL history. Every write is absolute or grow-only, so repeats change nothing.
+import type { AppContext } from '../../shared/context.js';
 import { persistAccountUsage } from '../../shared/identity/daily-usage.js';
 import { persistClosedWindows, type RolloverResult } from '../../shared/quota/quota-rollover.js';
 import { addDays, utcDay } from '../../shared/time/utc-day.js';
-import type { Processor } from '../processor.js';
+import { defineQueueWorker } from '../processor.js';
 
 /** Yesterday, and the day before in case a tick was missed. */
 const CATCH_UP_DAYS = 2;
 
-const processor: Processor = async (job, ctx) => {
-  if (job.name !== 'rollover') throw new Error(`quota has no job named ${job.name}`);
-  const at = job.data.at ? new Date(job.data.at as string) : new Date();
+async function rollover(payload: { at?: string | undefined }, ctx: AppContext) {
+  const at = payload.at ? new Date(payload.at) : new Date();
   const today = utcDay(at);
   const accounts: Record<string, { accounts: number; keys: number }> = {};
   const projects: RolloverResult[] = [];
@@ -22,7 +22,6 @@ const processor: Processor = async (job, ctx) => {
     projects.push(await persistClosedWindows({ db: ctx.db, redis: ctx.redis, prefix: ctx.config.REDIS_PREFIX }, asOf));
   }
   return { accounts, projects };
-};
+}
 
-export default processor;
-export const concurrency = 1;
+export default defineQueueWorker('quota', { rollover }, { concurrency: 1 });

@@ -2,7 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { type BundleReviewer, parseSubmittedBundle } from '../../shared/catalog/skill-bundle-parse.js';
 import type { SkillBundleReview } from '../../shared/skills/skill-bundle-review.js';
-import type { Processor } from '../processor.js';
+import { defineQueueWorker } from '../processor.js';
 
 // The same extension as this module: .ts under tsx (development, tests; the thread needs tsx's loader too),
 // .js once built. An eval'd bootstrap loads it either way (worker threads do not inherit tsx's loader).
@@ -25,10 +25,8 @@ const reviewInThread: BundleReviewer = (zip) =>
     });
   });
 
-const processor: Processor = async (job, ctx) => {
-  if (job.name !== 'parse') throw new Error(`skill-bundle has no job named ${job.name}`);
-  return parseSubmittedBundle(ctx, job.data as { itemId: string; versionId: string }, reviewInThread);
-};
-
-export default processor;
-export const concurrency = 2;
+export default defineQueueWorker(
+  'skill-bundle',
+  { parse: ({ itemId, versionId }, ctx) => parseSubmittedBundle(ctx, { itemId, versionId }, reviewInThread) },
+  { concurrency: 2 },
+);

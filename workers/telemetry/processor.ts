@@ -1,18 +1,12 @@
-// Telemetry: counts each event by the dedup rules, and flushes the counters to PostgreSQL in batches every second.
-import { countEvent, type TelemetryEvent } from '../../shared/telemetry/telemetry-counting.js';
+// Telemetry: every second, counts the waiting install and favorite events once ever and flushes the counters the
+// intake deduplicated in Redis to PostgreSQL in one batch. An `event` job (queued by a version before the one-step
+// intake) goes through the same intake step, its address limit already applied when it was accepted.
 import { flushCounters } from '../../shared/telemetry/telemetry-flush.js';
-import type { Processor } from '../processor.js';
+import { intake } from '../../shared/telemetry/telemetry-intake.js';
+import { defineQueueWorker } from '../processor.js';
 
-const processor: Processor = async (job, ctx) => {
-  switch (job.name) {
-    case 'event':
-      return { counted: await countEvent(ctx, job.data as TelemetryEvent) };
-    case 'flush':
-      return flushCounters(ctx);
-    default:
-      throw new Error(`telemetry has no job named ${job.name}`);
-  }
-};
-
-export default processor;
-export const concurrency = 16;
+export default defineQueueWorker('telemetry', {
+  flush: (_payload, ctx) => flushCounters(ctx),
+  event: ({ occurredAt, ...event }, ctx) =>
+    intake(ctx.redis, { prefix: ctx.config.REDIS_PREFIX, limitPerMinute: 0 }, 'queued', [event], new Date(occurredAt)),
+});

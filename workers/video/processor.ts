@@ -2,17 +2,18 @@
 // again later re-schedules its own job as delayed instead of finishing it. `forward-cancel` settles a cancel;
 // `sweep` restarts the chain of open tasks whose job was lost.
 import { DelayedError } from 'bullmq';
+import type { AppContext } from '../../shared/context.js';
 import { advanceVideoTask, forwardVideoCancellation } from '../../shared/video/video-advance.js';
 import { jitteredInterval } from '../../shared/video/video-schedule.js';
 import { sweepVideoTasks } from '../../shared/video/video-sweep.js';
-import type { Processor } from '../processor.js';
+import { defineQueueWorker } from '../processor.js';
 
-const processor: Processor = async (job, ctx, token) => {
-  switch (job.name) {
-    case 'advance': {
+export default defineQueueWorker(
+  'video',
+  {
+    advance: async ({ taskId }, ctx, job, token) => {
       // The next poll is timed from the start of this one, so a slow step does not stretch the gap.
       const startedAt = Date.now();
-      const { taskId } = job.data as { taskId: string };
       // A step that throws (a database or Redis blip) looks again at the next poll rather than spend one of the
       // job's attempts: one job carries the whole task, and BullMQ never gives attempts back. The deadline
       // bounds the retries.
@@ -23,16 +24,10 @@ const processor: Processor = async (job, ctx, token) => {
       if (result !== 'scheduled') return result;
       await job.moveToDelayed(startedAt + jitteredInterval(ctx.config.VIDEO_POLL_INTERVAL_MS), token);
       throw new DelayedError();
-    }
-    case 'forward-cancel':
-      return forwardVideoCancellation(ctx, (job.data as { taskId: string }).taskId);
-    case 'sweep':
-      return sweepVideoTasks(ctx);
-    default:
-      throw new Error(`video has no job named ${job.name}`);
-  }
-};
-
-export default processor;
-/** Steps are short HTTP calls and a query or two; rehosting streams. Many run at once without sleeping. */
-export const concurrency = 200;
+    },
+    'forward-cancel': ({ taskId }, ctx) => forwardVideoCancellation(ctx, taskId),
+    sweep: (_payload, ctx) => sweepVideoTasks(ctx),
+  },
+  // Steps are short HTTP calls and a query or two; rehosting streams. Many run at once without sleeping.
+  { concurrency: (ctx: AppContext) => ctx.config.VIDEO_WORKER_CONCURRENCY },
+);

@@ -1,32 +1,42 @@
 // web-fetch/batch: fetch and extract the URLs of one API request; the result is what the waiting API returns.
-import type { Job } from 'bullmq';
-import type { Config } from '../../shared/config/index.js';
 import type { AppContext } from '../../shared/context.js';
-import { createOutboundClient, type OutboundClient } from '../../shared/http/index.js';
+import { createExtractionPool, type ExtractionPool } from '../../shared/web/extraction-pool.js';
 import { fetchBatch } from '../../shared/web/fetch-batch.js';
+import { pageClient } from '../../shared/web/page-client.js';
+import { defineQueueWorker } from '../processor.js';
 
-export const concurrency = 4;
+let pool: ExtractionPool | undefined;
 
-export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
-
-const clients = new WeakMap<Config, OutboundClient>();
-
-/** User URLs only ever go through this client: it trusts OUTBOUND_ALLOWED_HOSTS and nothing else. */
-function pageClient(config: Config): OutboundClient {
-  let client = clients.get(config);
-  if (!client) {
-    client = createOutboundClient({
-      allowedHosts: config.OUTBOUND_ALLOWED_HOSTS,
-      timeoutMs: config.WEB_FETCH_PAGE_TIMEOUT_MS,
-      maxBytes: WEB_FETCH_MAX_BYTES,
-      userAgent: 'ockhub-web-fetch/0.1',
-    });
-    clients.set(config, client);
-  }
-  return client;
+/** One pool of HTML-reading threads per process, started with the first batch. */
+function extractionPool(ctx: AppContext): ExtractionPool {
+  pool ??= createExtractionPool(
+    {
+      threads: ctx.config.WEB_EXTRACT_THREADS,
+      timeoutMs: ctx.config.WEB_EXTRACT_TIMEOUT_MS,
+      heapMb: ctx.config.WEB_EXTRACT_HEAP_MB,
+      maxElements: ctx.config.WEB_EXTRACT_MAX_ELEMENTS,
+      maxAttributes: ctx.config.WEB_EXTRACT_MAX_ATTRIBUTES,
+      maxDepth: ctx.config.WEB_EXTRACT_MAX_DEPTH,
+    },
+    (err) => ctx.logger.warn({ err: err.message }, 'an idle extraction thread died; it is replaced'),
+  );
+  return pool;
 }
 
-export default async function processWebFetch(job: Job, ctx: AppContext) {
-  const { urls } = job.data as { urls: string[] };
-  return { items: await fetchBatch(ctx, pageClient(ctx.config), urls) };
+async function batch({ urls }: { urls: string[] }, ctx: AppContext) {
+  const reader = extractionPool(ctx);
+  const readHtml = (body: Uint8Array, contentType: string | undefined) => {
+    ctx.logger.debug({ bytes: body.byteLength }, 'reading a page');
+    return reader.extract(body, contentType);
+  };
+  return { items: await fetchBatch(ctx, pageClient(ctx.config), readHtml, urls) };
 }
+
+/** At shutdown, after the jobs in hand: the threads go (a page still being read is cut). */
+async function close(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  await closing?.close();
+}
+
+export default defineQueueWorker('web-fetch', { batch }, { concurrency: 4, close });

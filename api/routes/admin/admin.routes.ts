@@ -1,46 +1,82 @@
-// Admin routes: provision accounts, set roles, decide quota requests.
-import { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
+// Admin routes (platform Admin role): provision accounts, set roles, decide quota requests, issue top-up codes,
+// read the audit log; the directory of accounts and organizations.
 import { assertStrongPassword, createAccount, setRoles } from '../../../shared/identity/accounts.js';
 import { decideQuotaRequest, listQuotaRequests } from '../../../shared/identity/quota-requests.js';
 import { withoutNulls } from '../../http/json.js';
-import { body, pathId, query } from '../../http/validate.js';
-import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
+import { pathParam, uuidParam } from '../../http/path-params.js';
+import { body, query } from '../../http/validate.js';
+import { auditActorOf } from '../../middleware/audit-actor.js';
+import { authenticate, requireRole } from '../../middleware/auth.js';
+import { hashingBusy } from '../../openapi/limit-notes.js';
 import { presentQuotaRequest } from '../api-keys/api-keys.presenters.js';
+import { adminAuditLogRoute } from '../audit-log/audit-log.routes.js';
 import { presentAccount } from '../auth/auth.presenters.js';
+import type { Area, Route } from '../route.js';
 import { provisionAccountBody, quotaRequestsQuery, rolesBody } from './admin.schemas.js';
+import { adminDirectoryRoutes } from './admin-directory.routes.js';
+import { topUpCodeRoutes } from './top-up-codes.routes.js';
 
-export function adminRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.use(authenticate(ctx), requireRole('Admin'));
+const admin = { access: 'bearer', dailyQuota: 'counted' } as const;
 
-  router.post('/accounts', async (req, res) => {
-    const input = body(req, provisionAccountBody, 'Account.Invalid');
-    assertStrongPassword(input.password);
-    res.json(presentAccount(await createAccount(ctx, input)));
-  });
+const decisionRoutes = (['approve', 'reject'] as const).map(
+  (action): Route => ({
+    method: 'post',
+    path: `/quota-requests/:id/${action}`,
+    summary: action === 'approve' ? 'Approve a quota request' : 'Reject a quota request',
+    ...admin,
+    params: { id: uuidParam({ invalid: 'QuotaRequest.InvalidId' }) },
+    handler: (ctx) => async (req, res) => {
+      const decision = action === 'approve' ? 'approved' : 'rejected';
+      const id = pathParam(req, 'id');
+      res.json(presentQuotaRequest(await decideQuotaRequest(ctx, id, decision, auditActorOf(req, res))));
+    },
+  }),
+);
 
-  router.put('/accounts/:id/roles', async (req, res) => {
-    const id = pathId(req, 'id', 'Account.InvalidId');
-    const input = body(req, rolesBody, 'Account.InvalidRoles');
-    res.json(presentAccount(await setRoles(ctx, id, input.roles)));
-  });
-
-  router.get('/quota-requests', async (req, res) => {
-    const { status } = query(req, quotaRequestsQuery, 'QuotaRequest.InvalidQuery');
-    const rows = await listQuotaRequests(ctx, status);
-    res.json(rows.map((r) => ({ ...presentQuotaRequest(r.request), account: withoutNulls(r.account) })));
-  });
-
-  for (const [action, decision] of [
-    ['approve', 'approved'],
-    ['reject', 'rejected'],
-  ] as const) {
-    router.post(`/quota-requests/:id/${action}`, async (req, res) => {
-      const id = pathId(req, 'id', 'QuotaRequest.InvalidId');
-      res.json(presentQuotaRequest(await decideQuotaRequest(ctx, id, decision, principalOf(res).accountId)));
-    });
-  }
-
-  return router;
-}
+export const adminArea: Area = {
+  tag: 'Admin',
+  before: (ctx, route) => [authenticate(ctx, route), requireRole('Admin')],
+  routes: [
+    ...adminDirectoryRoutes,
+    {
+      method: 'post',
+      path: '/accounts',
+      summary: 'Provision an account',
+      ...admin,
+      body: provisionAccountBody,
+      busy: hashingBusy,
+      handler: (ctx) => async (req, res) => {
+        const input = body(req, provisionAccountBody, 'Account.Invalid');
+        assertStrongPassword(input.password);
+        res.json(presentAccount(await createAccount(ctx, input)));
+      },
+    },
+    {
+      method: 'put',
+      path: '/accounts/:id/roles',
+      summary: 'Set the roles of an account',
+      ...admin,
+      params: { id: uuidParam({ invalid: 'Account.InvalidId' }) },
+      body: rolesBody,
+      handler: (ctx) => async (req, res) => {
+        const input = body(req, rolesBody, 'Account.InvalidRoles');
+        res.json(presentAccount(await setRoles(ctx, pathParam(req, 'id'), input.roles, auditActorOf(req, res))));
+      },
+    },
+    {
+      method: 'get',
+      path: '/quota-requests',
+      summary: 'List quota requests',
+      ...admin,
+      query: quotaRequestsQuery,
+      handler: (ctx) => async (req, res) => {
+        const { status } = query(req, quotaRequestsQuery, 'QuotaRequest.InvalidQuery');
+        const rows = await listQuotaRequests(ctx, status);
+        res.json(rows.map((r) => ({ ...presentQuotaRequest(r.request), account: withoutNulls(r.account) })));
+      },
+    },
+    ...decisionRoutes,
+    ...topUpCodeRoutes,
+    adminAuditLogRoute,
+  ],
+};

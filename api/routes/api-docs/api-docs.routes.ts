@@ -1,9 +1,10 @@
-// GET /openapi.json (the generated document) and GET /docs (Swagger UI served from swagger-ui-dist, no CDN).
+// GET /openapi.json (the generated document) and GET /docs (Swagger UI served from swagger-ui-dist, no CDN, no
+// inline script).
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import express, { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
+import express from 'express';
 import { openApiDocument } from '../../openapi/document.js';
+import type { Area } from '../route.js';
 
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -17,21 +18,49 @@ const page = `<!doctype html>
 <body>
   <div id="swagger-ui"></div>
   <script src="/docs/swagger-ui-bundle.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });
-  </script>
+  <script src="/docs/start.js"></script>
 </body>
 </html>
 `;
 
-export function apiDocsRoutes(_ctx: AppContext): Router {
-  const router = Router();
-  router.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument());
-  });
-  router.get('/docs', (_req, res) => {
-    res.type('html').send(page);
-  });
-  router.use('/docs', express.static(swaggerUiDir, { index: false, fallthrough: true, maxAge: '1h' }));
-  return router;
-}
+/** A file, not an inline script, so the page's Content-Security-Policy allows scripts from this origin only. */
+const startScript = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });
+`;
+
+export const apiDocsArea: Area = {
+  tag: 'Operations',
+  routes: [
+    {
+      method: 'get',
+      path: '/openapi.json',
+      summary: 'This OpenAPI 3.1 document',
+      access: 'public',
+      handler: () => (_req, res) => {
+        res.json(openApiDocument());
+      },
+    },
+    {
+      method: 'get',
+      path: '/docs',
+      summary: 'Interactive API reference (Swagger UI)',
+      access: 'public',
+      content: 'html',
+      handler: () => (_req, res) => {
+        res.type('html').send(page);
+      },
+    },
+    {
+      method: 'get',
+      path: '/docs/start.js',
+      summary: 'The script that starts Swagger UI on /docs',
+      access: 'public',
+      content: 'text',
+      handler: () => (_req, res) => {
+        res.type('text/javascript').setHeader('cache-control', 'public, max-age=3600').send(startScript);
+      },
+    },
+  ],
+  trailingMiddleware: (router) => {
+    router.use('/docs', express.static(swaggerUiDir, { index: false, fallthrough: true, maxAge: '1h' }));
+  },
+};

@@ -1,56 +1,100 @@
 // API keys of the caller's account, its daily usage and quota requests (API key or console session).
-import { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
 import { createApiKey, deleteApiKey, listApiKeys, setApiKeyStatus } from '../../../shared/identity/api-keys.js';
 import { usageHistory } from '../../../shared/identity/daily-usage.js';
 import { listOwnQuotaRequests, submitQuotaRequest } from '../../../shared/identity/quota-requests.js';
-import { body, pathId, query } from '../../http/validate.js';
-import { authenticate, principalOf } from '../../middleware/auth.js';
+import { pathParam, uuidParam } from '../../http/path-params.js';
+import { body, query } from '../../http/validate.js';
+import { auditActorOf } from '../../middleware/audit-actor.js';
+import { principalOf, signedIn } from '../../middleware/auth.js';
+import type { Area, Route } from '../route.js';
 import { presentApiKey, presentQuotaRequest } from './api-keys.presenters.js';
 import { createApiKeyBody, quotaRequestBody, usageQuery } from './api-keys.schemas.js';
 
-export function apiKeyRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.use(authenticate(ctx));
+const account = { access: 'bearer', dailyQuota: 'counted' } as const;
+const keyId = { keyId: uuidParam({ invalid: 'ApiKey.InvalidId' }) };
 
-  router.get('/', async (_req, res) => {
-    res.json((await listApiKeys(ctx, principalOf(res).accountId)).map(presentApiKey));
-  });
-
-  router.post('/', async (req, res) => {
-    const input = body(req, createApiKeyBody, 'ApiKey.Invalid');
-    const { record, token } = await createApiKey(ctx, principalOf(res).accountId, input);
-    res.json({ ...presentApiKey(record), token });
-  });
-
-  router.get('/usage', async (req, res) => {
-    const { days } = query(req, usageQuery, 'ApiKey.InvalidQuery');
-    res.json(await usageHistory(ctx, principalOf(res).accountId, days));
-  });
-
-  router.post('/quota-requests', async (req, res) => {
-    const input = body(req, quotaRequestBody, 'QuotaRequest.Invalid');
-    res.json(presentQuotaRequest(await submitQuotaRequest(ctx, principalOf(res).accountId, input)));
-  });
-
-  router.get('/quota-requests/mine', async (_req, res) => {
-    res.json((await listOwnQuotaRequests(ctx, principalOf(res).accountId)).map(presentQuotaRequest));
-  });
-
-  for (const [action, status] of [
-    ['enable', 'enabled'],
-    ['disable', 'disabled'],
-  ] as const) {
-    router.post(`/:keyId/${action}`, async (req, res) => {
-      await setApiKeyStatus(ctx, principalOf(res).accountId, pathId(req, 'keyId', 'ApiKey.InvalidId'), status);
+const statusRoutes = (['enable', 'disable'] as const).map(
+  (action): Route => ({
+    method: 'post',
+    path: `/:keyId/${action}`,
+    summary: action === 'enable' ? 'Enable a key' : 'Disable a key',
+    ...account,
+    params: keyId,
+    handler: (ctx) => async (req, res) => {
+      const status = action === 'enable' ? 'enabled' : 'disabled';
+      await setApiKeyStatus(ctx, principalOf(res).accountId, pathParam(req, 'keyId'), status);
       res.status(200).end();
-    });
-  }
+    },
+  }),
+);
 
-  router.delete('/:keyId', async (req, res) => {
-    await deleteApiKey(ctx, principalOf(res).accountId, pathId(req, 'keyId', 'ApiKey.InvalidId'));
-    res.status(200).end();
-  });
-
-  return router;
-}
+export const apiKeysArea: Area = {
+  tag: 'API keys',
+  before: signedIn,
+  routes: [
+    {
+      method: 'get',
+      path: '/',
+      summary: 'List the API keys of the account',
+      ...account,
+      handler: (ctx) => async (_req, res) => {
+        res.json((await listApiKeys(ctx, principalOf(res).accountId)).map(presentApiKey));
+      },
+    },
+    {
+      method: 'post',
+      path: '/',
+      summary: 'Create an API key (the token is shown once)',
+      ...account,
+      body: createApiKeyBody,
+      handler: (ctx) => async (req, res) => {
+        const input = body(req, createApiKeyBody, 'ApiKey.Invalid');
+        const { record, token } = await createApiKey(ctx, principalOf(res).accountId, input);
+        res.json({ ...presentApiKey(record), token });
+      },
+    },
+    {
+      method: 'get',
+      path: '/usage',
+      summary: 'Daily usage of the account quota',
+      ...account,
+      query: usageQuery,
+      handler: (ctx) => async (req, res) => {
+        const { days } = query(req, usageQuery, 'ApiKey.InvalidQuery');
+        res.json(await usageHistory(ctx, principalOf(res).accountId, days));
+      },
+    },
+    {
+      method: 'post',
+      path: '/quota-requests',
+      summary: 'Ask for a higher daily quota',
+      ...account,
+      body: quotaRequestBody,
+      handler: (ctx) => async (req, res) => {
+        const input = body(req, quotaRequestBody, 'QuotaRequest.Invalid');
+        res.json(presentQuotaRequest(await submitQuotaRequest(ctx, principalOf(res).accountId, input)));
+      },
+    },
+    {
+      method: 'get',
+      path: '/quota-requests/mine',
+      summary: 'My quota requests',
+      ...account,
+      handler: (ctx) => async (_req, res) => {
+        res.json((await listOwnQuotaRequests(ctx, principalOf(res).accountId)).map(presentQuotaRequest));
+      },
+    },
+    ...statusRoutes,
+    {
+      method: 'delete',
+      path: '/:keyId',
+      summary: 'Delete a key',
+      ...account,
+      params: keyId,
+      handler: (ctx) => async (req, res) => {
+        await deleteApiKey(ctx, principalOf(res).accountId, pathParam(req, 'keyId'), auditActorOf(req, res));
+        res.status(200).end();
+      },
+    },
+  ],
+};

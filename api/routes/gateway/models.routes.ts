@@ -1,22 +1,59 @@
-// GET /v1/models: the registry in Anthropic's list shape; neither counted nor billed.
-import { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
+// GET /v1/models (paginated, Anthropic's list shape; OpenAI's for OpenAI clients) and GET /v1/models/{id}:
+// the registry, neither counted nor billed.
+import { notFound } from '../../../shared/errors/app-error.js';
+import { modelPage, modelsNewestFirst } from '../../../shared/gateway/model-pages.js';
 import { loadModelRegistry } from '../../../shared/gateway/model-registry.js';
-import { gatewayAuth } from '../../middleware/gateway-auth.js';
+import { pathParam } from '../../http/path-params.js';
+import { query } from '../../http/validate.js';
+import type { Area } from '../route.js';
+import { gatewayCaller } from './gateway-route.js';
+import {
+  presentAnthropicModel,
+  presentAnthropicPage,
+  presentOpenAiList,
+  presentOpenAiModel,
+  wantsOpenAiShape,
+} from './models.presenters.js';
+import { modelListQuery } from './models.schemas.js';
 
-export function modelsRoutes(ctx: AppContext): Router {
-  const router = Router();
-  const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);
-  const data = registry.models.map((m) => ({
-    id: m.id,
-    type: 'model',
-    display_name: m.displayName,
-    created_at: m.createdAt,
-    capabilities: [m.capability],
-  }));
-  const page = { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
-  router.get('/v1/models', ...gatewayAuth(ctx, { allowXApiKey: true }), (_req, res) => {
-    res.json(page);
-  });
-  return router;
-}
+export const modelsArea: Area = {
+  tag: 'Gateway',
+  routes: [
+    {
+      method: 'get',
+      path: '/',
+      summary:
+        "Models of the gateway: Anthropic's paginated list, or OpenAI's list for `Authorization: Bearer` without `anthropic-version`",
+      ...gatewayCaller,
+      query: modelListQuery,
+      handler: (ctx) => {
+        const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);
+        return (req, res) => {
+          if (wantsOpenAiShape(req)) {
+            res.json(presentOpenAiList(modelsNewestFirst(registry)));
+            return;
+          }
+          const q = query(req, modelListQuery, 'Models.InvalidQuery');
+          const page = modelPage(registry, { limit: q.limit, afterId: q.after_id, beforeId: q.before_id });
+          res.json(presentAnthropicPage(page));
+        };
+      },
+    },
+    {
+      method: 'get',
+      path: '/:id',
+      summary: "One model, in Anthropic's shape (OpenAI's for OpenAI clients)",
+      ...gatewayCaller,
+      // Any string may name a model: the registry answers 404 Model.NotFound for one it does not list.
+      handler: (ctx) => {
+        const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);
+        return (req, res) => {
+          const id = pathParam(req, 'id');
+          const model = registry.get(id);
+          if (!model) throw notFound('Model.NotFound', `model: ${id}`);
+          res.json(wantsOpenAiShape(req) ? presentOpenAiModel(model) : presentAnthropicModel(model));
+        };
+      },
+    },
+  ],
+};

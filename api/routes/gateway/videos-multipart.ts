@@ -1,50 +1,60 @@
 // Multipart bodies of POST /v1/videos (as the openai SDK sends them): fields, and `input_reference` as an image
-// file (read in memory, at most 30 MB) that becomes a data URL; `input_reference[image_url]` as a field.
-import type { Request, Response } from 'express';
-import multer, { MulterError } from 'multer';
+// file that becomes a data URL; `input_reference[image_url]` as a field. Read as it arrives, under the same 48 MiB
+// as the JSON form: what one request holds is bounded by that (docs/video.md, "Multipart bounds").
+import type { Request } from 'express';
 import { badRequest } from '../../../shared/errors/app-error.js';
 import { MAX_IMAGE_BYTES } from '../../../shared/video/video-request.js';
+import { parseJsonText } from '../../http/json-body.js';
+import { fileBuffer, type MultipartLimits, type MultipartProblem, readMultipart } from '../../http/multipart-body.js';
 
-const upload = multer({
-  storage: multer.memoryStorage(),
-  // A 30 MB image as a data URL field is ~40 MB of base64; anything larger is refused as a 400.
-  limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 30, fieldSize: Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64 },
-});
+export { isMultipart } from '../../http/multipart-body.js';
 
-const limitMessages: Record<string, string> = {
-  LIMIT_FILE_SIZE: 'input_reference: the image is larger than 30 MB.',
-  LIMIT_FIELD_VALUE: 'A field is larger than 30 MB of image data.',
-  LIMIT_FILE_COUNT: 'Only one input_reference file is accepted.',
-  LIMIT_UNEXPECTED_FILE: 'Only the input_reference field may carry a file.',
+const MiB = 1024 * 1024;
+
+export const VIDEO_MULTIPART: MultipartLimits = {
+  bodyBytes: 48 * MiB,
+  fileBytes: MAX_IMAGE_BYTES,
+  // A 30 MB image as a data URL field is ~40 MB of base64; `content` may carry several smaller ones.
+  fieldBytes: 48 * MiB,
+  fields: 30,
+  files: 1,
+  parts: 31,
 };
 
-export const isMultipart = (req: Request) => /^multipart\/form-data\b/i.test(req.header('content-type') ?? '');
+const messages: Record<MultipartProblem, string> = {
+  'not-multipart': 'The request is not a readable multipart/form-data body.',
+  malformed: 'The request is not a readable multipart/form-data body.',
+  'body-too-large': 'The multipart body is larger than 48 MiB.',
+  'file-too-large': 'input_reference: the image is larger than 30 MB.',
+  'field-too-large': 'A field is larger than 48 MiB.',
+  'too-many-fields': 'The request has more than 30 fields.',
+  'too-many-files': 'Only one input_reference file is accepted.',
+  'too-many-parts': 'The request has more than 31 parts.',
+};
+const invalid = (message: string) => badRequest('Video.InvalidRequest', message);
 
 /** Reads the multipart body into the same shape as the JSON form. */
-export async function readMultipartVideoBody(req: Request, res: Response): Promise<Record<string, unknown>> {
-  await new Promise<void>((resolve, reject) =>
-    upload.single('input_reference')(req, res, (err: unknown) => {
-      if (!err) return resolve();
-      if (err instanceof MulterError) {
-        return reject(badRequest('Video.InvalidRequest', limitMessages[err.code] ?? `Upload refused: ${err.message}.`));
+export async function readMultipartVideoBody(req: Request): Promise<Record<string, unknown>> {
+  const { fields: text, files } = await readMultipart(req, {
+    limits: VIDEO_MULTIPART,
+    refuse: (problem) => invalid(messages[problem]),
+    onFile: async ({ field, stream, mimeType }) => {
+      if (field !== 'input_reference') {
+        stream.resume();
+        throw invalid('Only the input_reference field may carry a file.');
       }
-      reject(badRequest('Video.InvalidRequest', 'The request is not a readable multipart/form-data body.'));
-    }),
-  );
-  const fields = { ...(req.body as Record<string, unknown>) };
+      return { mimeType, bytes: await fileBuffer(stream) };
+    },
+  });
+  const fields: Record<string, unknown> = { ...text };
   const imageUrl = fields['input_reference[image_url]'];
   delete fields['input_reference[image_url]'];
   delete fields['input_reference[file_id]'];
   if (typeof imageUrl === 'string') fields.input_reference = { image_url: imageUrl };
-  if (req.file) {
-    fields.input_reference = `data:${req.file.mimetype};base64,${req.file.buffer.toString('base64')}`;
-  }
+  const [file] = files;
+  if (file) fields.input_reference = `data:${file.mimeType};base64,${file.bytes.toString('base64')}`;
   if (typeof fields.content === 'string') {
-    try {
-      fields.content = JSON.parse(fields.content);
-    } catch {
-      throw badRequest('Video.InvalidRequest', 'content must be a JSON array.');
-    }
+    fields.content = parseJsonText(fields.content, () => invalid('content must be a JSON array.'));
   }
   return fields;
 }

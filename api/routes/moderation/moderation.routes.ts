@@ -1,18 +1,19 @@
 // Moderation (Moderator or Admin): the review queue, an item in full, approve / request changes / reject, reports,
 // and curation (featured items, categories; publisher verification is Admin only).
-import { Router } from 'express';
+import type { Response } from 'express';
+import { catalogErrors } from '../../../shared/catalog/catalog-errors.js';
 import { upsertCategory } from '../../../shared/catalog/categories.js';
 import { setFeatured } from '../../../shared/catalog/curation.js';
 import type { ItemType } from '../../../shared/catalog/item-types.js';
 import { setPublisherVerified } from '../../../shared/catalog/publishers.js';
 import { listReports, resolveReport } from '../../../shared/catalog/reports.js';
 import { decideReview } from '../../../shared/catalog/review-workflow.js';
+import { unlistItem } from '../../../shared/catalog/unlisting.js';
 import { getDraftDetail, listReviewQueue } from '../../../shared/catalog/workflow-reads.js';
-import type { AppContext } from '../../../shared/context.js';
-import { parseOrThrow } from '../../../shared/errors/validation.js';
+import { checkedParam, pathParam, uuidParam } from '../../http/path-params.js';
 import { body, query } from '../../http/validate.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
-import { idParam, itemTypeParam } from '../publisher/publisher.routes.js';
+import { itemIdParam, itemTypeOf, itemTypeParam } from '../catalog-params.js';
 import {
   presentDraftDetail,
   presentMutation,
@@ -20,6 +21,7 @@ import {
   presentQueueEntry,
   presentReport,
 } from '../publisher/workflow.presenters.js';
+import type { Area, Before, Route } from '../route.js';
 import {
   approveBody,
   categoryBody,
@@ -27,72 +29,137 @@ import {
   featuredBody,
   queueQuery,
   rejectBody,
+  removeBody,
   reportsQuery,
   requestChangesBody,
   resolveBody,
   verifiedBody,
 } from './moderation.schemas.js';
 
-export function moderationRoutes(ctx: AppContext): Router {
-  const router = Router();
-  const moderator = [authenticate(ctx), requireRole('Moderator', 'Admin')];
-  const admin = [authenticate(ctx), requireRole('Admin')];
-  const account = (res: Parameters<typeof principalOf>[0]) => principalOf(res).accountId;
+const moderatorOnly: Before = (ctx, route) => [authenticate(ctx, route), requireRole('Moderator', 'Admin')];
+const moderator = { access: 'bearer', dailyQuota: 'counted', before: moderatorOnly } as const;
+const item = { ...moderator, params: { type: itemTypeParam, id: itemIdParam } };
+const account = (res: Response) => principalOf(res).accountId;
 
-  router.get('/queue', ...moderator, async (req, res) => {
-    const q = query(req, queueQuery, 'Moderation.InvalidQuery');
-    const page = await listReviewQueue(ctx.db, { ...q, type: q.type as ItemType | undefined });
-    res.json({ ...page, items: page.items.map(presentQueueEntry) });
-  });
+const decisions = [
+  { action: 'approve', summary: 'Approve the version under review', schema: approveBody },
+  { action: 'request-changes', summary: 'Ask the publisher for changes', schema: requestChangesBody },
+  { action: 'reject', summary: 'Reject the version under review', schema: rejectBody },
+] as const;
 
-  router.get('/reports', ...moderator, async (req, res) => {
-    const page = await listReports(ctx.db, query(req, reportsQuery, 'Moderation.InvalidQuery'));
-    res.json({ ...page, items: page.items.map(presentReport) });
-  });
+const decisionRoutes = decisions.map(
+  ({ action, summary, schema }): Route => ({
+    method: 'post',
+    path: `/:type/:id/${action}`,
+    summary,
+    ...item,
+    body: schema,
+    handler: (ctx) => async (req, res) => {
+      const type = itemTypeOf(req);
+      const input = body(req, schema, 'Moderation.Invalid');
+      const note = 'reason' in input ? input.reason : input.comment;
+      const decision = action === 'request-changes' ? 'request_changes' : action;
+      res.json(presentMutation(await decideReview(ctx, type, account(res), pathParam(req, 'id'), decision, note)));
+    },
+  }),
+);
 
-  router.post('/reports/:id/resolve', ...moderator, async (req, res) => {
-    const { resolution } = body(req, resolveBody, 'Moderation.Invalid');
-    res.json(presentReport({ report: await resolveReport(ctx.db, idParam(req), account(res), resolution) }));
-  });
-
-  router.put('/publishers/:slug/verified', ...admin, async (req, res) => {
-    const { verified } = body(req, verifiedBody, 'Moderation.Invalid');
-    res.json(presentPublisher(await setPublisherVerified(ctx.db, String(req.params.slug), verified)));
-  });
-
-  router.put('/:type/categories/:slug', ...moderator, async (req, res) => {
-    const type = itemTypeParam(req);
-    const slug = parseOrThrow(categorySlug, req.params.slug, 'Category.Invalid');
-    const { name } = body(req, categoryBody, 'Category.Invalid');
-    res.json({ ...(await upsertCategory(ctx.db, type, slug, name)) });
-  });
-
-  router.get('/:type/:id', ...moderator, async (req, res) => {
-    res.json(presentDraftDetail(await getDraftDetail(ctx.db, itemTypeParam(req), idParam(req))));
-  });
-
-  router.put('/:type/:id/featured', ...moderator, async (req, res) => {
-    const { featured } = body(req, featuredBody, 'Moderation.Invalid');
-    res.json(await setFeatured(ctx.db, itemTypeParam(req), idParam(req), featured));
-  });
-
-  router.post('/:type/:id/approve', ...moderator, async (req, res) => {
-    const type = itemTypeParam(req);
-    const { comment } = body(req, approveBody, 'Moderation.Invalid');
-    res.json(presentMutation(await decideReview(ctx, type, account(res), idParam(req), 'approve', comment)));
-  });
-
-  router.post('/:type/:id/request-changes', ...moderator, async (req, res) => {
-    const type = itemTypeParam(req);
-    const { comment } = body(req, requestChangesBody, 'Moderation.Invalid');
-    res.json(presentMutation(await decideReview(ctx, type, account(res), idParam(req), 'request_changes', comment)));
-  });
-
-  router.post('/:type/:id/reject', ...moderator, async (req, res) => {
-    const type = itemTypeParam(req);
-    const { reason } = body(req, rejectBody, 'Moderation.Invalid');
-    res.json(presentMutation(await decideReview(ctx, type, account(res), idParam(req), 'reject', reason)));
-  });
-
-  return router;
-}
+export const moderationArea: Area = {
+  tag: 'Moderation',
+  routes: [
+    {
+      method: 'get',
+      path: '/queue',
+      summary: 'Items waiting for review',
+      ...moderator,
+      query: queueQuery,
+      handler: (ctx) => async (req, res) => {
+        const q = query(req, queueQuery, 'Moderation.InvalidQuery');
+        const page = await listReviewQueue(ctx.db, { ...q, type: q.type as ItemType | undefined });
+        res.json({ ...page, items: page.items.map(presentQueueEntry) });
+      },
+    },
+    {
+      method: 'get',
+      path: '/reports',
+      summary: 'Reports',
+      ...moderator,
+      query: reportsQuery,
+      handler: (ctx) => async (req, res) => {
+        const page = await listReports(ctx.db, query(req, reportsQuery, 'Moderation.InvalidQuery'));
+        res.json({ ...page, items: page.items.map(presentReport) });
+      },
+    },
+    {
+      method: 'post',
+      path: '/reports/:id/resolve',
+      summary: 'Resolve a report',
+      ...moderator,
+      params: { id: uuidParam({ notFound: catalogErrors.reportNotFound }) },
+      body: resolveBody,
+      handler: (ctx) => async (req, res) => {
+        const { resolution } = body(req, resolveBody, 'Moderation.Invalid');
+        const report = await resolveReport(ctx.db, pathParam(req, 'id'), account(res), resolution);
+        res.json(presentReport({ report }));
+      },
+    },
+    {
+      method: 'put',
+      path: '/publishers/:slug/verified',
+      summary: 'Verify a publisher (Admin)',
+      ...moderator,
+      before: (ctx, route) => [authenticate(ctx, route), requireRole('Admin')],
+      body: verifiedBody,
+      handler: (ctx) => async (req, res) => {
+        const { verified } = body(req, verifiedBody, 'Moderation.Invalid');
+        res.json(presentPublisher(await setPublisherVerified(ctx.db, pathParam(req, 'slug'), verified)));
+      },
+    },
+    {
+      method: 'put',
+      path: '/:type/categories/:slug',
+      summary: 'Create or rename a category',
+      ...moderator,
+      params: { type: itemTypeParam, slug: checkedParam(categorySlug, { invalid: 'Category.Invalid' }) },
+      body: categoryBody,
+      handler: (ctx) => async (req, res) => {
+        const { name } = body(req, categoryBody, 'Category.Invalid');
+        res.json({ ...(await upsertCategory(ctx.db, itemTypeOf(req), pathParam(req, 'slug'), name)) });
+      },
+    },
+    {
+      method: 'get',
+      path: '/:type/:id',
+      summary: 'An item under review',
+      ...item,
+      handler: (ctx) => async (req, res) => {
+        res.json(presentDraftDetail(await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'))));
+      },
+    },
+    {
+      method: 'put',
+      path: '/:type/:id/featured',
+      summary: 'Feature an item',
+      ...item,
+      body: featuredBody,
+      handler: (ctx) => async (req, res) => {
+        const { featured } = body(req, featuredBody, 'Moderation.Invalid');
+        res.json(await setFeatured(ctx.db, itemTypeOf(req), pathParam(req, 'id'), featured));
+      },
+    },
+    ...decisionRoutes,
+    {
+      method: 'post',
+      path: '/:type/:id/remove',
+      summary: 'Take a published item out of the public catalog',
+      ...item,
+      body: removeBody,
+      handler: (ctx) => async (req, res) => {
+        const type = itemTypeOf(req);
+        const { reason } = body(req, removeBody, 'Moderation.Invalid');
+        const unlisting = { by: 'moderator' as const, accountId: account(res), reason };
+        res.json(presentMutation(await unlistItem(ctx, type, pathParam(req, 'id'), unlisting)));
+      },
+    },
+  ],
+};

@@ -20,6 +20,7 @@ const comment = z.string().trim().min(1).max(4000);
 export const approveBody = z.strictObject({ comment: comment.optional() });
 export const requestChangesBody = z.strictObject({ comment });
 export const rejectBody = z.strictObject({ reason: comment });
+export const removeBody = z.strictObject({ reason: comment });
 export const resolveBody = z.strictObject({ resolution: comment.optional() });
 
 export const featuredBody = z.strictObject({ featured: z.boolean() });

@@ -1,31 +1,50 @@
 // Invite links: what an invite is for (public) and registration by invite, with or without a signed-in caller.
-import { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
 import { acceptInvite, previewInvite } from '../../../shared/organizations/invite-acceptance.js';
+import { clientAddress } from '../../http/client-address.js';
 import { sendData } from '../../http/envelope.js';
+import { pathParam } from '../../http/path-params.js';
 import { body } from '../../http/validate.js';
-import { authenticate, principalOf } from '../../middleware/auth.js';
+import { authenticate, hasCredential, principalOf } from '../../middleware/auth.js';
+import { guessing, hashingBusy } from '../../openapi/limit-notes.js';
+import { defineRoutes } from '../route.js';
 import { presentAcceptedInvite, presentInvitePreview } from './organization.presenters.js';
 import { acceptInviteBody } from './organization.schemas.js';
 
-export function inviteRoutes(ctx: AppContext): Router {
-  const router = Router();
-  const signedIn = authenticate(ctx);
-
-  router.get('/:token', async (req, res) => {
-    sendData(res, presentInvitePreview(await previewInvite(ctx, req.params.token)));
-  });
-
-  router.post(
-    '/:token/accept',
-    (req, res, next) => (req.header('authorization') ? signedIn(req, res, next) : next()),
-    async (req, res) => {
+// An invite token is not a UUID: the invite lookup answers 404 for any token it does not know.
+export const inviteRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: '/invites/:token',
+    summary: 'Preview an invite',
+    access: 'public',
+    handler: (ctx) => async (req, res) => {
+      sendData(res, presentInvitePreview(await previewInvite(ctx, pathParam(req, 'token'))));
+    },
+  },
+  {
+    method: 'post',
+    path: '/invites/:token/accept',
+    summary: 'Accept an invite (signed in, or creating an account from the body)',
+    access: 'optional-bearer',
+    dailyQuota: 'shown',
+    body: acceptInviteBody,
+    status: 201,
+    rateLimited: guessing,
+    busy: hashingBusy,
+    before: (ctx, route) => {
+      const signedIn = authenticate(ctx, route);
+      return [(req, res, next) => (hasCredential(req) ? signedIn(req, res, next) : next())];
+    },
+    handler: (ctx) => async (req, res) => {
       const invitee = res.locals.principal
         ? { accountId: principalOf(res).accountId }
         : body(req, acceptInviteBody, 'Invite.Invalid');
-      sendData(res, presentAcceptedInvite(await acceptInvite(ctx, req.params.token, invitee)), 201);
+      const token = pathParam(req, 'token');
+      sendData(
+        res,
+        presentAcceptedInvite(await acceptInvite(ctx, token, invitee, { address: clientAddress(req) })),
+        201,
+      );
     },
-  );
-
-  return router;
-}
+  },
+]);

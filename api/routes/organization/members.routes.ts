@@ -1,37 +1,59 @@
 // Members of the current organization: any member reads the list; only an Admin changes roles or removes others
 // (a member may remove themselves); the last Admin stays (409).
-import { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
 import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
-import { changeMemberRole, listMembers, removeMember } from '../../../shared/organizations/members.js';
+import { changeMemberRole, listMembers, memberNotFound, removeMember } from '../../../shared/organizations/members.js';
 import { sendData, sendPage } from '../../http/envelope.js';
+import { pathParam, uuidParam } from '../../http/path-params.js';
 import { body, query } from '../../http/validate.js';
-import { organizationOf } from '../../middleware/organization-access.js';
+import { auditActorOf } from '../../middleware/audit-actor.js';
+import { inCurrentOrganization, organizationOf } from '../../middleware/organization-access.js';
+import { defineRoutes } from '../route.js';
 import { presentMember } from './organization.presenters.js';
 import { memberRoleBody, membersQuery } from './organization.schemas.js';
 
-export function memberRoutes(ctx: AppContext): Router {
-  const router = Router();
+const org = { access: 'bearer', dailyQuota: 'shown', organization: true, before: inCurrentOrganization } as const;
+const userId = { userId: uuidParam({ notFound: memberNotFound }) };
 
-  router.get('/members', async (req, res) => {
-    const paging = query(req, membersQuery, 'Member.InvalidQuery');
-    const { members, total } = await listMembers(ctx.db, organizationOf(res).organizationId, paging);
-    sendPage(res, members.map(presentMember), { total, ...paging });
-  });
-
-  router.put('/members/:userId/role', async (req, res) => {
-    const access = organizationOf(res);
-    requireOrganizationAdmin(access, 'change member roles');
-    const { role } = body(req, memberRoleBody, 'Member.Invalid');
-    sendData(res, await changeMemberRole(ctx, access.organizationId, req.params.userId, role));
-  });
-
-  router.delete('/members/:userId', async (req, res) => {
-    const access = organizationOf(res);
-    if (req.params.userId !== access.accountId) requireOrganizationAdmin(access, 'remove members');
-    await removeMember(ctx, access.organizationId, req.params.userId);
-    sendData(res, { message: 'The member was removed from the organization.', userId: req.params.userId });
-  });
-
-  return router;
-}
+export const memberRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: '/members',
+    summary: 'Members of the organization',
+    ...org,
+    query: membersQuery,
+    handler: (ctx) => async (req, res) => {
+      const paging = query(req, membersQuery, 'Member.InvalidQuery');
+      const { members, total } = await listMembers(ctx.db, organizationOf(res).organizationId, paging);
+      sendPage(res, members.map(presentMember), { total, ...paging });
+    },
+  },
+  {
+    method: 'put',
+    path: '/members/:userId/role',
+    summary: "Change a member's role",
+    ...org,
+    params: userId,
+    body: memberRoleBody,
+    handler: (ctx) => async (req, res) => {
+      const access = organizationOf(res);
+      requireOrganizationAdmin(access, 'change member roles');
+      const { role } = body(req, memberRoleBody, 'Member.Invalid');
+      const member = pathParam(req, 'userId');
+      sendData(res, await changeMemberRole(ctx, access.organizationId, member, role, auditActorOf(req, res)));
+    },
+  },
+  {
+    method: 'delete',
+    path: '/members/:userId',
+    summary: 'Remove a member',
+    ...org,
+    params: userId,
+    handler: (ctx) => async (req, res) => {
+      const access = organizationOf(res);
+      const member = pathParam(req, 'userId');
+      if (member !== access.accountId) requireOrganizationAdmin(access, 'remove members');
+      await removeMember(ctx, access.organizationId, member, auditActorOf(req, res));
+      sendData(res, { message: 'The member was removed from the organization.', userId: member });
+    },
+  },
+]);

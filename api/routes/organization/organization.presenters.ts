@@ -1,4 +1,6 @@
 // What leaves the process for organizations, members, invite tokens and bulk imports; never a token hash.
+
+import { csvFile } from '../../../shared/csv/csv-cells.js';
 import type { BulkImportResult } from '../../../shared/organizations/bulk-invite.js';
 import type { AcceptedInvite, InvitePreview } from '../../../shared/organizations/invite-acceptance.js';
 import type { InviteToken, IssuedInviteToken } from '../../../shared/organizations/invite-tokens.js';
@@ -51,6 +53,10 @@ export const presentInvitePreview = (p: InvitePreview) =>
   });
 
 export const presentAcceptedInvite = (a: AcceptedInvite) => withoutNulls({ ...a });
+
+/** The bulk-invite report as CSV (`Accept: text/csv`): one row per file row, the invite URL where one was issued. */
+export const bulkImportCsv = (r: BulkImportResult) =>
+  csvFile(['row', 'email', 'name', 'role', 'status', 'error', 'inviteUrl'], r.records);
 
 export const presentBulkImport = (r: BulkImportResult) => ({
   ...withoutNulls({

@@ -1,7 +1,5 @@
 // `/api/project-templates`: the built-in templates, public custom ones and the current organization's own;
 // an organization Admin creates custom ones.
-import { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
 import type { TemplateConfig } from '../../../shared/db/schema/index.js';
 import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
 import {
@@ -13,7 +11,13 @@ import { sendData } from '../../http/envelope.js';
 import { withoutNulls } from '../../http/json.js';
 import { body, query } from '../../http/validate.js';
 import { authenticate } from '../../middleware/auth.js';
-import { currentOrganization, optionalOrganizationOf, organizationOf } from '../../middleware/organization-access.js';
+import {
+  currentOrganization,
+  inCurrentOrganization,
+  optionalOrganizationOf,
+  organizationOf,
+} from '../../middleware/organization-access.js';
+import type { Area } from '../route.js';
 import { templateBody, templatesQuery } from './project-templates.schemas.js';
 
 export const presentTemplate = (t: ProjectTemplate) => ({
@@ -33,22 +37,39 @@ export const presentTemplate = (t: ProjectTemplate) => ({
   config: { quota: { ...t.config.quota }, rateLimit: { ...t.config.rateLimit } } satisfies TemplateConfig,
 });
 
-export function projectTemplateRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.use(authenticate(ctx));
+const org = { access: 'bearer', dailyQuota: 'shown', organization: true } as const;
 
-  router.get('/', currentOrganization(ctx, { optional: true }), async (req, res) => {
-    const filter = query(req, templatesQuery, 'Template.InvalidQuery');
-    const { templates, total } = await listTemplates(ctx.db, optionalOrganizationOf(res)?.organizationId, filter);
-    sendData(res, templates.map(presentTemplate), 200, { total });
-  });
-
-  router.post('/', currentOrganization(ctx), async (req, res) => {
-    const access = organizationOf(res);
-    requireOrganizationAdmin(access, 'create project templates');
-    const input = body(req, templateBody, 'Template.Invalid');
-    sendData(res, presentTemplate(await createTemplate(ctx.db, access.organizationId, access.accountId, input)), 201);
-  });
-
-  return router;
-}
+export const projectTemplatesArea: Area = {
+  tag: 'Projects',
+  routes: [
+    {
+      method: 'get',
+      path: '/',
+      summary: 'System and organization templates',
+      ...org,
+      query: templatesQuery,
+      before: (ctx, route) => [authenticate(ctx, route), currentOrganization(ctx, { optional: true })],
+      handler: (ctx) => async (req, res) => {
+        const filter = query(req, templatesQuery, 'Template.InvalidQuery');
+        const { templates, total } = await listTemplates(ctx.db, optionalOrganizationOf(res)?.organizationId, filter);
+        sendData(res, templates.map(presentTemplate), 200, { total });
+      },
+    },
+    {
+      method: 'post',
+      path: '/',
+      summary: 'Create an organization template',
+      ...org,
+      body: templateBody,
+      status: 201,
+      before: inCurrentOrganization,
+      handler: (ctx) => async (req, res) => {
+        const access = organizationOf(res);
+        requireOrganizationAdmin(access, 'create project templates');
+        const input = body(req, templateBody, 'Template.Invalid');
+        const created = await createTemplate(ctx.db, access.organizationId, access.accountId, input);
+        sendData(res, presentTemplate(created), 201);
+      },
+    },
+  ],
+};

@@ -1,9 +1,8 @@
 // A project's members, quota and quota usage. Reading: any member of the organization; changing: the project's
 // Owner or an organization Admin.
-import { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
 import { notFound } from '../../../shared/errors/app-error.js';
 import { requireProjectManager } from '../../../shared/organizations/access.js';
+import { memberNotFound } from '../../../shared/organizations/members.js';
 import {
   listProjectMembers,
   putProjectMember,
@@ -11,52 +10,91 @@ import {
 } from '../../../shared/organizations/project-members.js';
 import { getProjectQuota, quotaUsage, setProjectQuota } from '../../../shared/organizations/project-quotas.js';
 import { sendData } from '../../http/envelope.js';
+import { pathParam, uuidParam } from '../../http/path-params.js';
 import { body, query } from '../../http/validate.js';
-import { projectOf, projectParam } from '../../middleware/organization-access.js';
+import { auditActorOf } from '../../middleware/audit-actor.js';
+import { projectOf } from '../../middleware/organization-access.js';
+import { defineRoutes } from '../route.js';
+import { inProjectRoute } from './project-route.js';
 import { presentProjectMember, presentQuota, presentQuotaUsage } from './projects.presenters.js';
 import { projectMemberBody, quotaBody, quotaUsageQuery } from './projects.schemas.js';
 
-export function projectSettingsRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.param('projectId', projectParam(ctx));
+export const projectSettingsRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: '/:projectId/members',
+    summary: 'Project members',
+    ...inProjectRoute,
+    handler: (ctx) => async (_req, res) => {
+      const members = await listProjectMembers(ctx.db, projectOf(res).project.id);
+      sendData(res, members.map(presentProjectMember), 200, { total: members.length });
+    },
+  },
 
-  router.get('/:projectId/members', async (_req, res) => {
-    const members = await listProjectMembers(ctx.db, projectOf(res).project.id);
-    sendData(res, members.map(presentProjectMember), 200, { total: members.length });
-  });
+  {
+    method: 'post',
+    path: '/:projectId/members',
+    summary: 'Add or update a project member',
+    ...inProjectRoute,
+    body: projectMemberBody,
+    handler: (ctx) => async (req, res) => {
+      const access = projectOf(res);
+      requireProjectManager(access, 'manage project members');
+      const { userId, role } = body(req, projectMemberBody, 'ProjectMember.Invalid');
+      const { member, created } = await putProjectMember(ctx.db, access.project, userId, role, auditActorOf(req, res));
+      sendData(res, presentProjectMember(member), created ? 201 : 200);
+    },
+  },
 
-  router.post('/:projectId/members', async (req, res) => {
-    const access = projectOf(res);
-    requireProjectManager(access, 'manage project members');
-    const { userId, role } = body(req, projectMemberBody, 'ProjectMember.Invalid');
-    const { member, created } = await putProjectMember(ctx.db, access.project, userId, role);
-    sendData(res, presentProjectMember(member), created ? 201 : 200);
-  });
+  {
+    method: 'delete',
+    path: '/:projectId/members/:userId',
+    summary: 'Remove a project member',
+    ...inProjectRoute,
+    params: { ...inProjectRoute.params, userId: uuidParam({ notFound: memberNotFound }) },
+    handler: (ctx) => async (req, res) => {
+      const access = projectOf(res);
+      requireProjectManager(access, 'manage project members');
+      await removeProjectMember(ctx.db, access.project, pathParam(req, 'userId'), auditActorOf(req, res));
+      sendData(res, { message: 'The member was removed from the project.', userId: pathParam(req, 'userId') });
+    },
+  },
 
-  router.delete('/:projectId/members/:userId', async (req, res) => {
-    const access = projectOf(res);
-    requireProjectManager(access, 'manage project members');
-    await removeProjectMember(ctx.db, access.project.id, req.params.userId);
-    sendData(res, { message: 'The member was removed from the project.', userId: req.params.userId });
-  });
+  {
+    method: 'get',
+    path: '/:projectId/quota',
+    summary: 'Project quota settings',
+    ...inProjectRoute,
+    handler: (ctx) => async (_req, res) => {
+      const quota = await getProjectQuota(ctx.db, projectOf(res).project.id);
+      if (!quota) throw notFound('Quota.NotFound', 'This project has no quota configured: it is not limited.');
+      sendData(res, presentQuota(quota));
+    },
+  },
 
-  router.get('/:projectId/quota', async (_req, res) => {
-    const quota = await getProjectQuota(ctx.db, projectOf(res).project.id);
-    if (!quota) throw notFound('Quota.NotFound', 'This project has no quota configured: it is not limited.');
-    sendData(res, presentQuota(quota));
-  });
+  {
+    method: 'post',
+    path: '/:projectId/quota',
+    summary: 'Set project quotas',
+    ...inProjectRoute,
+    body: quotaBody,
+    handler: (ctx) => async (req, res) => {
+      const access = projectOf(res);
+      requireProjectManager(access, 'configure quotas');
+      const input = body(req, quotaBody, 'Quota.Invalid');
+      sendData(res, presentQuota(await setProjectQuota(ctx, access.project.id, input)));
+    },
+  },
 
-  router.post('/:projectId/quota', async (req, res) => {
-    const access = projectOf(res);
-    requireProjectManager(access, 'configure quotas');
-    const input = body(req, quotaBody, 'Quota.Invalid');
-    sendData(res, presentQuota(await setProjectQuota(ctx, access.project.id, input)));
-  });
-
-  router.get('/:projectId/quota-usage', async (req, res) => {
-    const { period } = query(req, quotaUsageQuery, 'Quota.InvalidQuery');
-    sendData(res, presentQuotaUsage(await quotaUsage(ctx, projectOf(res).project.id, period)));
-  });
-
-  return router;
-}
+  {
+    method: 'get',
+    path: '/:projectId/quota-usage',
+    summary: 'Project quota usage',
+    ...inProjectRoute,
+    query: quotaUsageQuery,
+    handler: (ctx) => async (req, res) => {
+      const { period } = query(req, quotaUsageQuery, 'Quota.InvalidQuery');
+      sendData(res, presentQuotaUsage(await quotaUsage(ctx, projectOf(res).project.id, period)));
+    },
+  },
+]);

@@ -35,3 +35,20 @@ export const quotaBody = z.strictObject({
 });
 
 export const quotaUsageQuery = z.object({ period: z.enum(['day', 'month']).default('month') });
+
+export const projectRequestsQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+  operation: z
+    .string()
+    .regex(/^[a-z][a-z0-9._]{0,31}$/, 'must be an operation name such as messages')
+    .optional(),
+});
+
+export const projectVideosQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z
+    .string()
+    .regex(/^video_[A-Za-z0-9]{1,57}$/, 'must be a video id')
+    .optional(),
+});

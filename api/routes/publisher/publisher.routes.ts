@@ -1,79 +1,152 @@
-// Publisher routes (bearer + Publisher role): namespaces, own items, drafts, versions, submit-review and withdraw.
-import { type Request, Router } from 'express';
+// Publisher routes (bearer + Publisher role): namespaces, own items, drafts, versions, submit-review, withdraw and
+// unpublish. The skill bundle upload is the skill-package area.
+import type { Response } from 'express';
+import { z } from 'zod';
 import { addVersion, createDraft, updateDraft } from '../../../shared/catalog/drafts.js';
-import { type ItemType, isItemType } from '../../../shared/catalog/item-types.js';
+import { itemTypes } from '../../../shared/catalog/item-types.js';
 import { createPublisher, listOwnPublishers } from '../../../shared/catalog/publishers.js';
 import { submitForReview, withdrawFromReview } from '../../../shared/catalog/review-workflow.js';
+import { unlistItem } from '../../../shared/catalog/unlisting.js';
 import { versionInputSchema } from '../../../shared/catalog/version-payloads.js';
 import { getDraftDetail, listOwnItems } from '../../../shared/catalog/workflow-reads.js';
-import type { AppContext } from '../../../shared/context.js';
-import { notFound } from '../../../shared/errors/app-error.js';
+import { pathParam } from '../../http/path-params.js';
 import { body } from '../../http/validate.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
-import { draftBody, draftPatchBody, parseDraftInput, publisherBody, submitBody } from './publisher.schemas.js';
+import { itemIdParam, itemTypeOf, itemTypeParam } from '../catalog-params.js';
+import type { Area } from '../route.js';
+import {
+  draftBody,
+  draftPatchBody,
+  parseDraftInput,
+  publisherBody,
+  submitBody,
+  unpublishBody,
+} from './publisher.schemas.js';
 import { presentDraftDetail, presentMutation, presentPublisher, presentWorkflowEntry } from './workflow.presenters.js';
 
-/** The `{type}` of a workflow path; an unknown one is a 404 problem. */
-export function itemTypeParam(req: Request): ItemType {
-  const { type } = req.params;
-  if (!isItemType(type))
-    throw notFound('Catalog.TypeNotFound', `"${String(type)}" is not one of mcp, skill, agent, soul.`);
-  return type;
-}
+/** The body depends on {type}: one alternative per catalog type. */
+const perType = (schemaOf: (type: (typeof itemTypes)[number]) => z.ZodType) =>
+  z.union(itemTypes.map((type) => schemaOf(type)) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
 
-export const idParam = (req: Request) => String(req.params.id);
+const publisher = { access: 'bearer', dailyQuota: 'counted' } as const;
+const ofType = { ...publisher, params: { type: itemTypeParam } };
+const item = { ...publisher, params: { type: itemTypeParam, id: itemIdParam } };
+const account = (res: Response) => principalOf(res).accountId;
 
-export function publisherRoutes(ctx: AppContext): Router {
-  const router = Router();
-  // Guards sit on each route, so paths this router does not serve pass on without being authenticated here.
-  const publisher = [authenticate(ctx), requireRole('Publisher')];
-  const account = (res: Parameters<typeof principalOf>[0]) => principalOf(res).accountId;
-
-  router.post('/publishers', ...publisher, async (req, res) => {
-    const input = body(req, publisherBody, 'Publisher.Invalid');
-    res.json(presentPublisher(await createPublisher(ctx.db, account(res), input)));
-  });
-
-  router.get('/publishers', ...publisher, async (_req, res) => {
-    res.json((await listOwnPublishers(ctx.db, account(res))).map(presentPublisher));
-  });
-
-  router.get('/:type/mine', ...publisher, async (req, res) => {
-    res.json((await listOwnItems(ctx.db, itemTypeParam(req), account(res))).map(presentWorkflowEntry));
-  });
-
-  router.post('/:type/drafts', ...publisher, async (req, res) => {
-    const type = itemTypeParam(req);
-    const input = parseDraftInput(req, draftBody(type), 'Draft.Invalid');
-    res.json(presentMutation(await createDraft(ctx, type, account(res), input)));
-  });
-
-  router.get('/:type/:id', ...publisher, async (req, res) => {
-    res.json(presentDraftDetail(await getDraftDetail(ctx.db, itemTypeParam(req), idParam(req), account(res))));
-  });
-
-  router.put('/:type/:id/draft', ...publisher, async (req, res) => {
-    const type = itemTypeParam(req);
-    const patch = parseDraftInput(req, draftPatchBody(type), 'Draft.Invalid');
-    res.json(presentMutation(await updateDraft(ctx, type, account(res), idParam(req), patch)));
-  });
-
-  router.post('/:type/:id/versions', ...publisher, async (req, res) => {
-    const type = itemTypeParam(req);
-    const input = body(req, versionInputSchema(type), 'Version.Invalid');
-    res.json(presentMutation(await addVersion(ctx, type, account(res), idParam(req), input)));
-  });
-
-  router.post('/:type/:id/submit-review', ...publisher, async (req, res) => {
-    const type = itemTypeParam(req);
-    const { comment } = body(req, submitBody, 'Review.Invalid');
-    res.json(presentMutation(await submitForReview(ctx, type, account(res), idParam(req), comment)));
-  });
-
-  router.post('/:type/:id/withdraw', ...publisher, async (req, res) => {
-    const type = itemTypeParam(req);
-    res.json(presentMutation(await withdrawFromReview(ctx, type, account(res), idParam(req))));
-  });
-
-  return router;
-}
+export const publisherArea: Area = {
+  tag: 'Publishing',
+  // Guards sit on each route, so paths this area does not serve pass on without being authenticated here.
+  before: (ctx, route) => [authenticate(ctx, route), requireRole('Publisher')],
+  routes: [
+    {
+      method: 'post',
+      path: '/publishers',
+      summary: 'Create a publisher namespace',
+      ...publisher,
+      body: publisherBody,
+      handler: (ctx) => async (req, res) => {
+        const input = body(req, publisherBody, 'Publisher.Invalid');
+        res.json(presentPublisher(await createPublisher(ctx.db, account(res), input)));
+      },
+    },
+    {
+      method: 'get',
+      path: '/publishers',
+      summary: 'My publisher namespaces',
+      ...publisher,
+      handler: (ctx) => async (_req, res) => {
+        res.json((await listOwnPublishers(ctx.db, account(res))).map(presentPublisher));
+      },
+    },
+    {
+      method: 'get',
+      path: '/:type/mine',
+      summary: 'My items of the type',
+      ...ofType,
+      handler: (ctx) => async (req, res) => {
+        res.json((await listOwnItems(ctx.db, itemTypeOf(req), account(res))).map(presentWorkflowEntry));
+      },
+    },
+    {
+      method: 'post',
+      path: '/:type/drafts',
+      summary: 'Create a draft',
+      ...ofType,
+      body: perType(draftBody),
+      handler: (ctx) => async (req, res) => {
+        const type = itemTypeOf(req);
+        const input = parseDraftInput(req, draftBody(type), 'Draft.Invalid');
+        res.json(presentMutation(await createDraft(ctx, type, account(res), input)));
+      },
+    },
+    {
+      method: 'get',
+      path: '/:type/:id',
+      summary: 'One of my items',
+      ...item,
+      handler: (ctx) => async (req, res) => {
+        const detail = await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'), account(res));
+        res.json(presentDraftDetail(detail));
+      },
+    },
+    {
+      method: 'put',
+      path: '/:type/:id/draft',
+      summary: 'Update a draft',
+      ...item,
+      body: perType(draftPatchBody),
+      handler: (ctx) => async (req, res) => {
+        const type = itemTypeOf(req);
+        const patch = parseDraftInput(req, draftPatchBody(type), 'Draft.Invalid');
+        res.json(presentMutation(await updateDraft(ctx, type, account(res), pathParam(req, 'id'), patch)));
+      },
+    },
+    {
+      method: 'post',
+      path: '/:type/:id/versions',
+      summary: 'Add a version',
+      ...item,
+      body: perType(versionInputSchema),
+      handler: (ctx) => async (req, res) => {
+        const type = itemTypeOf(req);
+        const input = body(req, versionInputSchema(type), 'Version.Invalid');
+        res.json(presentMutation(await addVersion(ctx, type, account(res), pathParam(req, 'id'), input)));
+      },
+    },
+    {
+      method: 'post',
+      path: '/:type/:id/submit-review',
+      summary: 'Submit for review',
+      ...item,
+      body: submitBody,
+      handler: (ctx) => async (req, res) => {
+        const type = itemTypeOf(req);
+        const { comment } = body(req, submitBody, 'Review.Invalid');
+        res.json(presentMutation(await submitForReview(ctx, type, account(res), pathParam(req, 'id'), comment)));
+      },
+    },
+    {
+      method: 'post',
+      path: '/:type/:id/withdraw',
+      summary: 'Withdraw from review',
+      ...item,
+      handler: (ctx) => async (req, res) => {
+        const type = itemTypeOf(req);
+        res.json(presentMutation(await withdrawFromReview(ctx, type, account(res), pathParam(req, 'id'))));
+      },
+    },
+    {
+      method: 'post',
+      path: '/:type/:id/unpublish',
+      summary: 'Take a published item out of the public catalog',
+      ...item,
+      body: unpublishBody,
+      handler: (ctx) => async (req, res) => {
+        const type = itemTypeOf(req);
+        const { reason } = body(req, unpublishBody, 'Publisher.Invalid');
+        const unlisting = { by: 'publisher' as const, accountId: account(res), reason };
+        res.json(presentMutation(await unlistItem(ctx, type, pathParam(req, 'id'), unlisting)));
+      },
+    },
+  ],
+};

@@ -1,24 +1,16 @@
-// Who may open the queue dashboard: an Admin's console session, presented as a bearer token or as the
-// HttpOnly cookie that POST /admin/session sets (a browser cannot add headers to the dashboard's own calls).
+// Who may open the queue dashboard: an Admin's console session, presented as a bearer token, as the HttpOnly cookie
+// that POST /admin/session sets (a browser cannot add headers to the dashboard's own calls), or as the console's
+// own session cookie (the console links here). A state-changing call with the console cookie must be same-origin.
 import type { Request, RequestHandler } from 'express';
 import type { AppContext } from '../../../shared/context.js';
 import { forbidden, unauthorized } from '../../../shared/errors/app-error.js';
 import { authenticateToken } from '../../../shared/identity/authenticator.js';
 import type { Principal } from '../../../shared/identity/principal.js';
-
-export const ADMIN_COOKIE = 'ockhub_admin_session';
-export const ADMIN_COOKIE_PATH = '/admin';
+import { assertSameOrigin, changesState } from '../../http/same-origin.js';
+import { ADMIN_COOKIE, CONSOLE_COOKIE, readCookie } from '../../http/session-cookies.js';
 
 export function bearerToken(req: Request): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1];
-}
-
-export function cookieToken(req: Request): string | undefined {
-  for (const part of (req.header('cookie') ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === ADMIN_COOKIE) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
 }
 
 /** 401 without a valid credential; 403 for an API key (even an Admin's) or an account without the Admin role. */
@@ -31,10 +23,15 @@ export async function adminSessionOf(ctx: AppContext, token: string | undefined)
   return principal;
 }
 
-/** Guards the dashboard: the cookie first, a bearer header otherwise. */
+/** Guards the dashboard: its own cookie first, then a bearer header, then the console cookie. */
 export function requireAdminSession(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
-    res.locals.principal = await adminSessionOf(ctx, cookieToken(req) ?? bearerToken(req));
+    let token = readCookie(req, ADMIN_COOKIE) ?? bearerToken(req);
+    if (!token) {
+      token = readCookie(req, CONSOLE_COOKIE);
+      if (token && changesState(req)) assertSameOrigin(req, ctx.config);
+    }
+    res.locals.principal = await adminSessionOf(ctx, token);
     next();
   };
 }

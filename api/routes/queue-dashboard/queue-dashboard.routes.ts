@@ -3,39 +3,61 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
+import type { Express } from 'express';
 import { queueNames } from '../../../shared/queues/registry.js';
-import { ADMIN_COOKIE, ADMIN_COOKIE_PATH, adminSessionOf, bearerToken, requireAdminSession } from './admin-session.js';
+import { ADMIN_COOKIE, ADMIN_COOKIE_PATH, clearSessionCookie, setSessionCookie } from '../../http/session-cookies.js';
+import type { Area } from '../route.js';
+import { adminSessionOf, bearerToken, requireAdminSession } from './admin-session.js';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
-export function queueDashboardRoutes(ctx: AppContext): Router {
-  const serverAdapter = new ExpressAdapter();
-  serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);
-  createBullBoard({
-    queues: queueNames.map((name) => new BullMQAdapter(ctx.queues.queue(name))),
-    serverAdapter,
-    options: { uiConfig: { boardTitle: 'ockhub queues' } },
-  });
-  const secureCookie = ctx.config.PUBLIC_BASE_URL?.startsWith('https:') ?? false;
-  const router = Router();
+const cookie = { name: ADMIN_COOKIE, path: ADMIN_COOKIE_PATH };
 
-  router.post('/admin/session', async (req, res) => {
-    const token = bearerToken(req);
-    await adminSessionOf(ctx, token);
-    res.cookie(ADMIN_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: secureCookie || req.secure,
-      path: ADMIN_COOKIE_PATH,
+export const queueDashboardArea: Area = {
+  tag: 'Operations',
+  // The bull-board UI and its own API: a sub-application, not part of the document.
+  middleware: (router, ctx) => {
+    const serverAdapter = new ExpressAdapter();
+    serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);
+    createBullBoard({
+      queues: queueNames.map((name) => new BullMQAdapter(ctx.queues.queue(name))),
+      serverAdapter,
+      options: { uiConfig: { boardTitle: 'ockhub queues' } },
     });
-    res.status(204).end();
-  });
-  router.delete('/admin/session', (_req, res) => {
-    res.clearCookie(ADMIN_COOKIE, { path: ADMIN_COOKIE_PATH, httpOnly: true, sameSite: 'strict' });
-    res.status(204).end();
-  });
-  router.use(QUEUE_DASHBOARD_PATH, requireAdminSession(ctx), serverAdapter.getRouter());
-  return router;
-}
+    // bull-board runs its own Express app, which would announce itself again after the security headers removed it.
+    const dashboard: Express = serverAdapter.getRouter();
+    dashboard.disable('x-powered-by');
+    router.use(QUEUE_DASHBOARD_PATH, requireAdminSession(ctx), dashboard);
+  },
+  routes: [
+    {
+      method: 'post',
+      path: '/admin/session',
+      summary: 'Set the queue dashboard cookie from an Admin console session (API keys refused)',
+      access: 'session',
+      // The console session is checked by the dashboard's own rule (adminSessionOf), which never counts.
+      dailyQuota: 'none',
+      status: 204,
+      content: 'none',
+      returns: 'The HttpOnly, SameSite=Strict cookie is set for /admin.',
+      handler: (ctx) => async (req, res) => {
+        const token = bearerToken(req);
+        await adminSessionOf(ctx, token);
+        setSessionCookie(req, res, ctx.config, { ...cookie, token: token as string });
+        res.status(204).end();
+      },
+    },
+    {
+      method: 'delete',
+      path: '/admin/session',
+      summary: 'Clear the queue dashboard cookie',
+      access: 'public',
+      status: 204,
+      content: 'none',
+      handler: () => (_req, res) => {
+        clearSessionCookie(res, cookie);
+        res.status(204).end();
+      },
+    },
+  ],
+};

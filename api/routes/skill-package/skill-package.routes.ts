@@ -1,61 +1,70 @@
 // POST /api/v1/publisher/skill/{skillId}/versions/{versionId}/package: one multipart part `file` holding the .zip,
-// streamed straight to object storage (busboy; nothing buffered whole, nothing written to a temp folder).
-import type { Readable } from 'node:stream';
-import busboy from 'busboy';
-import { type Request, Router } from 'express';
-import { uploadSkillBundle } from '../../../shared/catalog/skill-bundle-upload.js';
-import type { AppContext } from '../../../shared/context.js';
-import { badRequest } from '../../../shared/errors/app-error.js';
+// streamed straight to object storage as it arrives (nothing buffered whole; the local driver's temp file is removed
+// if the upload fails or the client goes away).
+
+import { catalogErrors } from '../../../shared/catalog/catalog-errors.js';
+import { type UploadedBundle, uploadSkillBundle } from '../../../shared/catalog/skill-bundle-upload.js';
+import { badRequest, notFound } from '../../../shared/errors/app-error.js';
 import { SKILL_BUNDLE_LIMITS } from '../../../shared/skills/bundle-limits.js';
+import { type MultipartLimits, type MultipartProblem, readMultipart } from '../../http/multipart-body.js';
+import { pathParam, uuidParam } from '../../http/path-params.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
+import type { Area } from '../route.js';
 
-/** Resolves with the stream of the `file` part; other parts are drained and ignored. */
-function filePart(req: Request): Promise<{ stream: Readable; done: Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        limits: { files: 1, fileSize: SKILL_BUNDLE_LIMITS.maxCompressedBytes + 1, fields: 10, parts: 12 },
-      });
-    } catch {
-      reject(badRequest('Skill.InvalidBundle', 'Send the bundle as multipart/form-data with a part named "file".'));
-      return;
-    }
-    let found = false;
-    const done = new Promise<void>((ok) => parser.once('close', ok));
-    parser.on('file', (name, stream) => {
-      if (name !== 'file' || found) {
-        stream.resume();
-        return;
-      }
-      found = true;
-      resolve({ stream, done });
-    });
-    parser.once('close', () => {
-      if (!found) reject(badRequest('Skill.InvalidBundle', 'The request has no part named "file".'));
-    });
-    parser.once('error', () => reject(badRequest('Skill.InvalidBundle', 'The multipart body is malformed.')));
-    req.pipe(parser);
-  });
-}
+/** The zip (the storage write stops it past 10 MB) and a few small fields, which are ignored. */
+export const SKILL_PACKAGE_MULTIPART: MultipartLimits = {
+  bodyBytes: SKILL_BUNDLE_LIMITS.maxCompressedBytes + 64 * 1024,
+  fileBytes: SKILL_BUNDLE_LIMITS.maxCompressedBytes + 1,
+  fieldBytes: 1024,
+  fields: 10,
+  files: 1,
+  parts: 11,
+};
 
-export function skillPackageRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.post(
-    '/:skillId/versions/:versionId/package',
-    authenticate(ctx),
-    requireRole('Publisher'),
-    async (req, res) => {
-      const { stream } = await filePart(req);
-      const result = await uploadSkillBundle(
-        ctx,
-        principalOf(res).accountId,
-        { skillId: String(req.params.skillId), versionId: String(req.params.versionId) },
-        stream,
-      );
-      res.json(result);
+const problems: Record<MultipartProblem, string> = {
+  'not-multipart': 'Send the bundle as multipart/form-data with a part named "file".',
+  malformed: 'The multipart body is malformed.',
+  'body-too-large': `The upload is larger than ${SKILL_BUNDLE_LIMITS.maxCompressedBytes / 1024 / 1024} MB.`,
+  'file-too-large': `The bundle is larger than ${SKILL_BUNDLE_LIMITS.maxCompressedBytes / 1024 / 1024} MB.`,
+  'field-too-large': 'A form field is larger than 1 KiB.',
+  'too-many-fields': 'The upload has more than 10 form fields.',
+  'too-many-files': 'Send exactly one file, in the part named "file".',
+  'too-many-parts': 'The upload has too many parts.',
+};
+
+export const skillPackageArea: Area = {
+  tag: 'Publishing',
+  routes: [
+    {
+      method: 'post',
+      path: '/:skillId/versions/:versionId/package',
+      summary: 'Upload the skill bundle (zip) of a version',
+      access: 'bearer',
+      dailyQuota: 'counted',
+      multipartFiles: ['file'],
+      // The version first, as the upload itself checks them.
+      params: {
+        versionId: uuidParam({ notFound: () => notFound('Version.NotFound', 'No such version of this skill.') }),
+        skillId: uuidParam({ notFound: () => catalogErrors.itemNotFound('skill') }),
+      },
+      before: (ctx, route) => [authenticate(ctx, route), requireRole('Publisher')],
+      handler: (ctx) => async (req, res) => {
+        const ref = { skillId: pathParam(req, 'skillId'), versionId: pathParam(req, 'versionId') };
+        const { files } = await readMultipart<UploadedBundle | null>(req, {
+          limits: SKILL_PACKAGE_MULTIPART,
+          refuse: (problem) => badRequest('Skill.InvalidBundle', problems[problem]),
+          onFile: ({ field, stream }) => {
+            if (field !== 'file') {
+              stream.resume();
+              return null;
+            }
+            return uploadSkillBundle(ctx, principalOf(res).accountId, ref, stream);
+          },
+        });
+        const uploaded = files.find((f) => f !== null);
+        if (!uploaded) throw badRequest('Skill.InvalidBundle', 'The request has no part named "file".');
+        res.json(uploaded);
+      },
     },
-  );
-  return router;
-}
+  ],
+};

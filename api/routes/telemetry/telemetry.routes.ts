@@ -1,16 +1,49 @@
-// POST /api/v1/telemetry: anonymous usage events, validated and enqueued; counting happens in the workers.
-import { Router } from 'express';
-import type { AppContext } from '../../../shared/context.js';
-import { acceptTelemetry } from '../../../shared/telemetry/telemetry-ingest.js';
+// POST /api/v1/telemetry: anonymous usage events, one or a batch of up to 100, each taken in one Redis step
+// (deduplicated and counted there; the telemetry flush writes the counters to PostgreSQL).
+import { AppError } from '../../../shared/errors/app-error.js';
+import { validationError } from '../../../shared/errors/validation.js';
+import { retryAfterSeconds } from '../../../shared/rate-limit/sliding-window.js';
+import { acceptTelemetry, acceptTelemetryBatch } from '../../../shared/telemetry/telemetry-ingest.js';
+import { clientAddress } from '../../http/client-address.js';
 import { body } from '../../http/validate.js';
-import { telemetryBody } from './telemetry.schemas.js';
+import type { Area } from '../route.js';
+import { telemetryBatchBody, telemetryBody, telemetryRequestBody } from './telemetry.schemas.js';
 
-export function telemetryRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.post('/', async (req, res) => {
-    const input = body(req, telemetryBody, 'Telemetry.Invalid');
-    await acceptTelemetry(ctx, input, { ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
-    res.json({ recorded: true });
-  });
-  return router;
-}
+const isBatch = (b: unknown) => typeof b === 'object' && b !== null && 'events' in b;
+
+export const telemetryArea: Area = {
+  tag: 'Catalog',
+  routes: [
+    {
+      method: 'post',
+      path: '/',
+      summary:
+        'Record an anonymous usage event, or a batch `{events:[…]}` of up to 100 (answered `{recorded, results:[{recorded} | {recorded:false, error:{status, code, message}}]}`, one result per event in order)',
+      access: 'public',
+      body: telemetryRequestBody,
+      rateLimited: 'Telemetry.RateLimited: more than TELEMETRY_RATE_LIMIT_PER_MINUTE events from this address.',
+      handler: (ctx) => async (req, res) => {
+        if (!isBatch(req.body)) {
+          const input = body(req, telemetryBody, 'Telemetry.Invalid');
+          await acceptTelemetry(ctx, input, { ip: clientAddress(req) });
+          res.json({ recorded: true });
+          return;
+        }
+        const { events } = body(req, telemetryBatchBody, 'Telemetry.Invalid');
+        const inputs = events.map((event) => {
+          const parsed = telemetryBody.safeParse(event);
+          return parsed.success ? parsed.data : validationError(parsed.error, 'Telemetry.Invalid');
+        });
+        const { results, retryAfterMs } = await acceptTelemetryBatch(ctx, inputs, { ip: clientAddress(req) });
+        const recorded = results.filter((r) => r.recorded).length;
+        if (recorded === 0 && results.every((r) => !r.recorded && r.error.status === 429)) {
+          throw new AppError('Telemetry.RateLimited', 429, 'Too many telemetry events from this address.', {
+            headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
+          });
+        }
+        if (retryAfterMs > 0) res.setHeader('retry-after', retryAfterSeconds(retryAfterMs));
+        res.json({ recorded, results });
+      },
+    },
+  ],
+};

@@ -4,10 +4,10 @@ import type { AlertWithAttempts } from '../../../shared/wallet/alert-history.js'
 import type { AlertSettings } from '../../../shared/wallet/alert-settings.js';
 import type { WalletRecord } from '../../../shared/wallet/ledger.js';
 import { microsToNumber } from '../../../shared/wallet/money.js';
-import type { Wallet } from '../../../shared/wallet/wallets.js';
+import type { LiveWallet } from '../../../shared/wallet/wallet-mirror.js';
 import { withoutNulls } from '../../http/json.js';
 
-export function presentWallet(wallet: Wallet) {
+export function presentWallet(wallet: LiveWallet) {
   return {
     organizationId: wallet.organizationId,
     balance: microsToNumber(wallet.balance),
@@ -27,6 +27,7 @@ export function presentRecord(record: WalletRecord) {
     description: record.description,
     requestLogId: record.requestLogId,
     refundOf: record.refundOf,
+    topUpCodeId: record.topUpCodeId,
     createdAt: record.createdAt,
   });
 }

@@ -8,13 +8,52 @@ export const rechargeBody = z.object({
   description: z.string().trim().max(500).optional(),
 });
 
-export const recordsQuery = z.object({
+/** A top-up code as typed: letter case, spaces and hyphens do not matter. */
+export const redeemBody = z.object({ code: z.string().trim().min(1).max(100) });
+
+const DAY_MS = 86_400_000;
+
+/** A UTC day (`2026-11-24`, the whole day) or an instant with its offset; `from` inclusive, `to` exclusive. */
+const periodBound = (edge: 'from' | 'to') =>
+  z.union([z.iso.date(), z.iso.datetime({ offset: true })]).transform((v) => {
+    if (v.length > 10) return new Date(v);
+    const start = new Date(`${v}T00:00:00.000Z`);
+    return edge === 'to' ? new Date(start.getTime() + DAY_MS) : start;
+  });
+
+/** The filters shared by the record lists and the CSV export. */
+export const recordFilters = {
+  type: z.enum(walletRecordType.enumValues).optional(),
+  from: periodBound('from').optional(),
+  to: periodBound('to').optional(),
+};
+
+/** A refinement for a query with both bounds: `from` before `to`. */
+export const periodInOrder: [(q: { from?: Date; to?: Date }) => boolean, { message: string; path: string[] }] = [
+  (q) => !q.from || !q.to || q.from < q.to,
+  { message: '"from" must be before "to"', path: ['from'] },
+];
+
+const paging = {
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   size: z.coerce.number().int().min(1).max(100).default(20),
-  type: z.enum(walletRecordType.enumValues).optional(),
-});
+};
 
-export const historyQuery = recordsQuery.pick({ page: true, size: true });
+export const recordsQuery = z.object({ ...paging, ...recordFilters }).refine(...periodInOrder);
+
+export const recordExportQuery = z.object(recordFilters).refine(...periodInOrder);
+
+export const historyQuery = z.object(paging);
+
+export const balanceHistoryQuery = z
+  .object({
+    days: z.coerce.number().int().min(1).max(366).default(30),
+    interval: z.enum(['hour', 'day']).default('day'),
+  })
+  .refine((q) => q.interval === 'day' || q.days <= 31, {
+    message: 'hourly points cover at most 31 days',
+    path: ['days'],
+  });
 
 export const refundBody = z.object({
   amount: moneyInput({ positive: true }).optional(),

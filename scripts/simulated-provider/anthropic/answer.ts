@@ -1,15 +1,22 @@
-// Composes the assistant message the simulator answers with: an optional thinking block, then a text answer
-// derived from the last user turn (or a forced tool call), cut by stop sequences and `max_tokens`.
+// Composes the assistant message the simulator answers with: an optional thinking block, the server tools it
+// runs, then a text answer derived from the last user turn (or a forced tool call, or JSON in the requested
+// output format), cut by stop sequences and `max_tokens`.
 import { canonicalJson, sha256, stableId } from '../deterministic.js';
 import type { CacheUsage } from './prompt-cache.js';
-import { blocksOf, lastUserText, type MessagesRequest } from './request.js';
+import { blocksOf, lastUserText, type MessagesRequest, thinkingIsOn } from './request.js';
+import {
+  isServerToolResult,
+  runServerTools,
+  type ServerToolResultBlock,
+  type ServerToolUseBlock,
+} from './server-tools.js';
 import { countInputTokens, tokensOfText } from './token-count.js';
 import { toolInputFor } from './tool-input.js';
 
 export type TextBlock = { type: 'text'; text: string };
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
-export type AnswerBlock = TextBlock | ThinkingBlock | ToolUseBlock;
+export type AnswerBlock = TextBlock | ThinkingBlock | ToolUseBlock | ServerToolUseBlock | ServerToolResultBlock;
 export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
 
 export type Usage = {
@@ -18,6 +25,7 @@ export type Usage = {
   cache_read_input_tokens: number;
   cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
   output_tokens: number;
+  server_tool_use: { web_search_requests: number; web_fetch_requests: number } | null;
   service_tier: 'standard';
 };
 
@@ -30,6 +38,8 @@ export type AssistantMessage = {
   stop_reason: StopReason;
   stop_sequence: string | null;
   usage: Usage;
+  /** Present when the request asked for context management (no edit is ever needed on simulated prompts). */
+  context_management?: { applied_edits: unknown[] };
 };
 
 const EXCERPT_CHARS = 160;
@@ -92,22 +102,35 @@ function cutAtStopSequence(text: string, stopSequences: string[] = []) {
   return best;
 }
 
+/** Output tokens of a generated block; a server tool's result is read as input, not generated. */
 export function tokensOfAnswerBlock(block: AnswerBlock): number {
   if (block.type === 'text') return tokensOfText(block.text);
   if (block.type === 'thinking') return tokensOfText(block.thinking);
+  if (isServerToolResult(block)) return 0;
   return tokensOfText(block.name + JSON.stringify(block.input));
+}
+
+/** Thinking happens when it is on, except that adaptive thinking at low effort skips simple prompts (all of ours). */
+function thinks(request: MessagesRequest): boolean {
+  if (!thinkingIsOn(request)) return false;
+  return !(request.thinking?.type === 'adaptive' && request.output_config?.effort === 'low');
 }
 
 export function composeAnswer(request: MessagesRequest, cache: CacheUsage): AssistantMessage {
   const seed = answerSeed(request);
   const userText = lastUserText(request.messages);
   const planned: AnswerBlock[] = [];
-  if (request.thinking?.type === 'enabled') {
-    const thinking = thinkingText(userText).slice(0, request.thinking.budget_tokens * 4);
+  if (thinks(request)) {
+    const chars = request.thinking?.type === 'enabled' ? request.thinking.budget_tokens * 4 : undefined;
+    const omitted = request.thinking && 'display' in request.thinking && request.thinking.display === 'omitted';
+    const thinking = omitted ? '' : thinkingText(userText).slice(0, chars);
     const signature = Buffer.concat([sha256(`sig|${seed}`), sha256(`sig2|${seed}`)]).toString('base64');
     planned.push({ type: 'thinking', thinking, signature });
   }
   const tool = forcedTool(request);
+  const servers = tool ? undefined : runServerTools(request, userText, seed);
+  planned.push(...(servers?.blocks ?? []));
+  const format = request.output_config?.format;
   if (tool) {
     planned.push({
       type: 'tool_use',
@@ -115,6 +138,8 @@ export function composeAnswer(request: MessagesRequest, cache: CacheUsage): Assi
       name: tool.name,
       input: toolInputFor(tool.input_schema),
     });
+  } else if (format) {
+    planned.push({ type: 'text', text: JSON.stringify(toolInputFor(format.schema)) });
   } else {
     planned.push({ type: 'text', text: toolResultReply(request) ?? plainReply(userText) });
   }
@@ -148,6 +173,10 @@ export function composeAnswer(request: MessagesRequest, cache: CacheUsage): Assi
   }
 
   const cacheCreation = cache.cacheCreation5mTokens + cache.cacheCreation1hTokens;
+  // A server tool's result is read back as input by the pass that follows it.
+  const toolResultTokens = content
+    .filter(isServerToolResult)
+    .reduce((sum, b) => sum + tokensOfText(canonicalJson(b)), 0);
   return {
     id: stableId('msg_', seed),
     type: 'message',
@@ -157,7 +186,7 @@ export function composeAnswer(request: MessagesRequest, cache: CacheUsage): Assi
     stop_reason: stopReason,
     stop_sequence: stopSequence,
     usage: {
-      input_tokens: Math.max(0, countInputTokens(request) - cache.cacheReadTokens - cacheCreation),
+      input_tokens: Math.max(0, countInputTokens(request) - cache.cacheReadTokens - cacheCreation) + toolResultTokens,
       cache_creation_input_tokens: cacheCreation,
       cache_read_input_tokens: cache.cacheReadTokens,
       cache_creation: {
@@ -165,7 +194,11 @@ export function composeAnswer(request: MessagesRequest, cache: CacheUsage): Assi
         ephemeral_1h_input_tokens: cache.cacheCreation1hTokens,
       },
       output_tokens: content.reduce((sum, b) => sum + tokensOfAnswerBlock(b), 0),
+      server_tool_use: servers?.blocks.length
+        ? { web_search_requests: servers.webSearchRequests, web_fetch_requests: servers.webFetchRequests }
+        : null,
       service_tier: 'standard',
     },
+    ...(request.context_management ? { context_management: { applied_edits: [] } } : {}),
   };
 }

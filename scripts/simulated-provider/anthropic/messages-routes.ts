@@ -9,7 +9,7 @@ import { composeAnswer } from './answer.js';
 import { anthropicError, anthropicErrorBody, newRequestId, rateLimited } from './errors.js';
 import { findModel, listModels } from './models.js';
 import { PromptCache } from './prompt-cache.js';
-import { lastUserText, parseCountTokensRequest, parseMessagesRequest } from './request.js';
+import { betasOf, lastUserText, parseCountTokensRequest, parseMessagesRequest } from './request.js';
 import { streamEvents } from './stream-events.js';
 import { countInputTokens, promptSegments } from './token-count.js';
 
@@ -37,7 +37,7 @@ export function anthropicRouter(options: ResolvedOptions, state: SimulatorState)
 
   router.post('/v1/messages', authenticate, json, record, async (req, res) => {
     state.counters.messages++;
-    const request = parseMessagesRequest(req.body);
+    const request = parseMessagesRequest(req.body, betasOf(req.header('anthropic-beta')));
     const prompt = lastUserText(request.messages);
     if (has(prompt, 'upstreamError')) throw anthropicError(500, 'Internal server error');
     if (has(prompt, 'overloaded')) throw anthropicError(529, 'Overloaded');
@@ -62,7 +62,7 @@ export function anthropicRouter(options: ResolvedOptions, state: SimulatorState)
 
   router.post('/v1/messages/count_tokens', authenticate, json, record, (req, res) => {
     state.counters.countTokens++;
-    const request = parseCountTokensRequest(req.body);
+    const request = parseCountTokensRequest(req.body, betasOf(req.header('anthropic-beta')));
     res.set('request-id', newRequestId()).json({ input_tokens: countInputTokens(request) });
   });
 

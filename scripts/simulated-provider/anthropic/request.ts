@@ -1,6 +1,9 @@
 // The Messages request as the simulator understands it, validated the way Anthropic answers bad input
-// (400 invalid_request_error with a `path: reason` message).
+// (400 invalid_request_error with a `path: reason` message). Top-level fields are strict, as Anthropic's are
+// ("Extra inputs are not permitted"); beta fields need their beta named in `anthropic-beta`.
 import { z } from 'zod';
+import { checkBetaFields } from './beta-features.js';
+import { checkConversation, checkTools } from './conversation-rules.js';
 import { invalidRequest } from './errors.js';
 
 const cacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
@@ -8,14 +11,16 @@ const cacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m',
 const block = z.looseObject({ type: z.string(), cache_control: cacheControl.nullish() });
 
 const message = z.object({
-  role: z.enum(['user', 'assistant']),
+  role: z.enum(['user', 'assistant', 'system']),
   content: z.union([z.string(), z.array(block)]),
 });
 
 const tool = z.looseObject({
+  type: z.string().optional(),
   name: z.string().min(1),
   description: z.string().optional(),
   input_schema: z.looseObject({ type: z.string() }).optional(),
+  max_uses: z.int().min(1).optional(),
   cache_control: cacheControl.nullish(),
 });
 
@@ -26,10 +31,41 @@ const toolChoice = z.discriminatedUnion('type', [
   z.object({ type: z.literal('none') }),
 ]);
 
+// Anthropic: `enabled` (manual budget), `adaptive` (the model decides, steered by output_config.effort),
+// `disabled`, and `between_tools`.
+const thinkingDisplay = z.enum(['summarized', 'omitted']).nullish();
 const thinking = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('enabled'), budget_tokens: z.int().min(1024) }),
+  z.object({ type: z.literal('enabled'), budget_tokens: z.int().min(1024), display: thinkingDisplay }),
+  z.object({ type: z.literal('adaptive'), display: thinkingDisplay }),
+  z.object({ type: z.literal('between_tools') }),
   z.object({ type: z.literal('disabled') }),
 ]);
+
+const outputConfig = z.strictObject({
+  effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).nullish(),
+  format: z.strictObject({ type: z.literal('json_schema'), schema: z.looseObject({}) }).nullish(),
+});
+
+const contextManagement = z.strictObject({
+  edits: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.looseObject({ type: z.literal('clear_tool_uses_20250919') }),
+        z.looseObject({
+          type: z.literal('clear_thinking_20251015'),
+          keep: z
+            .union([
+              z.literal('all'),
+              z.object({ type: z.literal('all') }),
+              z.object({ type: z.literal('thinking_turns'), value: z.int().min(1) }),
+            ])
+            .optional(),
+        }),
+        z.looseObject({ type: z.literal('compact_20260112') }),
+      ]),
+    )
+    .optional(),
+});
 
 const countTokensShape = {
   model: z.string().min(1),
@@ -38,11 +74,15 @@ const countTokensShape = {
   tools: z.array(tool).optional(),
   tool_choice: toolChoice.optional(),
   thinking: thinking.optional(),
+  output_config: outputConfig.optional(),
+  context_management: contextManagement.nullish(),
+  mcp_servers: z.array(z.looseObject({ type: z.literal('url'), url: z.url(), name: z.string() })).optional(),
+  cache_control: cacheControl.nullish(),
 };
 
-const countTokensSchema = z.looseObject(countTokensShape);
+const countTokensSchema = z.strictObject(countTokensShape);
 
-const messagesSchema = z.looseObject({
+const messagesSchema = z.strictObject({
   ...countTokensShape,
   max_tokens: z.int().min(1),
   stop_sequences: z.array(z.string()).optional(),
@@ -51,6 +91,10 @@ const messagesSchema = z.looseObject({
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.int().min(0).optional(),
   metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
+  container: z.union([z.string(), z.looseObject({})]).nullish(),
+  service_tier: z.enum(['auto', 'standard_only']).optional(),
+  speed: z.enum(['standard', 'fast']).nullish(),
+  inference_geo: z.string().nullish(),
 });
 
 export type ContentBlock = z.infer<typeof block>;
@@ -63,6 +107,10 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const where = [...issue.path, issue.keys[0]].join('.');
+    throw invalidRequest(`${where}: Extra inputs are not permitted`);
+  }
   const where = issue.path.length ? issue.path.join('.') : 'body';
   const missing = issue.code === 'invalid_type' && issue.input === undefined;
   throw invalidRequest(`${where}: ${missing ? 'Field required' : issue.message}`);
@@ -72,65 +120,35 @@ export function blocksOf(content: string | ContentBlock[]): ContentBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
-function checkConversation(request: CountTokensRequest): void {
-  const hasToolBlocks = request.messages.some((m) =>
-    blocksOf(m.content).some((b) => b.type === 'tool_use' || b.type === 'tool_result'),
+/** The beta names of an `anthropic-beta` header (comma-separated). */
+export function betasOf(header: string | undefined): Set<string> {
+  return new Set(
+    (header ?? '')
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
   );
-  if (hasToolBlocks && !request.tools?.length) {
-    throw invalidRequest('Requests which include `tool_use` or `tool_result` blocks must define tools.');
-  }
-  request.messages.forEach((m, i) => {
-    blocksOf(m.content).forEach((b, j) => {
-      if (b.type === 'text' && (typeof b.text !== 'string' || b.text === '')) {
-        throw invalidRequest(`messages.${i}.content.${j}: text content blocks must be non-empty`);
-      }
-      if (b.type !== 'tool_result') return;
-      if (m.role !== 'user')
-        throw invalidRequest(`messages.${i}.content.${j}: tool_result blocks belong to user turns`);
-      const previous = request.messages[i - 1];
-      const ids = previous?.role === 'assistant' ? blocksOf(previous.content).map((p) => p.id) : [];
-      if (!ids.includes(b.tool_use_id)) {
-        throw invalidRequest(
-          `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(b.tool_use_id)}. ` +
-            'Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
-        );
-      }
-    });
-  });
-  const breakpoints =
-    (request.tools ?? []).filter((t) => t.cache_control).length +
-    (typeof request.system === 'string' ? 0 : (request.system ?? []).filter((b) => b.cache_control).length) +
-    request.messages.flatMap((m) => blocksOf(m.content)).filter((b) => b.cache_control).length;
-  if (breakpoints > 4) {
-    throw invalidRequest(`A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`);
-  }
 }
 
-function checkTools(request: CountTokensRequest): void {
-  const choice = request.tool_choice;
-  if (!choice || choice.type === 'auto' || choice.type === 'none') return;
-  if (!request.tools?.length) throw invalidRequest('tool_choice: may only be specified while providing tools.');
-  if (choice.type === 'tool' && !request.tools.some((t) => t.name === choice.name)) {
-    throw invalidRequest(`tool_choice.name: Tool '${choice.name}' not found in tools.`);
-  }
-  if (request.thinking?.type === 'enabled') {
-    throw invalidRequest('Thinking may not be enabled when tool_choice forces tool use.');
-  }
-}
-
-export function parseCountTokensRequest(body: unknown): CountTokensRequest {
+export function parseCountTokensRequest(body: unknown, betas: Set<string> = new Set()): CountTokensRequest {
   const request = parse(countTokensSchema, body);
+  checkBetaFields(request, betas);
   checkTools(request);
   checkConversation(request);
   return request;
 }
 
-export function parseMessagesRequest(body: unknown): MessagesRequest {
+export function thinkingIsOn(request: CountTokensRequest): boolean {
+  return request.thinking !== undefined && request.thinking.type !== 'disabled';
+}
+
+export function parseMessagesRequest(body: unknown, betas: Set<string> = new Set()): MessagesRequest {
   const request = parse(messagesSchema, body);
+  checkBetaFields(request, betas);
   if (request.thinking?.type === 'enabled' && request.thinking.budget_tokens >= request.max_tokens) {
     throw invalidRequest('`max_tokens` must be greater than `thinking.budget_tokens`.');
   }
-  if (request.thinking?.type === 'enabled' && request.temperature !== undefined && request.temperature !== 1) {
+  if (thinkingIsOn(request) && request.temperature !== undefined && request.temperature !== 1) {
     throw invalidRequest('`temperature` may only be set to 1 when thinking is enabled.');
   }
   checkTools(request);

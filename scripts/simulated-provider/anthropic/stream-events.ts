@@ -2,6 +2,7 @@
 // (a ping after the first start), deltas in several pieces, content_block_stop, then message_delta and message_stop.
 import type { SseEvent } from '../sse-writer.js';
 import type { AnswerBlock, AssistantMessage } from './answer.js';
+import { isServerToolResult } from './server-tools.js';
 
 const WORDS_PER_DELTA = 3;
 const JSON_PIECES = 4;
@@ -24,10 +25,13 @@ function jsonPieces(json: string): string[] {
 function startBlock(block: AnswerBlock) {
   if (block.type === 'text') return { type: 'text', text: '' };
   if (block.type === 'thinking') return { type: 'thinking', thinking: '', signature: '' };
-  return { type: 'tool_use', id: block.id, name: block.name, input: {} };
+  if (isServerToolResult(block)) return block;
+  return { type: block.type, id: block.id, name: block.name, input: {} };
 }
 
 function deltas(block: AnswerBlock): unknown[] {
+  // A server tool's result arrives whole in its content_block_start.
+  if (isServerToolResult(block)) return [];
   if (block.type === 'text') return textPieces(block.text).map((text) => ({ type: 'text_delta', text }));
   if (block.type === 'thinking') {
     return [
@@ -95,6 +99,7 @@ export function streamEvents(message: AssistantMessage, options: { failAfterDelt
         cache_creation_input_tokens: usage.cache_creation_input_tokens,
         cache_read_input_tokens: usage.cache_read_input_tokens,
         output_tokens: usage.output_tokens,
+        server_tool_use: usage.server_tool_use,
       },
     },
   });

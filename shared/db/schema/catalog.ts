@@ -172,6 +172,8 @@ export const catalogVersions = pgTable(
   (t) => [
     uniqueIndex('catalog_versions_item_version_key').on(t.itemId, t.version),
     index('catalog_versions_item_created_idx').on(t.itemId, t.createdAt.desc(), t.id.desc()),
+    // The MCP Registry API pages published versions by (publication time, id): an ordered scan, no sort.
+    index('catalog_versions_published_idx').on(t.publishedAt, t.id).where(sql`${t.status} = 'published'`),
   ],
 );
 

@@ -44,9 +44,10 @@ export const videoTasks = pgTable(
     videoUrl: text('video_url'),
     objectStoreUrl: text('object_store_url'),
     requestLogId: uuid('request_log_id').notNull(),
-    reservationId: uuid('reservation_id'),
     chargeClosed: boolean('charge_closed').notNull().default(false),
     idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the normalized request a keyed create carried: the same key with another request is refused. */
+    requestFingerprint: text('request_fingerprint'),
     deadlineAt: at('deadline_at').notNull(),
     lastPolledAt: at('last_polled_at'),
     finishedAt: at('finished_at'),

@@ -1,6 +1,6 @@
-// The organization wallet (SPEC section 4): balances, the chained record ledger, reservations of in-flight
-// requests, balance-alert settings, the alerts raised by threshold crossings and every delivery attempt.
-// Money columns are integer micro-units (1 USD = 1,000,000) read as bigint.
+// The organization wallet (SPEC section 4): the settled balance, the chained record ledger, balance-alert settings,
+// the alerts raised by threshold crossings and every delivery attempt. Money columns are integer micro-units
+// (1 USD = 1,000,000) read as bigint. Reservations of requests in flight live in the Redis mirror (docs/wallet.md).
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -20,9 +20,9 @@ import {
 import { at, createdAt, id, updatedAt } from './columns.js';
 import { accounts } from './identity.js';
 import { organizations } from './organizations.js';
+import { walletTopUpCodes } from './top-up-codes.js';
 
 export const walletRecordType = pgEnum('wallet_record_type', ['Recharge', 'Consume', 'Refund']);
-export const walletReservationStatus = pgEnum('wallet_reservation_status', ['held', 'settled', 'released', 'expired']);
 export const walletAlertKind = pgEnum('wallet_alert_kind', ['balance', 'test']);
 /** Per channel: pending → sent | failed, or a reason it was not sent (disabled, no recipients, capped, not configured). */
 export const walletAlertChannelStatus = pgEnum('wallet_alert_channel_status', [
@@ -38,7 +38,6 @@ export const walletAlertChannelStatus = pgEnum('wallet_alert_channel_status', [
 export const walletAlertChannel = pgEnum('wallet_alert_channel', ['email', 'webhook']);
 
 export type WalletRecordType = (typeof walletRecordType.enumValues)[number];
-export type WalletReservationStatus = (typeof walletReservationStatus.enumValues)[number];
 export type WalletAlertChannelStatus = (typeof walletAlertChannelStatus.enumValues)[number];
 
 const money = (name: string) => bigint(name, { mode: 'bigint' });
@@ -50,10 +49,8 @@ export const organizationWallets = pgTable(
     organizationId: uuid('organization_id')
       .primaryKey()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    /** Available: what new reservations may take. */
+    /** The settled balance: the last record's currentBalance (requests in flight hold money in the Redis mirror). */
     balance: money('balance').notNull().default(sql`0`),
-    /** Reserved by requests in flight; settled balance = balance + frozen_amount. */
-    frozenAmount: money('frozen_amount').notNull().default(sql`0`),
     currency: text('currency').notNull().default('USD'),
     isActive: boolean('is_active').notNull().default(true),
     /** Sequence number of the last record written; records chain in this order. */
@@ -61,10 +58,7 @@ export const organizationWallets = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    check('organization_wallets_balance_not_negative', sql`${t.balance} >= 0`),
-    check('organization_wallets_frozen_not_negative', sql`${t.frozenAmount} >= 0`),
-  ],
+  (t) => [check('organization_wallets_balance_not_negative', sql`${t.balance} >= 0`)],
 );
 
 export const walletRecords = pgTable(
@@ -83,7 +77,8 @@ export const walletRecords = pgTable(
     description: text('description'),
     requestLogId: text('request_log_id'),
     refundOf: uuid('refund_of').references((): AnyPgColumn => walletRecords.id, { onDelete: 'restrict' }),
-    reservationId: uuid('reservation_id'),
+    /** The top-up code a Recharge redeemed (never the code itself). */
+    topUpCodeId: uuid('top_up_code_id').references(() => walletTopUpCodes.id, { onDelete: 'restrict' }),
     idempotencyKey: text('idempotency_key').notNull(),
     createdBy: accountRef('created_by'),
     createdAt: createdAt(),
@@ -92,34 +87,9 @@ export const walletRecords = pgTable(
     uniqueIndex('wallet_records_org_seq_key').on(t.organizationId, t.seq),
     uniqueIndex('wallet_records_idempotency_key').on(t.idempotencyKey),
     uniqueIndex('wallet_records_refund_of_key').on(t.refundOf).where(sql`${t.refundOf} is not null`),
+    uniqueIndex('wallet_records_top_up_code_key').on(t.topUpCodeId).where(sql`${t.topUpCodeId} is not null`),
     index('wallet_records_org_type_seq_idx').on(t.organizationId, t.type, t.seq),
     check('wallet_records_amount_positive', sql`${t.amount} > 0`),
-  ],
-);
-
-export const walletReservations = pgTable(
-  'wallet_reservations',
-  {
-    id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizationWallets.organizationId, { onDelete: 'cascade' }),
-    /** The gateway's request id: a retried reserve of the same request returns the same reservation. */
-    requestId: text('request_id').notNull(),
-    amount: money('amount').notNull(),
-    status: walletReservationStatus('status').notNull().default('held'),
-    expiresAt: at('expires_at').notNull(),
-    /** What the settlement charged (null until settled); `uncollected` is the part of the actual cost the wallet could not cover. */
-    chargedAmount: money('charged_amount'),
-    uncollectedAmount: money('uncollected_amount'),
-    recordId: uuid('record_id').references(() => walletRecords.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    closedAt: at('closed_at'),
-  },
-  (t) => [
-    uniqueIndex('wallet_reservations_request_key').on(t.requestId),
-    index('wallet_reservations_held_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'held'`),
-    check('wallet_reservations_amount_positive', sql`${t.amount} > 0`),
   ],
 );
 

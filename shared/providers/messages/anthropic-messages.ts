@@ -1,5 +1,6 @@
 // Upstream adapter for the Anthropic Messages wire format: forwards the request body as it came (the model
-// mapped to its upstream id), the protocol version and beta headers, and hands back the raw response stream.
+// mapped to its upstream id), the protocol version and beta headers and the query string, and hands back the raw
+// response stream.
 import type { Readable } from 'node:stream';
 import type { Config } from '../../config/index.js';
 import { serviceUnavailable } from '../../errors/app-error.js';
@@ -13,6 +14,8 @@ export type MessagesCall = {
   /** anthropic-version and anthropic-beta of the caller, passed through. */
   version?: string;
   beta?: string;
+  /** The caller's query string (`?beta=true`, ...), without the `?`. */
+  query?: string;
   signal?: AbortSignal;
 };
 
@@ -24,7 +27,7 @@ export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
 
 export function anthropicMessagesProvider(config: Config): MessagesProvider {
   return {
-    async call({ path, body, version, beta, signal }) {
+    async call({ path, body, version, beta, query, signal }) {
       const base = config.UPSTREAM_MESSAGES_URL;
       if (!base) throw serviceUnavailable('No messages upstream is configured.');
       const headers: Record<string, string> = {
@@ -35,6 +38,7 @@ export function anthropicMessagesProvider(config: Config): MessagesProvider {
       if (config.UPSTREAM_MESSAGES_KEY) headers['x-api-key'] = config.UPSTREAM_MESSAGES_KEY;
       if (beta) headers['anthropic-beta'] = beta;
       const url = new URL(path.slice(1), base.endsWith('/') ? base : `${base}/`);
+      if (query) url.search = query;
       const reply = await timeUpstream('anthropic', () =>
         upstreamClient(config).stream(url, {
           method: 'POST',

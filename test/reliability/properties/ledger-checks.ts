@@ -1,9 +1,12 @@
-// The wallet invariants every property ends on, read from PostgreSQL after the operations have finished.
-import { and, eq } from 'drizzle-orm';
+// The wallet invariants every property ends on, read from PostgreSQL and the Redis mirror after the operations have
+// finished and the ledger writer has moved the settled requests to PostgreSQL.
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../../shared/context.js';
-import { walletRecords, walletReservations } from '../../../shared/db/schema/index.js';
+import { walletRecords } from '../../../shared/db/schema/index.js';
 import { signedAmount, type WalletRecord } from '../../../shared/wallet/ledger.js';
-import { reconcileWallets } from '../../../shared/wallet/reconciliation.js';
+import { writeLedger } from '../../../shared/wallet/ledger-writer.js';
+import { reconcileMirrors, reconcileWallets } from '../../../shared/wallet/reconciliation.js';
+import { liveWallet } from '../../../shared/wallet/wallet-mirror.js';
 import { getWallet } from '../../../shared/wallet/wallets.js';
 import type { PropertyTally } from './figures.js';
 
@@ -15,40 +18,37 @@ export type LedgerExpectation = {
 };
 
 /**
- * With nothing in flight: balance ≥ 0 and nothing frozen or held, balance = the callers' expectation = the signed
- * sum of the records, no settled balance in the history below zero, one Consume per request, at most one Refund
- * per Consume and never more than it, and `reconcileWallets` reports nothing for the wallet.
+ * With nothing in flight, once the ledger is written: PostgreSQL's balance ≥ 0, = the callers' expectation = the
+ * signed sum of the records; the mirror shows the same available balance and nothing frozen (no leaked hold); no
+ * settled balance in the history below zero, one Consume per request, at most one Refund per Consume and never more
+ * than it, and the reconciliation (`npm run wallet:check`) reports nothing for the wallet.
  */
 export async function checkQuietLedger(
   tally: PropertyTally,
-  ctx: Pick<AppContext, 'db'>,
+  ctx: AppContext,
   organizationId: string,
   expected: LedgerExpectation,
 ): Promise<WalletRecord[]> {
-  const [wallet, records, held, report] = await Promise.all([
+  const live = await liveWallet(ctx, organizationId);
+  tally.check(live.frozenAmount === 0n, `frozen ${live.frozenAmount} with nothing in flight (a leaked hold)`);
+  tally.check(
+    live.balance === expected.balance,
+    `the mirror shows ${live.balance} but the operations' answers add up to ${expected.balance}`,
+  );
+  await writeLedger(ctx, organizationId);
+  const [wallet, records, report, mirrors] = await Promise.all([
     getWallet(ctx.db, organizationId),
     ctx.db.select().from(walletRecords).where(eq(walletRecords.organizationId, organizationId)),
-    ctx.db
-      .select({ id: walletReservations.id })
-      .from(walletReservations)
-      .where(and(eq(walletReservations.organizationId, organizationId), eq(walletReservations.status, 'held'))),
     reconcileWallets(ctx.db),
+    reconcileMirrors(ctx),
   ]);
   const ledgerSum = records.reduce((sum, r) => sum + signedAmount(r.type, r.amount), 0n);
   tally.check(wallet.balance >= 0n, `balance ${wallet.balance} is negative`);
   tally.check(
-    wallet.frozenAmount === 0n,
-    `frozen ${wallet.frozenAmount} with nothing in flight (a leaked reservation)`,
-  );
-  tally.check(held.length === 0, `${held.length} reservations still held with nothing in flight`);
-  tally.check(
     wallet.balance === expected.balance,
     `balance ${wallet.balance} but the operations' answers add up to ${expected.balance}`,
   );
-  tally.check(
-    wallet.balance + wallet.frozenAmount === ledgerSum,
-    `balance + frozen ${wallet.balance + wallet.frozenAmount} but the records sum to ${ledgerSum}`,
-  );
+  tally.check(wallet.balance === ledgerSum, `balance ${wallet.balance} but the records sum to ${ledgerSum}`);
   if (expected.records !== undefined) {
     tally.check(
       records.length === expected.records,
@@ -77,7 +77,7 @@ export async function checkQuietLedger(
   const twice = [...refundsPerConsume].filter(([, n]) => n > 1);
   tally.check(twice.length === 0, `consumptions refunded more than once: ${twice.map(([id]) => id).join(', ')}`);
 
-  const problems = report.problems.filter((p) => p.organizationId === organizationId);
-  tally.check(problems.length === 0, `reconcileWallets: ${problems.map((p) => p.problem).join('; ')}`);
+  const problems = [...report.problems, ...mirrors.problems].filter((p) => p.organizationId === organizationId);
+  tally.check(problems.length === 0, `reconciliation: ${problems.map((p) => p.problem).join('; ')}`);
   return records;
 }

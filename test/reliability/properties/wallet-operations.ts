@@ -1,63 +1,53 @@
 // Random wallet operations as fast-check arbitraries, and how each is fired at the real services: every operation
 // checks its own answers and returns the ledger effect the contract promises for them, applied exactly once.
+// Paid requests go through the gateway's two Redis steps (openCharge, closeCharge); the ledger writer, the wallet
+// sweep, recharges and refunds run concurrently with them, as the `ledger` and `maintenance` workers do.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { AppContext } from '../../../shared/context.js';
-import { consume } from '../../../shared/wallet/consumption.js';
+import { type Charge, closeCharge, openCharge, type Settled } from '../../../shared/gateway/accounting.js';
 import { recharge, type WalletRecord } from '../../../shared/wallet/ledger.js';
+import { writeLedger } from '../../../shared/wallet/ledger-writer.js';
 import { refund } from '../../../shared/wallet/refunds.js';
-import {
-  expireReservations,
-  type Reservation,
-  release,
-  reserve,
-  type Settlement,
-  settle,
-} from '../../../shared/wallet/reservations.js';
+import { sweepWallets } from '../../../shared/wallet/wallet-sweep.js';
 import type { PropertyTally } from './figures.js';
 
 /** One cent in micro-units: amounts are whole cents so the default alert thresholds (1, 3, 5, 10) get crossed. */
 export const CENT = 10_000n;
 
 /**
- * How a reserved request ends: alone; settled twice at once (a retried settle); settled while released (a stream
- * that ends as the client goes away); one request reserved twice and both reservations settled (a retried
- * request); settled while the expiry sweep runs on a reservation already past its expiry.
+ * How a paid request ends: alone; settled twice at once (a retried settlement, e.g. a worker job rebuilt from
+ * storage); settled while a release of the same request runs (a stream that ends as the client goes away); settled
+ * after its hold expired while the wallet sweep runs; settled while the ledger writer moves the stream to PostgreSQL.
  */
-export type SettleRace = 'alone' | 'settle-twice' | 'settle-and-release' | 'retried-request' | 'expiry-sweep';
+export type SettleRace = 'alone' | 'settle-twice' | 'settle-and-release' | 'expiry-sweep' | 'ledger-write';
 
 /**
- * Whether a call is repeated with the same idempotency key: not at all, at the same time (both may be first; a 402
- * for one is then a valid answer), or after the first answered (a client retry: it must get the first answer).
+ * Whether a call is repeated with the same idempotency key: not at all, at the same time, or after the first
+ * answered (a client retry: it must get the first answer).
  */
 export type Repeat = 'none' | 'concurrent' | 'after';
 
 export type WalletOp =
   | { kind: 'recharge'; amount: bigint; repeat: Repeat }
-  | { kind: 'consume'; amount: bigint; repeat: Repeat }
   | { kind: 'settle'; reserved: bigint; actualPercent: number; race: SettleRace }
-  | { kind: 'release'; reserved: bigint; reserveRepeat: Repeat; twice: boolean }
-  | { kind: 'refund'; pick: number; tenths: number; repeat: Repeat };
+  | { kind: 'release'; reserved: bigint; twice: boolean }
+  | { kind: 'refund'; pick: number; tenths: number; repeat: Repeat }
+  | { kind: 'write' };
 
 const cents = (max: number) => fc.integer({ min: 1, max }).map((c) => BigInt(c) * CENT);
 const repeatArb = fc.constantFrom<Repeat>('none', 'concurrent', 'after');
 
 export const walletOpArb: fc.Arbitrary<WalletOp> = fc.oneof(
   fc.record({ kind: fc.constant('recharge' as const), amount: cents(500), repeat: repeatArb }),
-  fc.record({ kind: fc.constant('consume' as const), amount: cents(300), repeat: repeatArb }),
   fc.record({
     kind: fc.constant('settle' as const),
     reserved: cents(300),
-    // 0 % (nothing billable) to 300 % of the reservation (a response longer than estimated)
+    // 0 % (nothing billable) to 300 % of the hold (a response longer than estimated)
     actualPercent: fc.integer({ min: 0, max: 300 }),
-    race: fc.constantFrom<SettleRace>('alone', 'settle-twice', 'settle-and-release', 'retried-request', 'expiry-sweep'),
+    race: fc.constantFrom<SettleRace>('alone', 'settle-twice', 'settle-and-release', 'expiry-sweep', 'ledger-write'),
   }),
-  fc.record({
-    kind: fc.constant('release' as const),
-    reserved: cents(300),
-    reserveRepeat: repeatArb,
-    twice: fc.boolean(),
-  }),
+  fc.record({ kind: fc.constant('release' as const), reserved: cents(300), twice: fc.boolean() }),
   fc.record({
     kind: fc.constant('refund' as const),
     pick: fc.nat(),
@@ -65,6 +55,7 @@ export const walletOpArb: fc.Arbitrary<WalletOp> = fc.oneof(
     tenths: fc.integer({ min: 0, max: 9 }),
     repeat: repeatArb,
   }),
+  fc.record({ kind: fc.constant('write' as const) }),
 );
 
 export type Effect = { delta: bigint; records: number };
@@ -103,14 +94,17 @@ export async function runWalletOp(env: OpEnv, op: WalletOp, label: string): Prom
     switch (op.kind) {
       case 'recharge':
         return await runRecharge(env, op, label);
-      case 'consume':
-        return await runConsume(env, op, label);
       case 'settle':
         return await runSettle(env, op, label);
       case 'release':
         return await runRelease(env, op, label);
       case 'refund':
         return await runRefund(env, op, label);
+      case 'write':
+        await env.gate(`${label} ledger write`);
+        env.tally.fired();
+        await writeLedger(env.ctx, env.organizationId);
+        return nothing;
     }
   } catch (err) {
     env.tally.check(false, `${label} ${op.kind}: unexpected ${codeOf(err)}`);
@@ -132,145 +126,101 @@ async function runRecharge(env: OpEnv, op: Extract<WalletOp, { kind: 'recharge' 
   return { delta: op.amount, records: 1 };
 }
 
-async function runConsume(env: OpEnv, op: Extract<WalletOp, { kind: 'consume' }>, label: string): Promise<Effect> {
-  const requestLogId = randomUUID();
-  await env.gate(`${label} consume`);
-  env.tally.fired(callsOf(op.repeat));
-  const results = await repeated(op.repeat, () => consume(env.ctx, env.organizationId, op.amount, { requestLogId }));
-  const answers = fulfilled(results);
-  const errors = rejections(results);
-  env.tally.check(
-    errors.every((e) => isCode(e, 'Wallet.InsufficientBalance')),
-    `${label} consume: unexpected ${errors.map(codeOf)}`,
-  );
-  if (op.repeat === 'after' && results[0]?.status === 'fulfilled') {
-    env.tally.check(
-      results[1]?.status === 'fulfilled' && results[1].value.replayed,
-      `${label} consume: the retry of a charged request was answered ${results[1]?.status === 'rejected' ? codeOf(results[1].reason) : 'as a new charge'}`,
+/** Admits a new request holding `amount`; undefined when the wallet refuses (402), which is a valid answer. */
+async function tryOpen(env: OpEnv, amount: bigint, label: string, expiresInMs?: number): Promise<Charge | undefined> {
+  await env.gate(`${label} admit`);
+  env.tally.fired();
+  try {
+    return await openCharge(
+      env.ctx,
+      { accountId: env.adminId, projectId: randomUUID(), organizationId: env.organizationId },
+      { operation: 'messages', reserveMicros: amount, ...(expiresInMs ? { reservationExpiresInMs: expiresInMs } : {}) },
     );
+  } catch (err) {
+    if (isCode(err, 'Wallet.InsufficientBalance')) return undefined;
+    throw err;
   }
-  if (answers.length === 0) return nothing;
-  env.tally.check(answers.filter((a) => !a.replayed).length === 1, `${label} consume not applied exactly once`);
-  env.tally.check(new Set(answers.map((a) => a.record.id)).size === 1, `${label} consume replay named another record`);
-  return { delta: -op.amount, records: 1 };
 }
 
-/** Reserves for a new request id; undefined when the wallet refuses (402), which is a valid answer. */
-async function tryReserve(
-  env: OpEnv,
-  amount: bigint,
-  label: string,
-  options: { expiresInMs?: number; repeat?: Repeat } = {},
-) {
-  const requestId = randomUUID();
-  const repeat = options.repeat ?? 'none';
-  await env.gate(`${label} reserve`);
-  env.tally.fired(callsOf(repeat));
-  const results = await repeated(repeat, () =>
-    reserve(env.ctx, env.organizationId, amount, {
-      requestId,
-      ...(options.expiresInMs ? { expiresInMs: options.expiresInMs } : {}),
-    }),
+/** Closes a copy of the charge (as a retry rebuilt from storage would), at `cost`. */
+async function closeCopy(env: OpEnv, charge: Charge, cost: bigint, step: string): Promise<Settled> {
+  await env.gate(step);
+  env.tally.fired();
+  const settled = await closeCharge(
+    env.ctx,
+    { ...charge, closed: false },
+    {
+      status: cost > 0n ? 'succeeded' : 'failed',
+      costMicros: cost,
+    },
   );
-  const errors = rejections(results);
-  const unexpected = errors.filter((e) => !isCode(e, 'Wallet.InsufficientBalance'));
-  if (unexpected.length > 0) throw unexpected[0];
-  const answers = fulfilled(results);
-  env.tally.check(new Set(answers.map((r) => r.id)).size <= 1, `${label} one request id got two reservations`);
-  if (repeat === 'after' && results[0]?.status === 'fulfilled') {
-    env.tally.check(
-      results[1]?.status === 'fulfilled' && results[1].value.id === results[0].value.id,
-      `${label} reserve: the retry of a reserved request was answered ${results[1]?.status === 'rejected' ? codeOf(results[1].reason) : 'with another reservation'}`,
-    );
-  }
-  return answers[0];
+  if (!settled) throw new Error('a fresh charge copy was answered as closed');
+  return settled;
 }
-function checkSettlement(env: OpEnv, s: Settlement, actual: bigint, label: string) {
+
+function checkSettled(env: OpEnv, s: Settled, actual: bigint, label: string) {
   env.tally.check(s.charged >= 0n && s.charged <= actual, `${label} charged ${s.charged} of an actual ${actual}`);
-  // A replay names the request's record but may charge nothing more (a retried request settled elsewhere).
-  if (s.replayed) return;
-  env.tally.check(s.charged + s.uncollected === actual, `${label} charged + uncollected ≠ actual ${actual}`);
-  env.tally.check((s.record?.amount ?? 0n) === s.charged, `${label} record amount ≠ charged ${s.charged}`);
+  if (s.replayed) env.tally.check(s.charged === 0n, `${label} a replayed settlement charged ${s.charged}`);
 }
 
 async function runSettle(env: OpEnv, op: Extract<WalletOp, { kind: 'settle' }>, label: string): Promise<Effect> {
   const actual = (op.reserved * BigInt(op.actualPercent)) / 100n;
-  const reservation = await tryReserve(env, op.reserved, label, op.race === 'expiry-sweep' ? { expiresInMs: 1 } : {});
-  if (!reservation) return nothing;
-  const requestLogId = randomUUID();
-  const settleIt = async (r: Reservation, step: string) => {
-    await env.gate(`${label} ${step}`);
-    env.tally.fired();
-    return settle(env.ctx, r.id, actual, { requestLogId });
-  };
-  if (op.race === 'alone') {
-    const s = await settleIt(reservation, 'settle');
-    checkSettlement(env, s, actual, label);
-    env.tally.check(!s.replayed, `${label} a first settle answered replayed`);
-    return { delta: -s.charged, records: s.charged > 0n ? 1 : 0 };
-  }
-  if (op.race === 'expiry-sweep') {
-    const sweep = async () => {
-      await env.gate(`${label} sweep`);
-      env.tally.fired();
-      return expireReservations(env.ctx);
-    };
-    const [s] = await Promise.all([settleIt(reservation, 'settle'), sweep()]);
-    checkSettlement(env, s, actual, label);
-    return { delta: -s.charged, records: s.charged > 0n ? 1 : 0 };
-  }
-  if (op.race === 'settle-and-release') {
-    const releaseIt = async () => {
-      await env.gate(`${label} release`);
-      env.tally.fired();
-      return release(env.ctx, reservation.id);
-    };
-    const [settled, released] = await Promise.allSettled([settleIt(reservation, 'settle'), releaseIt()]);
-    if (released.status === 'rejected') throw released.reason;
-    if (released.value.released) {
-      env.tally.check(
-        settled.status === 'rejected' && isCode(settled.reason, 'Wallet.ReservationClosed'),
-        `${label} released, yet its settle did not answer 409 Wallet.ReservationClosed`,
-      );
-      return nothing;
+  const charge = await tryOpen(env, op.reserved, label, op.race === 'expiry-sweep' ? 1 : undefined);
+  if (!charge) return nothing;
+  const settle = (step: string) => closeCopy(env, charge, actual, `${label} ${step}`);
+  let settlements: Settled[];
+  switch (op.race) {
+    case 'alone':
+      settlements = [await settle('settle')];
+      env.tally.check(!settlements[0]?.replayed, `${label} a first settlement answered replayed`);
+      break;
+    case 'settle-twice':
+      settlements = await Promise.all([settle('settle'), settle('settle again')]);
+      env.tally.check(settlements.filter((s) => !s.replayed).length === 1, `${label} one hold settled twice`);
+      break;
+    case 'settle-and-release': {
+      const [settled, released] = await Promise.all([settle('settle'), closeCopy(env, charge, 0n, `${label} release`)]);
+      checkSettled(env, released, 0n, label);
+      env.tally.check(settled.replayed !== released.replayed, `${label} settle and release both acted, or neither`);
+      settlements = [settled];
+      break;
     }
-    if (settled.status === 'rejected') throw settled.reason;
-    env.tally.check(
-      released.value.status === 'settled',
-      `${label} release lost to a settle but sees ${released.value.status}`,
-    );
-    checkSettlement(env, settled.value, actual, label);
-    return { delta: -settled.value.charged, records: settled.value.charged > 0n ? 1 : 0 };
+    case 'expiry-sweep': {
+      const sweep = async () => {
+        await env.gate(`${label} sweep`);
+        env.tally.fired();
+        return sweepWallets(env.ctx);
+      };
+      const [settled] = await Promise.all([settle('settle'), sweep()]);
+      settlements = [settled];
+      break;
+    }
+    case 'ledger-write': {
+      const write = async () => {
+        await env.gate(`${label} ledger write`);
+        env.tally.fired();
+        return writeLedger(env.ctx, env.organizationId);
+      };
+      const [settled] = await Promise.all([settle('settle'), write()]);
+      settlements = [settled];
+      break;
+    }
   }
-  const second = op.race === 'settle-twice' ? reservation : await tryReserve(env, op.reserved, `${label} (retry)`);
-  const settlements = await Promise.all(
-    second ? [settleIt(reservation, 'settle'), settleIt(second, 'settle again')] : [settleIt(reservation, 'settle')],
-  );
-  for (const s of settlements) checkSettlement(env, s, actual, label);
-  const charging = settlements.filter((s) => !s.replayed && s.charged > 0n);
-  env.tally.check(charging.length <= 1, `${label} one request charged ${charging.length} times`);
-  if (op.race === 'settle-twice') {
-    env.tally.check(settlements.filter((s) => !s.replayed).length === 1, `${label} a reservation settled twice`);
-    env.tally.check(
-      new Set(settlements.map((s) => s.record?.id ?? null)).size === 1,
-      `${label} the two settles name different records`,
-    );
-  }
+  for (const s of settlements) checkSettled(env, s, actual, label);
   const charged = settlements.filter((s) => !s.replayed).reduce((sum, s) => sum + s.charged, 0n);
   return { delta: -charged, records: charged > 0n ? 1 : 0 };
 }
 
 async function runRelease(env: OpEnv, op: Extract<WalletOp, { kind: 'release' }>, label: string): Promise<Effect> {
-  const reservation = await tryReserve(env, op.reserved, label, { repeat: op.reserveRepeat });
-  if (!reservation) return nothing;
-  const calls = op.twice ? 2 : 1;
-  await env.gate(`${label} release`);
-  env.tally.fired(calls);
-  const answers = await Promise.all(Array.from({ length: calls }, () => release(env.ctx, reservation.id)));
-  env.tally.check(answers.filter((a) => a.released).length === 1, `${label} a reservation released not exactly once`);
+  const charge = await tryOpen(env, op.reserved, label);
+  if (!charge) return nothing;
+  const answers = await Promise.all(
+    Array.from({ length: op.twice ? 2 : 1 }, (_, i) => closeCopy(env, charge, 0n, `${label} release ${i}`)),
+  );
+  env.tally.check(answers.filter((a) => !a.replayed).length === 1, `${label} a hold released not exactly once`);
   env.tally.check(
-    answers.every((a) => a.status === 'released'),
-    `${label} release answered ${answers.map((a) => a.status)}`,
+    answers.every((a) => a.charged === 0n),
+    `${label} a release charged ${answers.map((a) => a.charged)}`,
   );
   return nothing;
 }

@@ -23,6 +23,8 @@ export type Figures = {
   apiRecoverySeconds?: number;
   /** Seconds from the service being back to the first new job processed by the (not restarted) worker. */
   workerRecoverySeconds?: number;
+  /** Money of settled requests lost with Redis data (USD): charged by the mirror, never written to PostgreSQL. */
+  undercharged?: number;
   /** Outbound deliveries repeated because the worker died after sending (at-least-once channels). */
   redeliveries?: number;
   /** Requests sent by the fuzzer, and the answers among them in the 5xx range (any). */

@@ -1,5 +1,7 @@
 // Malformed request bodies for the fuzzer, from a seeded generator so a failure can be replayed: random JSON
 // values, wrong types for a route's documented fields, huge strings and deep nesting.
+import { deeplyNested } from '../../support/hostile-bodies.js';
+
 export type Rng = () => number;
 
 /** mulberry32: a small seeded PRNG. */
@@ -44,10 +46,6 @@ export function randomValue(rng: Rng, depth = 0): unknown {
         ]),
       );
   }
-}
-
-export function deeplyNested(depth: number, asArray: boolean): string {
-  return asArray ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 /** Bodies for a route whose documented JSON fields are `fields`: each field given a wrong or extreme value. */

@@ -95,6 +95,8 @@ export function isShaped503(outcome: Outcome, path: string): boolean {
         return body.error?.type === 'service_unavailable' && typeof body.error?.message === 'string';
       case 'messages':
         return body.type === 'error' && typeof body.error?.type === 'string';
+      case 'mcpRegistry':
+        return typeof body.error === 'string';
     }
   } catch {
     return false;

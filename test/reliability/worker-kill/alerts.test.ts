@@ -4,13 +4,15 @@
 // `webhook-id` (Standard Webhooks), which receivers use to drop the repeat.
 import { asc, eq } from 'drizzle-orm';
 import { walletAlertDeliveries, walletBalanceAlerts } from '../../../shared/db/schema/index.js';
-import { reserve, settle } from '../../../shared/wallet/reservations.js';
-import { anOrganization, inOrg } from '../../organizations/org-fixtures.js';
+import { writeLedger } from '../../../shared/wallet/ledger-writer.js';
+import { recharge } from '../../support/gateway.js';
 import { createHarness, type Harness, type WorkerProcess, waitUntil } from '../../support/harness.js';
+import { type HoldingServer, startHoldingServer } from '../../support/held-requests.js';
+import { anOrganization, inOrg } from '../../support/org-fixtures.js';
+import { usd } from '../../support/wallet-factory.js';
+import { charge } from '../../support/wallet-spend.js';
 import { type SmtpCapture, startSmtpCapture } from '../../wallet/smtp-capture.js';
-import { usd } from '../../wallet/wallet-factory.js';
 import { recordFigures, secondsBetween } from '../support/figures.js';
-import { type HoldingServer, startHoldingServer } from '../support/held-requests.js';
 import { FAST_STALL_RECOVERY, killMidJob, startQueueWorker } from '../support/worker-kill.js';
 
 let h: Harness;
@@ -38,19 +40,15 @@ afterAll(async () => {
 it('keeps one alert and one e-mail per crossing when the worker is SIGKILLed mid-webhook', async () => {
   const org = await anOrganization(h);
   const headers = inOrg(org.admin, org.id);
-  await h.http.post('/api/organization/wallet/recharge').set(headers).send({ amount: 10.2 }).expect(201);
+  await recharge(h, org, 10.2);
   await h.http
     .put('/api/organization/wallet/alerts')
     .set(headers)
     .send({ webhookUrl: `${receiver.origin}/hook`, thresholds: [10, 1] })
     .expect(200);
   // 20 concurrent settlements of 0.02 take 10.2 to 9.8: threshold 10 is crossed once.
-  await Promise.all(
-    Array.from({ length: 20 }, async (_, i) => {
-      const r = await reserve(h.ctx, org.id, usd('0.05'), { requestId: `kill-${org.id}-${i}` });
-      await settle(h.ctx, r.id, usd('0.02'), { requestLogId: `kill-log-${org.id}-${i}` });
-    }),
-  );
+  await Promise.all(Array.from({ length: 20 }, () => charge(h.ctx, org.id, usd('0.05'), { cost: usd('0.02') })));
+  await writeLedger(h.ctx, org.id);
   const alerts = await h.ctx.db
     .select()
     .from(walletBalanceAlerts)

@@ -1,8 +1,8 @@
 // maintenance: the worker is SIGKILLed while its GitHub stars refresh waits for the GitHub API's answer; the
 // replacement worker runs the job again and it completes once, filling the star cache.
 import { createHarness, type Harness, type WorkerProcess, waitUntil } from '../../support/harness.js';
+import { type HoldingServer, startHoldingServer } from '../../support/held-requests.js';
 import { recordFigures, secondsBetween } from '../support/figures.js';
-import { type HoldingServer, startHoldingServer } from '../support/held-requests.js';
 import { FAST_STALL_RECOVERY, killMidJob, startQueueWorker } from '../support/worker-kill.js';
 
 let h: Harness;

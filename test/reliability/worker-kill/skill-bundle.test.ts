@@ -2,10 +2,10 @@
 // (the test holds the item's row lock); the replacement reviews it again and the item changes state once.
 import { and, eq } from 'drizzle-orm';
 import { catalogItems, catalogTransitions } from '../../../shared/db/schema/index.js';
-import { type Actors, createActors, createDraft, submit } from '../../catalog/catalog-factory.js';
-import { buildZip } from '../../skills/zip-builders.js';
+import { type Actors, createActors, createDraft, submit } from '../../support/catalog-factory.js';
 import { createHarness, type Harness, type WorkerProcess, waitUntil } from '../../support/harness.js';
 import { bearer } from '../../support/identity.js';
+import { buildZip } from '../../support/zip-builders.js';
 import { recordFigures, secondsBetween } from '../support/figures.js';
 import { holdLocks } from '../support/pg-locks.js';
 import { FAST_STALL_RECOVERY, killMidJob, startQueueWorker } from '../support/worker-kill.js';

@@ -1,12 +1,13 @@
-// telemetry: the worker is SIGKILLed while an install event is half done (its PostgreSQL row is being written, not
-// yet counted) and while a flush is half done (snapshot taken, counters not yet written); the test holds the locks
-// both wait for. After the replacement drains the queue every counter is exact: nothing lost, nothing twice.
+// telemetry: events are deduplicated and counted in Redis as they arrive; the worker is SIGKILLed mid-flush, while
+// the batch of install events is half done (its PostgreSQL rows are being written, not yet counted: the test holds
+// the row lock of one of them and of the item). After the replacement's flushes every counter is exact: nothing
+// lost, nothing twice.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { catalogItems, mcpToolUsage } from '../../../shared/db/schema/index.js';
 import { clientHashOf } from '../../../shared/telemetry/telemetry-ingest.js';
 import { telemetryKeys } from '../../../shared/telemetry/telemetry-keys.js';
-import { createActors, publishItem } from '../../catalog/catalog-factory.js';
+import { createActors, publishItem } from '../../support/catalog-factory.js';
 import { createHarness, type Harness, type WorkerProcess, waitUntil } from '../../support/harness.js';
 import { recordFigures, secondsBetween } from '../support/figures.js';
 import { holdLocks } from '../support/pg-locks.js';
@@ -55,8 +56,8 @@ const countersOf = async (id: string) => {
 it('keeps every counter exact when the worker is SIGKILLed mid-event and mid-flush', async () => {
   const item = await publishItem(h, await createActors(h), 'mcp');
   const sent = await sendEvents(item.slug);
-  // The flush's counter update waits for the item row; the held client's install waits for the row of the same key
-  // (other installs may queue behind the waiting update for the item row too: more jobs cut mid-flight).
+  // The flush's insert of the install events waits for the held client's row of the same key, and its counter update
+  // would wait for the item row.
   const locks = await holdLocks(h.env.DATABASE_URL as string, [
     { text: 'select 1 from catalog_items where id = $1 for no key update', values: [item.id] },
     {
@@ -66,22 +67,17 @@ it('keeps every counter exact when the worker is SIGKILLed mid-event and mid-flu
   ]);
   worker = await startQueueWorker(h.env, 'telemetry');
   const killed = await killMidJob(h, worker, 'telemetry', {
-    midJob: async () =>
-      (await locks.waitingWorkers('telemetry_once_events')) >= 1 && (await locks.waitingWorkers('catalog_items')) >= 1,
+    midJob: async () => (await locks.waitingWorkers('telemetry_once_events')) >= 1,
     release: () => locks.release(),
   });
   worker = killed.replacement;
   expect(killed.signal).toBe('SIGKILL');
 
   const keys = telemetryKeys(h.config.REDIS_PREFIX);
-  const queue = h.ctx.queues.queue('telemetry');
   const expected = { view: CLIENTS, install: CLIENTS + 1, usage: CLIENTS, searchTool: CLIENTS };
   await waitUntil(
-    async () => {
-      const pendingJobs = (await queue.getJobs(['waiting', 'active', 'delayed'])).filter((j) => j.name === 'event');
-      const unflushed = await h.ctx.redis.exists(keys.pending, keys.flushing);
-      return pendingJobs.length === 0 && unflushed === 0;
-    },
+    async () =>
+      (await h.ctx.redis.exists(keys.pending, keys.flushing)) === 0 && (await h.ctx.redis.xlen(keys.once)) === 0,
     30_000,
     200,
   );

@@ -4,10 +4,10 @@ import { eq } from 'drizzle-orm';
 import { requestLogs, videoTasks } from '../../../shared/db/schema/index.js';
 import { reconcileWallets } from '../../../shared/wallet/reconciliation.js';
 import { aProjectWithKey, consumeRecords, walletOf } from '../../support/gateway.js';
+import { forwardTo, type HoldingServer, startHoldingServer } from '../../support/held-requests.js';
 import { bearer } from '../../support/identity.js';
-import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from '../../video/video-world.js';
+import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from '../../support/video-world.js';
 import { recordFigures, secondsBetween } from '../support/figures.js';
-import { forwardTo, type HoldingServer, startHoldingServer } from '../support/held-requests.js';
 import { FAST_STALL_RECOVERY, killMidJob } from '../support/worker-kill.js';
 
 let w: VideoWorld;

@@ -5,10 +5,10 @@ import { requestLogs } from '../../../shared/db/schema/index.js';
 import { reconcileWallets } from '../../../shared/wallet/reconciliation.js';
 import { consumeRecords, type GatewayWorld, openGatewayWorld, walletOf } from '../../support/gateway.js';
 import type { WorkerProcess } from '../../support/harness.js';
+import { type HoldingServer, startHoldingServer } from '../../support/held-requests.js';
 import { bearer } from '../../support/identity.js';
-import { ARTICLE_HTML } from '../../web/page-server.js';
+import { ARTICLE_HTML } from '../../support/page-server.js';
 import { recordFigures, secondsBetween } from '../support/figures.js';
-import { type HoldingServer, startHoldingServer } from '../support/held-requests.js';
 import { FAST_STALL_RECOVERY, killMidJob, startQueueWorker } from '../support/worker-kill.js';
 
 let w: GatewayWorld;

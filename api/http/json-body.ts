@@ -1,0 +1,121 @@
+// The JSON body parser of every route family: body-parser's `json` with a `verify` step that runs on the raw bytes
+// before JSON.parse and refuses what later code cannot take: a charset other than UTF-8 (415) and nesting deeper
+// than MAX_JSON_DEPTH (400 Request.TooDeep: zod, drizzle and the upstream clients recurse, and a 5,000-deep value
+// overflowed the stack). The depth check is one non-recursive pass in which strings are skipped with the native
+// `indexOf`, so it costs little next to JSON.parse (scripts/bench/json-body.ts measures it). Bodies that escape a
+// UTF-16 surrogate are also walked after parsing: an unpaired one is not Unicode text (400 Request.InvalidText).
+import express, { type Request, type RequestHandler } from 'express';
+import { AppError, badRequest } from '../../shared/errors/app-error.js';
+
+/** Deeper JSON is refused on every route; a documented limit (docs/architecture.md), as in serde_json. */
+export const MAX_JSON_DEPTH = 128;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/** Index of the quote that closes the string whose content starts at `from` (bytes.length when none does). */
+function endOfString(bytes: Uint8Array, from: number): number {
+  for (let at = from; ; ) {
+    const quote = bytes.indexOf(QUOTE, at);
+    if (quote < 0) return bytes.length;
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= from && bytes[quote - backslashes - 1] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
+}
+
+/**
+ * Whether JSON text (UTF-8 bytes) nests objects and arrays deeper than `limit`, read without recursion. Only the
+ * depth is judged: malformed JSON is left to the parser. (In UTF-8 no byte of a multi-byte character is ASCII, so
+ * brackets and quotes are found byte by byte.)
+ */
+export function jsonDepthExceeds(bytes: Uint8Array, limit = MAX_JSON_DEPTH): boolean {
+  if (bytes.length <= limit) return false;
+  let depth = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === QUOTE) {
+      i = endOfString(bytes, i + 1);
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      if (++depth > limit) return true;
+    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+const loneSurrogate = /\p{Cs}/u;
+
+/** Whether any string or key of a parsed JSON value holds an unpaired surrogate; iterative, any depth. */
+export function hasLoneSurrogate(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (loneSurrogate.test(next)) return true;
+    } else if (next !== null && typeof next === 'object') {
+      for (const [key, child] of Object.entries(next)) {
+        if (loneSurrogate.test(key)) return true;
+        pending.push(child);
+      }
+    }
+  }
+  return false;
+}
+
+/** A surrogate can only arrive escaped (raw surrogate bytes are not UTF-8 and decode to U+FFFD). */
+const mayEscapeSurrogate = (bytes: Buffer) => bytes.includes('\\ud') || bytes.includes('\\uD');
+
+export const tooDeep = () =>
+  badRequest('Request.TooDeep', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`);
+const loneSurrogateText = () =>
+  badRequest(
+    'Request.InvalidText',
+    'Text in the request holds an unpaired UTF-16 surrogate (a lone \\uD800–\\uDFFF escape), which is not Unicode.',
+  );
+
+const surrogateEscapes = Symbol('json body escapes a surrogate');
+type MarkedRequest = Request & { [surrogateEscapes]?: boolean };
+
+function verifyJsonBytes(req: Request, _res: unknown, bytes: Buffer, encoding: string | null): void {
+  if (encoding !== null && encoding !== 'utf-8' && encoding !== 'utf8') {
+    // RFC 8259: JSON exchanged between systems is UTF-8. The status survives body-parser's wrapping.
+    throw new AppError('Request.UnsupportedMediaType', 415, 'Send JSON as UTF-8 (charset=utf-8).');
+  }
+  if (jsonDepthExceeds(bytes)) throw tooDeep();
+  if (mayEscapeSurrogate(bytes)) (req as MarkedRequest)[surrogateEscapes] = true;
+}
+
+const refuseLoneSurrogates: RequestHandler = (req, _res, next) => {
+  const marked = req as MarkedRequest;
+  if (!marked[surrogateEscapes]) return next();
+  marked[surrogateEscapes] = false;
+  next(hasLoneSurrogate(req.body) ? loneSurrogateText() : undefined);
+};
+
+const jsonTypes = ['application/json', 'application/*+json'];
+
+/** The JSON parser for bodies of at most `limit` bytes (after decompression). */
+export function jsonBody(limit: number): RequestHandler[] {
+  return [express.json({ limit, type: jsonTypes, verify: verifyJsonBytes }), refuseLoneSurrogates];
+}
+
+/** JSON carried inside another body (a multipart field), held to the same rules; `invalid` when it does not parse. */
+export function parseJsonText(text: string, invalid: () => AppError): unknown {
+  const bytes = Buffer.from(text, 'utf8');
+  if (jsonDepthExceeds(bytes)) throw tooDeep();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalid();
+  }
+  if (mayEscapeSurrogate(bytes) && hasLoneSurrogate(value)) throw loneSurrogateText();
+  return value;
+}

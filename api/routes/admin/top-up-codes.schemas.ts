@@ -1,0 +1,29 @@
+// Request bodies and queries of the platform Admin's top-up code routes.
+import { z } from 'zod';
+import { moneyInput } from '../../../shared/wallet/money.js';
+import { topUpCodeStatuses } from '../../../shared/wallet/top-up-codes.js';
+import { pageParams } from '../catalog/catalog.schemas.js';
+
+/** At most this many codes per request, and this far ahead their expiry. */
+export const MAX_CODES_PER_BATCH = 100;
+export const MAX_CODE_LIFETIME_DAYS = 366;
+export const DEFAULT_CODE_LIFETIME_DAYS = 30;
+
+export const issueTopUpCodesBody = z.object({
+  amount: moneyInput({ positive: true }),
+  count: z.number().int().min(1).max(MAX_CODES_PER_BATCH).default(1),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .transform((v) => new Date(v))
+    .refine((d) => d.getTime() <= Date.now() + MAX_CODE_LIFETIME_DAYS * 86_400_000, {
+      message: `must be within ${MAX_CODE_LIFETIME_DAYS} days`,
+    })
+    .optional(),
+  description: z.string().trim().min(1).max(200).optional(),
+});
+
+export const topUpCodesQuery = z.object({
+  status: z.enum(topUpCodeStatuses).optional(),
+  batchId: z.uuid().optional(),
+  ...pageParams,
+});

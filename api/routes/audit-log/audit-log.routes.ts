@@ -1,0 +1,58 @@
+// The audit log: `GET /api/organization/audit-log` for an organization's Admins (its own entries, envelope) and
+// `GET /api/v1/admin/audit-log` for platform Admins (every entry, problem+json family). Each is listed by the
+// area it is mounted in (organization, admin), behind that area's guards.
+import { listAuditEntries } from '../../../shared/audit/audit-reads.js';
+import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
+import { sendPage } from '../../http/envelope.js';
+import { query } from '../../http/validate.js';
+import { organizationOf } from '../../middleware/organization-access.js';
+import type { Route } from '../route.js';
+import { presentAuditEntry } from './audit-log.presenters.js';
+import { adminAuditQuery, organizationAuditQuery } from './audit-log.schemas.js';
+
+const entry =
+  'Entries newest first: {id, occurredAt, action, organizationId?, actor:{accountId?, credential:{kind, id?}}, ' +
+  'target:{type, id}, before?, after?, clientAddress?, correlationId?}.';
+
+/** Under /api/organization, once the current organization is resolved. */
+export const organizationAuditLogRoute: Route = {
+  method: 'get',
+  path: '/audit-log',
+  tag: 'Audit log',
+  summary: "The organization's audit log (organization Admins)",
+  access: 'bearer',
+  dailyQuota: 'shown',
+  organization: true,
+  query: organizationAuditQuery,
+  returns: `${entry} Paged: total, page, size.`,
+  handler: (ctx) => async (req, res) => {
+    const access = organizationOf(res);
+    requireOrganizationAdmin(access, 'read the audit log');
+    const q = query(req, organizationAuditQuery, 'AuditLog.InvalidQuery');
+    const { rows, total } = await listAuditEntries(ctx.db, { ...q, organizationId: access.organizationId });
+    sendPage(res, rows.map(presentAuditEntry), { total, page: q.page, size: q.size });
+  },
+};
+
+/** Under /api/v1/admin, behind the Admin role. */
+export const adminAuditLogRoute: Route = {
+  method: 'get',
+  path: '/audit-log',
+  tag: 'Audit log',
+  summary: 'The whole audit log (platform Admins)',
+  access: 'bearer',
+  dailyQuota: 'counted',
+  query: adminAuditQuery,
+  returns: `{items, page, pageSize, total, hasNext}. ${entry}`,
+  handler: (ctx) => async (req, res) => {
+    const { pageSize, ...q } = query(req, adminAuditQuery, 'AuditLog.InvalidQuery');
+    const { rows, total } = await listAuditEntries(ctx.db, { ...q, size: pageSize });
+    res.json({
+      items: rows.map(presentAuditEntry),
+      page: q.page,
+      pageSize,
+      total,
+      hasNext: q.page * pageSize < total,
+    });
+  },
+};

@@ -1,0 +1,24 @@
+// Query schemas of the MCP Registry API reads (v0.1): the list's paging and filters, and `include_deleted`.
+import { z } from 'zod';
+
+/** An empty parameter counts as absent; a repeated one is an error (it would arrive as an array). */
+const param = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const flag = param(z.enum(['true', 'false'])).transform((v) => v === 'true');
+
+export const detailQuery = z.object({ include_deleted: flag });
+
+export const listQuery = z.object({
+  cursor: param(z.string().max(512)),
+  limit: param(
+    z
+      .string()
+      .regex(/^\d{1,4}$/, 'must be an integer from 1 to 100')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be an integer from 1 to 100').max(100, 'must be an integer from 1 to 100')),
+  ).transform((v) => v ?? 30),
+  search: param(z.string().max(200)),
+  updated_since: param(z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time' })),
+  version: param(z.string().max(255)),
+  include_deleted: flag,
+});

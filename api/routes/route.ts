@@ -1,0 +1,71 @@
+// The one declaration of a route: what it answers (method, path), who may call it (access, daily quota), what it
+// takes (path ids, query, body) and returns, and its handler. The router (api/routes/mount.ts) and the OpenAPI
+// document (api/openapi/document.ts) are both built from these declarations, so they cannot drift apart.
+import type { RequestHandler, Router } from 'express';
+import type { z } from 'zod';
+import type { AppContext } from '../../shared/context.js';
+import type { PathParam } from '../http/path-params.js';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** public: no credential; bearer: `ock_` key or `ocs_` session; session: console session only; gateway:
+ * project-bound key as bearer or x-api-key; metrics: METRICS_TOKEN. */
+export type Access = 'public' | 'bearer' | 'session' | 'gateway' | 'metrics' | 'optional-bearer';
+
+/** What an authenticated request does to the account's daily quota: `counted` consumes one request when the
+ * credential is an API key and answers the x-ratelimit headers; `shown` only answers the headers; `none` neither. */
+export type DailyQuota = 'counted' | 'shown' | 'none';
+
+/** Middleware built once per mount, given the route it guards (so `authenticate` reads its `dailyQuota`). */
+export type Before = (ctx: AppContext, route: Route) => RequestHandler[];
+
+export type Route = {
+  method: Method;
+  /** Express syntax, relative to the area's prefix: `/:keyId/enable`; `/` is the prefix itself. */
+  path: string;
+  summary: string;
+  /** The OpenAPI tag, when not the area's (a route another folder owns). */
+  tag?: string;
+  access: Access;
+  /** Required for every route a caller signs in to (bearer, optional-bearer, session): mount.ts checks it. */
+  dailyQuota?: DailyQuota;
+  /** The path parameters the route validates before its handler runs (others are documented as strings). */
+  params?: Record<string, PathParam>;
+  body?: z.ZodType;
+  /** multipart/form-data with these file fields instead of a JSON body. */
+  multipartFiles?: string[];
+  /** An object schema, or an object piped into a transform (its input object is documented). */
+  query?: z.ZodObject | z.ZodPipe;
+  /** The route reads the current organization from the X-Organization-Id header. */
+  organization?: boolean;
+  /** The route takes an Idempotency-Key header: 409 while its first request is in flight, 422 for another body. */
+  idempotencyKey?: boolean;
+  /** Success status and what it returns; JSON by default. */
+  status?: number;
+  returns?: string;
+  content?: 'json' | 'text' | 'csv' | 'html' | 'none' | 'json-or-sse' | 'json-or-csv' | 'binary';
+  /** The route answers 429 with Retry-After under this limit (a sentence naming it). */
+  rateLimited?: string;
+  /** The route also answers 503 with Retry-After when this pool is full (a sentence naming it). */
+  busy?: string;
+  /** Authentication and authorization, run before the path ids are validated and the handler runs. */
+  before?: Before;
+  handler: (ctx: AppContext) => RequestHandler;
+};
+
+/** One folder's routes, mounted under the prefix api/routes/areas.ts gives it. */
+export type Area = {
+  /** The OpenAPI tag of its routes. */
+  tag: string;
+  routes: Route[];
+  /** Middleware every route of the area runs first (after its own checks on the mount). */
+  before?: Before;
+  /** Middleware that is not a route (CORS of open reads, a sub-application), mounted before the routes. */
+  middleware?: (router: Router, ctx: AppContext) => void;
+  /** Middleware mounted after the routes (static files the routes' own paths must win over). */
+  trailingMiddleware?: (router: Router, ctx: AppContext) => void;
+  /** Mounted only when this holds (the local storage driver's files). Always documented. */
+  enabled?: (ctx: AppContext) => boolean;
+};
+
+export const defineRoutes = (routes: Route[]): Route[] => routes;

@@ -1,0 +1,65 @@
+// Reading a wallet's past for people: the settled balance over time (a chart) and the records as a CSV download.
+// Any member of the current organization, as for the record list.
+import { balanceHistory } from '../../../shared/wallet/balance-history.js';
+import { recordCsvLines } from '../../../shared/wallet/record-export.js';
+import { getWallet } from '../../../shared/wallet/wallets.js';
+import { sendData } from '../../http/envelope.js';
+import { query } from '../../http/validate.js';
+import { inCurrentOrganization, organizationOf } from '../../middleware/organization-access.js';
+import { defineRoutes } from '../route.js';
+import { balanceHistoryQuery, recordExportQuery } from './wallet.schemas.js';
+
+const org = { access: 'bearer', dailyQuota: 'shown', organization: true, before: inCurrentOrganization } as const;
+
+export const walletHistoryRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: '/balance-history',
+    summary: 'Settled balance over time: the opening balance and the closing balance of each hour or day',
+    ...org,
+    query: balanceHistoryQuery,
+    handler: (ctx) => async (req, res) => {
+      const options = query(req, balanceHistoryQuery, 'Wallet.InvalidQuery');
+      const { organizationId } = organizationOf(res);
+      const [wallet, history] = await Promise.all([
+        getWallet(ctx.db, organizationId),
+        balanceHistory(ctx.db, organizationId, options),
+      ]);
+      sendData(res, { currency: wallet.currency, ...history });
+    },
+  },
+
+  {
+    method: 'get',
+    path: '/records/export',
+    summary: 'Wallet records as a CSV download, with the same filters',
+    ...org,
+    query: recordExportQuery,
+    content: 'csv',
+    handler: (ctx) => async (req, res) => {
+      const filter = query(req, recordExportQuery, 'Wallet.InvalidQuery');
+      const { organizationId } = organizationOf(res);
+      const lines = recordCsvLines(ctx.db, organizationId, filter);
+      // The first line is the header: read it before answering, so a database failure is still a clean error.
+      const first = await lines.next();
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="wallet-records-${new Date().toISOString().slice(0, 10)}.csv"`,
+      );
+      res.setHeader('Cache-Control', 'no-store');
+      if (!first.done) res.write(first.value);
+      try {
+        for await (const line of lines) {
+          if (!res.write(line)) await new Promise((resolve) => res.once('drain', resolve));
+          if (res.destroyed) return;
+        }
+      } catch (err) {
+        // Headers are gone: the only honest signal left is a cut connection.
+        res.destroy(err as Error);
+        return;
+      }
+      res.end();
+    },
+  },
+]);

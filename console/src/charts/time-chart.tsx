@@ -1,0 +1,114 @@
+// A time chart (uPlot: canvas, ~50 KB, loaded only by the pages that draw one) with its numbers also in a table
+// for screen readers, so the chart is never the only way to read them.
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export type ChartSeries = {
+  label: string;
+  values: (number | null)[];
+  kind: 'line' | 'bars' | 'step';
+  color: string;
+  format?: (value: number) => string;
+};
+
+type Props = {
+  title: string;
+  /** Unix seconds, ascending. */
+  times: number[];
+  series: ChartSeries[];
+  height?: number;
+  formatTime?: (seconds: number) => string;
+};
+
+const pathFor = (kind: ChartSeries['kind']) =>
+  kind === 'bars'
+    ? uPlot.paths.bars?.({ size: [0.6, 40] })
+    : kind === 'step'
+      ? uPlot.paths.stepped?.({ align: 1 })
+      : undefined;
+
+const defaultTime = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
+
+export function TimeChart({ title, times, series, height = 240, formatTime = defaultTime }: Props) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const plot = new uPlot(
+      {
+        width: Math.max(300, el.clientWidth),
+        height,
+        legend: { show: false },
+        cursor: { show: true, drag: { x: false, y: false } },
+        scales: { x: { time: true } },
+        axes: [{ stroke: '#4d5661' }, { stroke: '#4d5661', size: 70 }],
+        series: [
+          {},
+          ...series.map((s) => {
+            const paths = pathFor(s.kind);
+            return {
+              label: s.label,
+              stroke: s.color,
+              width: 2,
+              fill: s.kind === 'bars' ? `${s.color}99` : undefined,
+              points: { show: times.length < 40 },
+              ...(paths ? { paths } : {}),
+            };
+          }),
+        ],
+      },
+      [times, ...series.map((s) => s.values)] as uPlot.AlignedData,
+      el,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(300, el.clientWidth), height }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [times, series, height]);
+
+  return (
+    <figure className="panel">
+      <figcaption>
+        <strong>{title}</strong>{' '}
+        <span className="muted">
+          {series.map((s) => (
+            <span key={s.label} className="legend-item">
+              <span style={{ color: s.color }} aria-hidden="true">
+                ■
+              </span>{' '}
+              {s.label}
+            </span>
+          ))}
+        </span>
+      </figcaption>
+      <div ref={box} className="chart" aria-hidden="true" />
+      <table className="visually-hidden" data-testid="chart-data">
+        <caption>{title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            {series.map((s) => (
+              <th key={s.label} scope="col">
+                {s.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {times.map((t, i) => (
+            <tr key={t}>
+              <th scope="row">{formatTime(t)}</th>
+              {series.map((s) => {
+                const v = s.values[i];
+                return <td key={s.label}>{v === null || v === undefined ? '' : (s.format?.(v) ?? String(v))}</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

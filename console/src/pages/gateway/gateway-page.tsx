@@ -1,0 +1,179 @@
+// A project's gateway traffic: its video tasks (status kept live while any is open, a finished video playable here)
+// and its recent requests with model, tokens, cost and status.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api, type Envelope } from '../../api/http.js';
+import { formatCount, formatMoney, formatTime } from '../../format.js';
+import { useOrganization } from '../../session/organization.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Page } from '../../ui/page.js';
+import { Pager } from '../../ui/pager.js';
+import { Empty, FormError, Loading, StatusBadge } from '../../ui/status.js';
+import { useProjects } from '../organization/projects-api.js';
+
+type Video = {
+  id: string;
+  model: string;
+  status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+  progress: number;
+  seconds: number;
+  prompt: string;
+  price: number;
+  videoUrl?: string;
+  error?: { message: string; type?: string };
+  createdAt: string;
+  finishedAt?: string;
+};
+
+type RequestLog = {
+  id: string;
+  operation: string;
+  model?: string;
+  status: string;
+  httpStatus?: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cost: number;
+  latencyMs?: number;
+  errorMessage?: string;
+  createdAt: string;
+};
+
+const isOpen = (v: Video) => v.status === 'queued' || v.status === 'in_progress';
+
+function Videos({ projectId, organizationId }: { projectId: string; organizationId: string }) {
+  const videos = useQuery({
+    queryKey: ['videos', projectId],
+    queryFn: () =>
+      api<Envelope<Video[]> & { hasMore: boolean }>(`/api/projects/${projectId}/videos`, {
+        organizationId,
+        query: { limit: 12 },
+      }),
+    refetchInterval: (q) => ((q.state.data?.data ?? []).some(isOpen) ? 2000 : false),
+  });
+  const rows = videos.data?.data ?? [];
+  return (
+    <section className="panel" aria-label="Video tasks">
+      <h2>Video tasks</h2>
+      <FormError error={videos.error} />
+      {videos.isPending ? <Loading /> : null}
+      {!videos.isPending && rows.length === 0 ? <Empty>No video tasks in this project yet.</Empty> : null}
+      <ul className="videos">
+        {rows.map((v) => (
+          <li key={v.id} className="card" data-testid="video-task">
+            <p>
+              <StatusBadge status={v.status} /> <code>{v.id}</code>
+            </p>
+            <p>{v.prompt}</p>
+            <p className="muted">
+              {v.model} · {v.seconds}s ·{' '}
+              {v.status === 'failed' || v.status === 'cancelled' ? 'not charged' : formatMoney(v.price)} ·{' '}
+              {formatTime(v.createdAt)}
+            </p>
+            {isOpen(v) ? (
+              <label className="stack">
+                Progress
+                <progress className="progress" max={100} value={v.progress} />
+              </label>
+            ) : null}
+            {v.status === 'completed' && v.videoUrl ? (
+              // biome-ignore lint/a11y/useMediaCaption: generated videos come without captions
+              <video controls preload="metadata" src={v.videoUrl} aria-label={`Video ${v.id}`} />
+            ) : null}
+            {v.error ? (
+              <p className="error">
+                {v.error.message} {v.error.type ? <span className="code">({v.error.type})</span> : null}
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Requests({ projectId, organizationId }: { projectId: string; organizationId: string }) {
+  const [page, setPage] = useState(1);
+  const requests = useQuery({
+    queryKey: ['requests', projectId, page],
+    queryFn: () =>
+      api<Envelope<RequestLog[]>>(`/api/projects/${projectId}/requests`, { organizationId, query: { page, size: 20 } }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
+  const _rows = requests.data?.data ?? [];
+  return (
+    <section className="panel">
+      <h2>Recent requests</h2>
+      <FormError error={requests.error} />
+      <DataTable
+        label="Recent requests"
+        columns={[
+          'Time',
+          'Operation',
+          'Model',
+          { label: 'Tokens in', num: true },
+          { label: 'Tokens out', num: true },
+          { label: 'Cost', num: true },
+          'Status',
+          { label: 'Latency', num: true },
+        ]}
+        rows={requests.data?.data}
+        empty="No gateway requests yet."
+      >
+        {(r) => (
+          <tr key={r.id}>
+            <td>{formatTime(r.createdAt)}</td>
+            <td>{r.operation}</td>
+            <td>{r.model ?? '—'}</td>
+            <td className="num">{formatCount(r.inputTokens)}</td>
+            <td className="num">{formatCount(r.outputTokens)}</td>
+            <td className="num">{formatMoney(r.cost)}</td>
+            <td>
+              <StatusBadge status={r.status} /> {r.httpStatus ?? ''}
+              {r.errorMessage ? <div className="muted">{r.errorMessage}</div> : null}
+            </td>
+            <td className="num">{r.latencyMs === undefined ? '—' : `${r.latencyMs} ms`}</td>
+          </tr>
+        )}
+      </DataTable>
+      <Pager page={page} pageSize={20} total={requests.data?.total ?? 0} onPage={setPage} />
+    </section>
+  );
+}
+
+export function GatewayPage() {
+  const { projectId } = useParams();
+  const { current } = useOrganization();
+  const projects = useProjects(current?.id);
+  const navigate = useNavigate();
+  const list = projects.data?.data ?? [];
+  const chosen = projectId ?? list[0]?.id;
+  return (
+    <Page title="Gateway">
+      {current ? (
+        <label className="row">
+          Project
+          <select value={chosen ?? ''} onChange={(e) => navigate(`/gateway/${e.target.value}`)}>
+            {list.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <p>Join or create an organization first.</p>
+      )}
+      {projects.data && list.length === 0 ? <Empty>This organization has no projects yet.</Empty> : null}
+      {current && chosen ? (
+        <>
+          <Videos projectId={chosen} organizationId={current.id} />
+          <Requests projectId={chosen} organizationId={current.id} />
+        </>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,128 @@
+// The public catalog as the hub reads it: lists, categories, an item, its versions, a soul's prompt. Plain GETs,
+// so the browser's HTTP cache revalidates them with the ETag the API sends (304 costs no body).
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, type CatalogPage } from '../../api/http.js';
+
+export const itemTypes = ['mcp', 'skill', 'agent', 'soul'] as const;
+export type ItemType = (typeof itemTypes)[number];
+export const isItemType = (v: string | undefined): v is ItemType => itemTypes.includes(v as ItemType);
+
+export const typeLabels: Record<ItemType, string> = {
+  mcp: 'MCP servers',
+  skill: 'Skills',
+  agent: 'Agents',
+  soul: 'Souls',
+};
+
+/** The five sorts of the catalog; with a search and no sort the API orders by relevance. */
+export const sorts = [
+  ['latest', 'Newest'],
+  ['popular', 'Most installed'],
+  ['mostusage', 'Most used'],
+  ['rating', 'Top rated'],
+  ['featured', 'Featured first'],
+] as const;
+
+export type ItemSummary = {
+  id: string;
+  slug: string;
+  name: string;
+  summary: string;
+  iconUrl?: string;
+  publisherName: string;
+  source: 'official' | 'user';
+  isFeatured: boolean;
+  installCount: number;
+  viewCount: number;
+  ratingAverage?: number;
+  tags: string[];
+  categories: string[];
+  publishedAt?: string;
+  primaryTransport?: string;
+  toolCount?: number;
+  executesCode?: boolean;
+};
+
+export type VersionDetail = {
+  id: string;
+  version: string;
+  changelog?: string;
+  readme?: string;
+  license?: string;
+  sourceUrl?: string;
+  publishedAt?: string;
+  createdAt: string;
+} & Record<string, unknown>;
+
+export type ItemDetail = ItemSummary & {
+  type: ItemType;
+  description: string;
+  publisherSlug: string;
+  stats: {
+    viewCount: number;
+    installCount: number;
+    usageCount: number;
+    favoriteCount: number;
+    ratingCount: number;
+    ratingAverage?: number;
+  };
+  currentVersion: VersionDetail;
+};
+
+export type ListParams = {
+  search?: string;
+  category?: string;
+  tag?: string;
+  source?: string;
+  sort?: string;
+  page?: number;
+  pageSize?: number;
+};
+
+export function useCatalogList(type: ItemType, params: ListParams) {
+  return useQuery({
+    queryKey: ['catalog', type, params],
+    queryFn: ({ signal }) => api<CatalogPage<ItemSummary>>(`/api/v1/${type}`, { query: params, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const useCategories = (type: ItemType) =>
+  useQuery({
+    queryKey: ['categories', type],
+    queryFn: () => api<{ slug: string; name: string; count: number }[]>(`/api/v1/${type}/categories`),
+    staleTime: 300_000,
+  });
+
+export const useItem = (type: ItemType, slug: string) =>
+  useQuery({ queryKey: ['item', type, slug], queryFn: () => api<ItemDetail>(`/api/v1/${type}/${slug}`) });
+
+export const useVersions = (type: ItemType, slug: string) =>
+  useQuery({
+    queryKey: ['versions', type, slug],
+    queryFn: () => api<VersionDetail[]>(`/api/v1/${type}/${slug}/versions`),
+  });
+
+export const useVersion = (type: ItemType, slug: string, version: string | undefined) =>
+  useQuery({
+    queryKey: ['version', type, slug, version],
+    queryFn: () => api<VersionDetail>(`/api/v1/${type}/${slug}/versions/${version}`),
+    enabled: Boolean(version),
+  });
+
+export const useSoulPrompt = (slug: string, enabled: boolean) =>
+  useQuery({
+    queryKey: ['prompt', slug],
+    queryFn: () => api<string>(`/api/v1/soul/${slug}/prompt.txt`),
+    enabled,
+  });
+
+/** One anonymous view per visit of an item page (the API counts one per client and day). */
+export function recordView(type: ItemType, slug: string): void {
+  void fetch('/api/v1/telemetry', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ itemType: type, slug, eventType: 'view' }),
+    keepalive: true,
+  }).catch(() => undefined);
+}

@@ -1,0 +1,165 @@
+// One published item: its description, counts, current version with its type-specific fields, the versions list
+// (any published version can be opened), a soul's prompt, and the report form for signed-in people.
+import { useEffect } from 'react';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { formatCount, formatTime } from '../../format.js';
+import { CopyButton } from '../../ui/copy-button.js';
+import { Page } from '../../ui/page.js';
+import { FormError, Loading } from '../../ui/status.js';
+import {
+  type ItemDetail,
+  type ItemType,
+  isItemType,
+  recordView,
+  typeLabels,
+  useItem,
+  useSoulPrompt,
+  useVersion,
+  useVersions,
+  type VersionDetail,
+} from './hub-api.js';
+import { ReportForm } from './report-form.js';
+import { TypeFields } from './type-fields.js';
+
+function Stats({ item }: { item: ItemDetail }) {
+  const s = item.stats;
+  const rows: [string, string][] = [
+    ['Installs', formatCount(s.installCount)],
+    ['Uses', formatCount(s.usageCount)],
+    ['Views', formatCount(s.viewCount)],
+    ['Favorites', formatCount(s.favoriteCount)],
+    ['Rating', s.ratingCount ? `${(s.ratingAverage ?? 0).toFixed(2)} (${s.ratingCount})` : 'not rated yet'],
+  ];
+  return (
+    <dl className="stat-grid" aria-label="Counts">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function VersionPanel({ type, version }: { type: ItemType; version: VersionDetail }) {
+  return (
+    <section className="panel" aria-label={`Version ${version.version}`}>
+      <h2>Version {version.version}</h2>
+      <p className="muted">
+        Published {formatTime(version.publishedAt)}
+        {version.license ? ` · ${version.license}` : ''}
+        {version.sourceUrl ? (
+          <>
+            {' · '}
+            <a href={version.sourceUrl} rel="noopener noreferrer">
+              source
+            </a>
+          </>
+        ) : null}
+      </p>
+      {version.changelog ? <p>{version.changelog}</p> : null}
+      <TypeFields type={type} version={version} />
+      {version.readme ? (
+        <details>
+          <summary>Readme</summary>
+          <pre className="prose">{version.readme}</pre>
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
+function SoulPrompt({ slug }: { slug: string }) {
+  const prompt = useSoulPrompt(slug, true);
+  if (!prompt.data) return <FormError error={prompt.error} />;
+  return (
+    <section className="panel">
+      <h2>Prompt</h2>
+      <pre className="prose" data-testid="soul-prompt">
+        {prompt.data}
+      </pre>
+      <CopyButton text={prompt.data} label="Copy prompt" /> <a href={`/api/v1/soul/${slug}/prompt.txt`}>prompt.txt</a>
+    </section>
+  );
+}
+
+export function HubItemPage() {
+  const { type, slug } = useParams();
+  if (!isItemType(type) || !slug) return <Navigate to="/hub/mcp" replace />;
+  return <HubItem type={type} slug={slug} />;
+}
+
+function HubItem({ type, slug }: { type: ItemType; slug: string }) {
+  const [params, setParams] = useSearchParams();
+  const item = useItem(type, slug);
+  const versions = useVersions(type, slug);
+  const chosen = params.get('version') ?? undefined;
+  const other = useVersion(type, slug, chosen && chosen !== item.data?.currentVersion.version ? chosen : undefined);
+  useEffect(() => recordView(type, slug), [type, slug]);
+
+  if (item.isPending) return <Loading />;
+  if (!item.data) {
+    return (
+      <Page title="Item not found">
+        <FormError error={item.error} />
+        <Link to={`/hub/${type}`}>Back to {typeLabels[type]}</Link>
+      </Page>
+    );
+  }
+  const data = item.data;
+  const shown = other.data ?? data.currentVersion;
+  return (
+    <Page title={data.name}>
+      <p className="muted">
+        <Link to={`/hub/${type}`}>{typeLabels[type]}</Link> · by {data.publisherName}{' '}
+        <span className={`badge badge-${data.source}`}>{data.source === 'official' ? 'official' : 'community'}</span>
+      </p>
+      <p className="lead">{data.summary}</p>
+      <Stats item={data} />
+      <div className="columns">
+        <div>
+          <section className="panel">
+            <h2>About</h2>
+            <p className="prose">{data.description}</p>
+            {data.tags.length ? (
+              <p className="tags">
+                {data.tags.map((t) => (
+                  <Link key={t} className="tag" to={`/hub/${type}?tag=${t}`}>
+                    #{t}
+                  </Link>
+                ))}
+              </p>
+            ) : null}
+          </section>
+          <VersionPanel type={type} version={shown} />
+          {type === 'soul' ? <SoulPrompt slug={slug} /> : null}
+        </div>
+        <aside>
+          <section className="panel">
+            <h2>Versions</h2>
+            <ul className="plain" aria-label="Published versions">
+              {(versions.data ?? []).map((v) => (
+                <li key={v.id}>
+                  <button
+                    type="button"
+                    className="link"
+                    aria-pressed={v.version === shown.version}
+                    onClick={() => setParams(v.version === data.currentVersion.version ? {} : { version: v.version })}
+                  >
+                    {v.version}
+                  </button>{' '}
+                  <span className="muted">{formatTime(v.publishedAt)}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section className="panel">
+            <h2>Report</h2>
+            <ReportForm type={type} slug={slug} />
+          </section>
+        </aside>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,127 @@
+// The type-specific part of a version, as the seed's "Version detail" names it: an MCP server's connections,
+// tools, resources, prompts, settings and permissions; a skill's bundle files, parameters, dependencies and
+// examples; an agent's or soul's package.
+import { formatBytes } from '../../format.js';
+import type { ItemType, VersionDetail } from './hub-api.js';
+
+type Named = { name?: string; title?: string; description?: string } & Record<string, unknown>;
+
+const list = (value: unknown): Named[] => (Array.isArray(value) ? (value as Named[]) : []);
+const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+function NamedList({ title, items }: { title: string; items: Named[] }) {
+  if (items.length === 0) return null;
+  return (
+    <section>
+      <h3>
+        {title} ({items.length})
+      </h3>
+      <ul className="plain">
+        {items.map((i, n) => (
+          <li key={`${i.name ?? i.title ?? n}`}>
+            <code>{i.name ?? i.title ?? text(i)}</code>
+            {i.description ? <span className="muted"> — {i.description}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function McpFields({ v }: { v: VersionDetail }) {
+  const connections = list(v.connections);
+  const permissions = Array.isArray(v.permissions) ? (v.permissions as string[]) : [];
+  return (
+    <>
+      {connections.length > 0 ? (
+        <section>
+          <h3>Connections</h3>
+          <ul className="plain">
+            {connections.map((c) => (
+              <li key={JSON.stringify(c)}>
+                <span className="badge">{text(c.transport)}</span>{' '}
+                <code>
+                  {c.url ? text(c.url) : [c.command, ...list(c.args).map(text)].filter(Boolean).map(text).join(' ')}
+                </code>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <NamedList title="Tools" items={list(v.tools)} />
+      <NamedList title="Resources" items={list(v.resources)} />
+      <NamedList title="Prompts" items={list(v.prompts)} />
+      <NamedList title="Settings" items={list(v.configFields)} />
+      {permissions.length > 0 ? (
+        <section>
+          <h3>Permissions</h3>
+          <p>{permissions.join(', ')}</p>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function SkillFields({ v }: { v: VersionDetail }) {
+  const files = list(v.bundleFiles) as { path?: string; size?: number }[];
+  return (
+    <>
+      {files.length > 0 ? (
+        <section>
+          <h3>Bundle files ({files.length})</h3>
+          <ul className="plain">
+            {files.map((f) => (
+              <li key={f.path}>
+                <code>{f.path}</code> <span className="muted">{formatBytes(f.size)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <NamedList title="Parameters" items={list(v.parameters)} />
+      <NamedList
+        title="Dependencies"
+        items={list(v.dependencies).map((d) => (typeof d === 'string' ? { name: d } : d))}
+      />
+      <NamedList title="Examples" items={list(v.examples).map((e) => (typeof e === 'string' ? { name: e } : e))} />
+    </>
+  );
+}
+
+function PackageFields({ v }: { v: VersionDetail }) {
+  if (!v.packageUrl && !v.checksum) return null;
+  return (
+    <section>
+      <h3>Package</h3>
+      <dl className="facts">
+        {v.packageUrl ? (
+          <>
+            <dt>Package URL</dt>
+            <dd>
+              <code>{text(v.packageUrl)}</code>
+            </dd>
+          </>
+        ) : null}
+        {v.checksum ? (
+          <>
+            <dt>Checksum</dt>
+            <dd>
+              <code>{text(v.checksum)}</code>
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+export function TypeFields({ type, version }: { type: ItemType; version: VersionDetail }) {
+  switch (type) {
+    case 'mcp':
+      return <McpFields v={version} />;
+    case 'skill':
+      return <SkillFields v={version} />;
+    default:
+      return <PackageFields v={version} />;
+  }
+}

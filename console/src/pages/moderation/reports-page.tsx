@@ -1,0 +1,106 @@
+// Reports about items: open ones first, each with its item and reason, and resolving one with a note.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, type CatalogPage } from '../../api/http.js';
+import { formatTime } from '../../format.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Page } from '../../ui/page.js';
+import { Pager } from '../../ui/pager.js';
+import { FormError, Loading, StatusBadge } from '../../ui/status.js';
+import { ModerationTabs } from './moderation-tabs.js';
+
+type Report = {
+  id: string;
+  status: 'open' | 'resolved';
+  reason: string;
+  detail?: string;
+  itemType?: string;
+  itemSlug?: string;
+  itemName?: string;
+  resolution?: string;
+  resolvedAt?: string;
+  createdAt: string;
+};
+
+function Resolve({ report }: { report: Report }) {
+  const client = useQueryClient();
+  const [note, setNote] = useState('');
+  const resolve = useMutation({
+    mutationFn: () =>
+      api(`/api/v1/moderation/reports/${report.id}/resolve`, {
+        method: 'POST',
+        body: note.trim() ? { resolution: note } : {},
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['reports'] }),
+  });
+  return (
+    <div className="row">
+      <input
+        aria-label={`Resolution of report ${report.id.slice(0, 8)}`}
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        placeholder="Resolution note"
+      />
+      <button type="button" onClick={() => resolve.mutate()} disabled={resolve.isPending}>
+        Resolve
+      </button>
+      <FormError error={resolve.error} />
+    </div>
+  );
+}
+
+export function ReportsPage() {
+  const [params, setParams] = useSearchParams();
+  const status = params.get('status') ?? 'open';
+  const page = Number(params.get('page')) || 1;
+  const reports = useQuery({
+    queryKey: ['reports', status, page],
+    queryFn: () => api<CatalogPage<Report>>('/api/v1/moderation/reports', { query: { status, page, pageSize: 20 } }),
+  });
+  return (
+    <Page title="Reports">
+      <ModerationTabs />
+      <label className="row">
+        Status
+        <select value={status} onChange={(e) => setParams({ status: e.target.value })}>
+          <option value="open">Open</option>
+          <option value="resolved">Resolved</option>
+        </select>
+      </label>
+      {reports.isPending ? <Loading /> : null}
+      <FormError error={reports.error} />
+      <DataTable
+        label="Reports"
+        columns={['Item', 'Reason', 'Reported', 'Status', status === 'open' ? 'Resolve' : 'Resolution']}
+        rows={reports.data?.items}
+        empty={`No ${status} reports.`}
+      >
+        {(r) => (
+          <tr key={r.id}>
+            <td>
+              {r.itemSlug ? <Link to={`/hub/${r.itemType}/${r.itemSlug}`}>{r.itemName ?? r.itemSlug}</Link> : '—'}
+            </td>
+            <td>
+              {r.reason}
+              {r.detail ? <div className="muted">{r.detail}</div> : null}
+            </td>
+            <td>{formatTime(r.createdAt)}</td>
+            <td>
+              <StatusBadge status={r.status} />
+            </td>
+            <td>{r.status === 'open' ? <Resolve report={r} /> : (r.resolution ?? '—')}</td>
+          </tr>
+        )}
+      </DataTable>
+      {reports.data ? (
+        <Pager
+          page={reports.data.page}
+          pageSize={reports.data.pageSize}
+          total={reports.data.total}
+          onPage={(p) => setParams({ status, page: String(p) })}
+        />
+      ) : null}
+    </Page>
+  );
+}

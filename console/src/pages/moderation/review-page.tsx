@@ -1,0 +1,164 @@
+// Reviewing one item: the version under review beside the published one (metadata and type-specific fields), and
+// the decision: approve, request changes (with reasons) or reject (with a reason).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { api } from '../../api/http.js';
+import { formatTime } from '../../format.js';
+import { Field } from '../../ui/field.js';
+import { Page } from '../../ui/page.js';
+import { FormError, Loading, StatusBadge } from '../../ui/status.js';
+import { type ItemDetail, type ItemType, isItemType, type VersionDetail } from '../hub/hub-api.js';
+import { TypeFields } from '../hub/type-fields.js';
+import type { DraftDetail } from '../publisher/publisher-api.js';
+import { ModerationTabs } from './moderation-tabs.js';
+
+type Side = {
+  title: string;
+  meta: { name: string; summary: string; description: string; tags: string[] };
+  version?: VersionDetail;
+};
+
+function Column({ type, side }: { type: ItemType; side: Side }) {
+  return (
+    <section className="panel" aria-label={side.title}>
+      <h2>{side.title}</h2>
+      <dl className="facts">
+        <dt>Name</dt>
+        <dd>{side.meta.name}</dd>
+        <dt>Summary</dt>
+        <dd>{side.meta.summary}</dd>
+        <dt>Tags</dt>
+        <dd>{side.meta.tags.join(', ') || '—'}</dd>
+      </dl>
+      <p className="prose">{side.meta.description}</p>
+      {side.version ? (
+        <>
+          <h3>Version {side.version.version}</h3>
+          {side.version.changelog ? <p>{side.version.changelog}</p> : null}
+          <TypeFields type={type} version={side.version} />
+        </>
+      ) : (
+        <p className="empty">Nothing published yet.</p>
+      )}
+    </section>
+  );
+}
+
+function Decision({ type, id }: { type: ItemType; id: string }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  const [missing, setMissing] = useState<string>();
+  const decide = useMutation({
+    mutationFn: (action: 'approve' | 'request-changes' | 'reject') => {
+      const body =
+        action === 'reject'
+          ? { reason: text }
+          : action === 'request-changes'
+            ? { comment: text }
+            : text.trim()
+              ? { comment: text }
+              : {};
+      return api(`/api/v1/moderation/${type}/${id}/${action}`, { method: 'POST', body });
+    },
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['queue'] });
+      navigate('/moderation');
+    },
+  });
+  const act = (action: 'approve' | 'request-changes' | 'reject') => {
+    if (action !== 'approve' && !text.trim()) {
+      setMissing(action === 'reject' ? 'A rejection needs a reason.' : 'Say what should change.');
+      return;
+    }
+    setMissing(undefined);
+    decide.mutate(action);
+  };
+  return (
+    <section className="panel stack" aria-label="Decision">
+      <h2>Decision</h2>
+      <Field
+        label="Comment or reasons"
+        hint="Required to request changes or to reject; the publisher reads it."
+        error={missing}
+      >
+        {(p) => <textarea {...p} rows={3} value={text} onChange={(e) => setText(e.target.value)} />}
+      </Field>
+      <FormError error={decide.error} />
+      <div className="row">
+        <button type="button" className="primary" onClick={() => act('approve')} disabled={decide.isPending}>
+          Approve
+        </button>
+        <button type="button" onClick={() => act('request-changes')} disabled={decide.isPending}>
+          Request changes
+        </button>
+        <button type="button" className="danger" onClick={() => act('reject')} disabled={decide.isPending}>
+          Reject
+        </button>
+      </div>
+    </section>
+  );
+}
+
+export function ReviewPage() {
+  const { type, id } = useParams();
+  if (!isItemType(type) || !id) return <Navigate to="/moderation" replace />;
+  return <Review type={type} id={id} />;
+}
+
+function Review({ type, id }: { type: ItemType; id: string }) {
+  const detail = useQuery({
+    queryKey: ['review', type, id],
+    queryFn: () => api<DraftDetail>(`/api/v1/moderation/${type}/${id}`),
+  });
+  const published = useQuery({
+    queryKey: ['item', type, detail.data?.slug],
+    queryFn: () => api<ItemDetail>(`/api/v1/${type}/${detail.data?.slug}`),
+    enabled: Boolean(detail.data?.isPublished),
+  });
+  if (detail.isPending) return <Loading />;
+  if (!detail.data) return <FormError error={detail.error} />;
+  const d = detail.data;
+  const underReview = d.versions.find((v) => v.status === 'in_review');
+  const current = d.versions.find((v) => v.isCurrent);
+  const pub = published.data;
+  return (
+    <Page title={`Review: ${d.name}`}>
+      <ModerationTabs />
+      <p>
+        <StatusBadge status={d.status} /> by {d.publisherName} · <code>{d.slug}</code>
+        {d.isPublished ? (
+          <>
+            {' · '}
+            <Link to={`/hub/${type}/${d.slug}`}>public page</Link>
+          </>
+        ) : null}
+        {underReview?.submittedAt ? ` · submitted ${formatTime(underReview.submittedAt)}` : ''}
+      </p>
+      <div className="side-by-side">
+        <Column
+          type={type}
+          side={{
+            title: underReview ? `Under review: ${underReview.version}` : 'Under review',
+            meta: d,
+            ...(underReview ? { version: underReview } : {}),
+          }}
+        />
+        <Column
+          type={type}
+          side={{
+            title: current ? `Published: ${current.version}` : 'Published',
+            meta: pub ?? { name: '—', summary: '—', description: '', tags: [] },
+            ...(current ? { version: current } : {}),
+          }}
+        />
+      </div>
+      {d.status === 'in_review' ? (
+        <Decision type={type} id={id} />
+      ) : (
+        <p className="muted">Not waiting for a decision.</p>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,72 @@
+// The settled balance over time as a step line: the balance before the window, then each hour's or day's closing
+// balance, held to now.
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { formatMoney } from '../../format.js';
+import { FormError, Loading } from '../../ui/status.js';
+import { type BalanceHistory, useBalanceHistory } from './wallet-api.js';
+
+const TimeChart = lazy(async () => ({ default: (await import('../../charts/time-chart.js')).TimeChart }));
+
+const ranges = {
+  day: { label: 'Last 24 hours', days: 1, interval: 'hour' },
+  week: { label: 'Last 7 days', days: 7, interval: 'hour' },
+  month: { label: 'Last 30 days', days: 30, interval: 'day' },
+  quarter: { label: 'Last 90 days', days: 90, interval: 'day' },
+} as const;
+
+function seriesOf(h: BalanceHistory) {
+  const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+  const times = [seconds(h.from), ...h.points.map((p) => seconds(p.at))];
+  const values = [h.openingBalance, ...h.points.map((p) => p.balance)];
+  const last = values.at(-1) ?? h.openingBalance;
+  const now = seconds(h.to);
+  if ((times.at(-1) ?? 0) < now) {
+    times.push(now);
+    values.push(last);
+  }
+  return { times, values };
+}
+
+export function BalanceChart({ organizationId, currency }: { organizationId: string; currency: string }) {
+  const [range, setRange] = useState<keyof typeof ranges>('month');
+  const chosen = ranges[range];
+  const history = useBalanceHistory(organizationId, chosen.days, chosen.interval);
+  const data = useMemo(() => (history.data ? seriesOf(history.data) : undefined), [history.data]);
+  const series = useMemo(
+    () =>
+      data
+        ? [
+            {
+              label: `Balance (${currency})`,
+              values: data.values,
+              kind: 'step' as const,
+              color: '#1f4e8c',
+              format: (v: number) => formatMoney(v, currency),
+            },
+          ]
+        : [],
+    [data, currency],
+  );
+  return (
+    <section>
+      <label className="row">
+        Period
+        <select value={range} onChange={(e) => setRange(e.target.value as keyof typeof ranges)}>
+          {Object.entries(ranges).map(([key, r]) => (
+            <option key={key} value={key}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <FormError error={history.error} />
+      {data ? (
+        <Suspense fallback={<Loading label="Loading chart…" />}>
+          <TimeChart title="Balance over time" times={data.times} series={series} />
+        </Suspense>
+      ) : (
+        <Loading />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+// Members of the current organization (Admins change roles and remove people; anyone may leave), and for Admins
+// the invite tokens and the CSV bulk invite.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, apiData, type Envelope } from '../../api/http.js';
+import { formatTime } from '../../format.js';
+import { useMe } from '../../session/session.js';
+import { Page } from '../../ui/page.js';
+import { Pager } from '../../ui/pager.js';
+import { FormError, Loading } from '../../ui/status.js';
+import { BulkInvite } from './bulk-invite.js';
+import { InviteTokens } from './invite-tokens.js';
+import { OrgTabs, WithOrganization } from './org-tabs.js';
+
+type Member = { userId: string; email: string; name: string; role: 'Admin' | 'Member'; joinedAt: string };
+
+function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin: boolean }) {
+  const client = useQueryClient();
+  const me = useMe().data;
+  const [page, setPage] = useState(1);
+  const members = useQuery({
+    queryKey: ['members', organizationId, page],
+    queryFn: () => api<Envelope<Member[]>>('/api/organization/members', { organizationId, query: { page, size: 20 } }),
+  });
+  const change = useMutation({
+    mutationFn: (c: { userId: string; role?: string }) =>
+      c.role
+        ? apiData(`/api/organization/members/${c.userId}/role`, {
+            method: 'PUT',
+            organizationId,
+            body: { role: c.role },
+          })
+        : apiData(`/api/organization/members/${c.userId}`, { method: 'DELETE', organizationId }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['members', organizationId] }),
+  });
+  if (members.isPending) return <Loading />;
+  return (
+    <section className="panel">
+      <h2>Members</h2>
+      <FormError error={members.error ?? change.error} />
+      <table aria-label="Members">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>E-mail</th>
+            <th>Role</th>
+            <th>Joined</th>
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {(members.data?.data ?? []).map((m) => (
+            <tr key={m.userId}>
+              <td>{m.name}</td>
+              <td>{m.email}</td>
+              <td>
+                {isAdmin ? (
+                  <select
+                    aria-label={`Role of ${m.email}`}
+                    value={m.role}
+                    onChange={(e) => change.mutate({ userId: m.userId, role: e.target.value })}
+                  >
+                    <option>Admin</option>
+                    <option>Member</option>
+                  </select>
+                ) : (
+                  m.role
+                )}
+              </td>
+              <td>{formatTime(m.joinedAt)}</td>
+              <td>
+                {isAdmin || m.userId === me?.id ? (
+                  <button type="button" className="danger" onClick={() => change.mutate({ userId: m.userId })}>
+                    {m.userId === me?.id ? 'Leave' : 'Remove'}
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager page={page} pageSize={20} total={members.data?.total ?? 0} onPage={setPage} />
+    </section>
+  );
+}
+
+export function MembersPage() {
+  return (
+    <Page title="Members and invites">
+      <OrgTabs />
+      <WithOrganization>
+        {(org) => (
+          <>
+            <Members organizationId={org.id} isAdmin={org.isAdmin} />
+            {org.isAdmin ? (
+              <>
+                <InviteTokens organizationId={org.id} />
+                <BulkInvite organizationId={org.id} />
+              </>
+            ) : null}
+          </>
+        )}
+      </WithOrganization>
+    </Page>
+  );
+}

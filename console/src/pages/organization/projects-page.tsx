@@ -1,0 +1,144 @@
+// Projects of the current organization; Admins create one, blank or from a template (which also creates the
+// project's API key, shown here once).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { apiData } from '../../api/http.js';
+import { formatCount, formatTime } from '../../format.js';
+import { ShownOnce } from '../../ui/copy-button.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Field } from '../../ui/field.js';
+import { Page } from '../../ui/page.js';
+import { FormError, Loading } from '../../ui/status.js';
+import { OrgTabs, WithOrganization } from './org-tabs.js';
+import { type Project, useProjects } from './projects-api.js';
+
+type Template = {
+  id: string;
+  name: string;
+  description?: string;
+  category: string;
+  isSystem: boolean;
+  config: { quota: Record<string, number | boolean | null>; rateLimit: { requestsPerMinuteLimit?: number | null } };
+};
+type FromTemplate = Project & { templateName: string; apiKeys: { name: string; token: string }[] };
+
+function quotaSummary(t: Template) {
+  const q = t.config.quota;
+  const parts = [
+    q.dailyRequestLimit ? `${formatCount(Number(q.dailyRequestLimit))} requests/day` : null,
+    q.monthlyTokenLimit ? `${formatCount(Number(q.monthlyTokenLimit))} tokens/month` : null,
+    t.config.rateLimit.requestsPerMinuteLimit ? `${t.config.rateLimit.requestsPerMinuteLimit}/min` : null,
+  ].filter(Boolean);
+  return parts.join(' · ') || 'no limits';
+}
+
+function CreateProject({ organizationId }: { organizationId: string }) {
+  const client = useQueryClient();
+  const templates = useQuery({
+    queryKey: ['templates', organizationId],
+    queryFn: () => apiData<Template[]>('/api/project-templates', { organizationId }),
+  });
+  const [name, setName] = useState('');
+  const [templateId, setTemplateId] = useState('');
+  const create = useMutation({
+    mutationFn: () =>
+      templateId
+        ? apiData<FromTemplate>('/api/projects/from-template', {
+            method: 'POST',
+            organizationId,
+            body: { name, templateId },
+          })
+        : apiData<Project>('/api/projects', { method: 'POST', organizationId, body: { name } }),
+    onSuccess: () => {
+      setName('');
+      void client.invalidateQueries({ queryKey: ['projects', organizationId] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  const created = create.data as FromTemplate | undefined;
+  const key = created?.apiKeys?.[0];
+  return (
+    <section className="panel">
+      <h2>New project</h2>
+      <form className="row" onSubmit={submit} aria-label="Create a project">
+        <Field label="Project name">
+          {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
+        <Field label="Template">
+          {(p) => (
+            <select {...p} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
+              <option value="">Blank (no quota, no key)</option>
+              {(templates.data ?? []).map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name} — {quotaSummary(t)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Create project
+        </button>
+      </form>
+      <FormError error={create.error ?? templates.error} />
+      {key ? (
+        <ShownOnce
+          label={`API key of "${created?.name}" (${created?.templateName})`}
+          value={key.token}
+          onDone={() => create.reset()}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function ProjectList({ organizationId }: { organizationId: string }) {
+  const projects = useProjects(organizationId);
+  if (projects.isPending) return <Loading />;
+  const _rows = projects.data?.data ?? [];
+  return (
+    <section className="panel">
+      <h2>Projects</h2>
+      <FormError error={projects.error} />
+      <DataTable
+        label="Projects"
+        columns={['Name', 'Created', { label: 'Links', hidden: true }]}
+        rows={projects.data?.data}
+        empty="No projects yet."
+      >
+        {(p) => (
+          <tr key={p.id}>
+            <td>
+              <Link to={`/org/projects/${p.id}`}>{p.name}</Link>
+              {p.description ? <div className="muted">{p.description}</div> : null}
+            </td>
+            <td>{formatTime(p.createdAt)}</td>
+            <td>
+              <Link to={`/gateway/${p.id}`}>Gateway activity</Link>
+            </td>
+          </tr>
+        )}
+      </DataTable>
+    </section>
+  );
+}
+
+export function ProjectsPage() {
+  return (
+    <Page title="Projects">
+      <OrgTabs />
+      <WithOrganization>
+        {(org) => (
+          <>
+            {org.isAdmin ? <CreateProject organizationId={org.id} /> : null}
+            <ProjectList organizationId={org.id} />
+          </>
+        )}
+      </WithOrganization>
+    </Page>
+  );
+}

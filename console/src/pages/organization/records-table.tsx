@@ -1,0 +1,105 @@
+// A wallet's records: filter by type and by days, page through them, download them as CSV; platform Admins may
+// refund a consumption from here.
+import { useState } from 'react';
+import { errorFrom, withQuery } from '../../api/http.js';
+import { formatMoney, formatTime } from '../../format.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Pager } from '../../ui/pager.js';
+import { FormError, StatusBadge } from '../../ui/status.js';
+import { RefundForm } from './refund-form.js';
+import { type RecordFilter, useRecords } from './wallet-api.js';
+
+/** The export needs X-Organization-Id, which a plain link cannot send: fetch it, then save the file. */
+async function downloadCsv(organizationId: string, filter: Omit<RecordFilter, 'page' | 'size'>) {
+  const res = await fetch(withQuery('/api/organization/wallet/records/export', filter), {
+    headers: { 'x-organization-id': organizationId },
+    credentials: 'same-origin',
+  });
+  if (!res.ok) throw errorFrom(res.status, await res.json().catch(() => undefined));
+  const blob = await res.blob();
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'wallet-records.csv';
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+export function RecordsTable(props: { organizationId: string; currency: string; canRefund: boolean }) {
+  const [filter, setFilter] = useState<RecordFilter>({ page: 1, size: 20 });
+  const [exportError, setExportError] = useState<unknown>(null);
+  const records = useRecords(props.organizationId, filter);
+  const set = (change: Partial<RecordFilter>) => setFilter((f) => ({ ...f, ...change, page: change.page ?? 1 }));
+  const { page: _page, size: _size, ...exportFilter } = filter;
+  return (
+    <section className="panel">
+      <h2>Records</h2>
+      <fieldset className="filters">
+        <legend className="visually-hidden">Filter records</legend>
+        <label>
+          Type
+          <select value={filter.type ?? ''} onChange={(e) => set({ type: e.target.value || undefined })}>
+            <option value="">All types</option>
+            <option>Recharge</option>
+            <option>Consume</option>
+            <option>Refund</option>
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" value={filter.from ?? ''} onChange={(e) => set({ from: e.target.value || undefined })} />
+        </label>
+        <label>
+          To
+          <input type="date" value={filter.to ?? ''} onChange={(e) => set({ to: e.target.value || undefined })} />
+        </label>
+        <button
+          type="button"
+          onClick={() =>
+            downloadCsv(props.organizationId, exportFilter).then(() => setExportError(null), setExportError)
+          }
+        >
+          Export CSV
+        </button>
+      </fieldset>
+      <FormError error={records.error ?? exportError} />
+      <DataTable
+        label="Wallet records"
+        columns={[
+          'Time',
+          'Type',
+          { label: 'Amount', num: true },
+          { label: 'Balance after', num: true },
+          'Description',
+          ...(props.canRefund ? ['Refund'] : []),
+        ]}
+        rows={records.data?.data}
+        empty="No records match."
+      >
+        {(r) => (
+          <tr key={r.id}>
+            <td>{formatTime(r.createdAt)}</td>
+            <td>
+              <StatusBadge status={r.type} />
+            </td>
+            <td className="num">
+              {r.type === 'Consume' ? '−' : '+'}
+              {formatMoney(r.amount, props.currency)}
+            </td>
+            <td className="num">{formatMoney(r.currentBalance, props.currency)}</td>
+            <td>{r.description ?? ''}</td>
+            {props.canRefund ? (
+              <td>{r.type === 'Consume' ? <RefundForm record={r} organizationId={props.organizationId} /> : null}</td>
+            ) : null}
+          </tr>
+        )}
+      </DataTable>
+      <Pager
+        page={filter.page}
+        pageSize={filter.size}
+        total={records.data?.total ?? 0}
+        onPage={(page) => set({ page })}
+      />
+    </section>
+  );
+}

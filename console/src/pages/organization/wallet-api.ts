@@ -1,0 +1,62 @@
+// The wallet of the current organization as the pages read it.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, apiData, type Envelope } from '../../api/http.js';
+
+export type Wallet = {
+  organizationId: string;
+  balance: number;
+  frozenAmount: number;
+  currency: string;
+  isActive: boolean;
+};
+
+export type WalletRecord = {
+  id: string;
+  type: 'Recharge' | 'Consume' | 'Refund';
+  amount: number;
+  previousBalance: number;
+  currentBalance: number;
+  description?: string;
+  requestLogId?: string;
+  refundOf?: string;
+  createdAt: string;
+};
+
+export type RecordFilter = { type?: string; from?: string; to?: string; page: number; size: number };
+
+export type BalanceHistory = {
+  currency: string;
+  interval: 'hour' | 'day';
+  from: string;
+  to: string;
+  openingBalance: number;
+  points: { at: string; balance: number }[];
+};
+
+export const walletKeys = {
+  all: (organizationId: string) => ['wallet', organizationId] as const,
+};
+
+export const useWallet = (organizationId: string) =>
+  useQuery({
+    queryKey: [...walletKeys.all(organizationId), 'balance'],
+    queryFn: () => apiData<Wallet>('/api/organization/wallet', { organizationId }),
+    refetchInterval: 15_000,
+  });
+
+export const useRecords = (organizationId: string, filter: RecordFilter) =>
+  useQuery({
+    queryKey: [...walletKeys.all(organizationId), 'records', filter],
+    queryFn: () => api<Envelope<WalletRecord[]>>('/api/organization/wallet/records', { organizationId, query: filter }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useBalanceHistory = (organizationId: string, days: number, interval: 'hour' | 'day') =>
+  useQuery({
+    queryKey: [...walletKeys.all(organizationId), 'history', days, interval],
+    queryFn: () =>
+      apiData<BalanceHistory>('/api/organization/wallet/balance-history', {
+        organizationId,
+        query: { days, interval },
+      }),
+  });

@@ -1,0 +1,253 @@
+// One of the publisher's items: where it stands, its fields (editable while a draft or sent back), the skill
+// bundle upload, submit and withdraw, a new version once published, every version and every review step.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
+import { api } from '../../api/http.js';
+import { formatTime } from '../../format.js';
+import { DataTable } from '../../ui/data-table.js';
+import { Field } from '../../ui/field.js';
+import { Page } from '../../ui/page.js';
+import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
+import { type ItemType, isItemType } from '../hub/hub-api.js';
+import { TypeFields } from '../hub/type-fields.js';
+import { BundleUpload } from './bundle-upload.js';
+import { MetadataFields, VersionFields } from './draft-form.js';
+import {
+  type DraftState,
+  emptyDraft,
+  type FieldErrors,
+  patchBody,
+  stateFromDraft,
+  versionBody,
+} from './draft-state.js';
+import { type DraftDetail, type DraftVersion, type Mutation, pendingVersionOf } from './publisher-api.js';
+import { ReviewState } from './review-state.js';
+
+const editable = ['draft', 'changes_requested', 'rejected'];
+
+export function DraftPage() {
+  const { type, id } = useParams();
+  if (!isItemType(type) || !id) return <Navigate to="/publisher" replace />;
+  return <Draft type={type} id={id} />;
+}
+
+function useDraft(type: ItemType, id: string) {
+  return useQuery({
+    queryKey: ['draft', type, id],
+    queryFn: () => api<DraftDetail>(`/api/v1/publisher/${type}/${id}`),
+    // While a skill's bundle is being parsed, look again every 1.5 s until the parse result or the reasons arrive.
+    refetchInterval: (query) => {
+      const d = query.state.data;
+      const pending = d ? pendingVersionOf(d) : undefined;
+      return d?.type === 'skill' && pending?.status === 'in_review' && !pending.bundleFiles ? 1500 : false;
+    },
+  });
+}
+
+function EditForm({ type, detail, onSaved }: { type: ItemType; detail: DraftDetail; onSaved: () => void }) {
+  const pending = pendingVersionOf(detail);
+  const [state, setState] = useState<DraftState>(() => stateFromDraft(detail, pending));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const save = useMutation({
+    mutationFn: (body: unknown) =>
+      api<Mutation>(`/api/v1/publisher/${type}/${detail.id}/draft`, { method: 'PUT', body }),
+    onSuccess: onSaved,
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const checked = patchBody(type, state);
+    setErrors(checked.errors);
+    if (Object.keys(checked.errors).length === 0) save.mutate(checked.body);
+  };
+  const props = { type, state, errors, onChange: (c: Partial<DraftState>) => setState((s) => ({ ...s, ...c })) };
+  return (
+    <form className="stack panel" onSubmit={submit} aria-label="Edit the draft" noValidate>
+      <h2>Edit</h2>
+      <MetadataFields {...props} />
+      {pending ? <VersionFields {...props} /> : null}
+      <FormError error={save.error} />
+      {save.isSuccess ? <Notice>Saved.</Notice> : null}
+      <div>
+        <button type="submit" disabled={save.isPending}>
+          Save changes
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function NewVersionForm({ type, id, onAdded }: { type: ItemType; id: string; onAdded: () => void }) {
+  const [state, setState] = useState<DraftState>(() => ({ ...emptyDraft(), version: '' }));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const add = useMutation({
+    mutationFn: (body: unknown) => api<Mutation>(`/api/v1/publisher/${type}/${id}/versions`, { method: 'POST', body }),
+    onSuccess: onAdded,
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const checked = versionBody(type, state);
+    setErrors(checked.errors);
+    if (Object.keys(checked.errors).length === 0) add.mutate(checked.body);
+  };
+  return (
+    <form className="stack panel" onSubmit={submit} aria-label="Add a version" noValidate>
+      <h2>Add a version</h2>
+      <VersionFields type={type} state={state} errors={errors} onChange={(c) => setState((s) => ({ ...s, ...c }))} />
+      <FormError error={add.error} />
+      <div>
+        <button type="submit" disabled={add.isPending}>
+          Add version
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ReviewActions({ type, detail, onDone }: { type: ItemType; detail: DraftDetail; onDone: () => void }) {
+  const [comment, setComment] = useState('');
+  const act = useMutation({
+    mutationFn: (what: 'submit-review' | 'withdraw') =>
+      api<Mutation>(`/api/v1/publisher/${type}/${detail.id}/${what}`, {
+        method: 'POST',
+        body: what === 'submit-review' && comment.trim() ? { comment } : {},
+      }),
+    onSuccess: onDone,
+  });
+  const pending = pendingVersionOf(detail);
+  return (
+    <section className="panel stack" aria-label="Review">
+      <h2>Review</h2>
+      {pending && editable.includes(pending.status) ? (
+        <>
+          <Field label="Note for the moderator (optional)">
+            {(p) => <textarea {...p} rows={2} value={comment} onChange={(e) => setComment(e.target.value)} />}
+          </Field>
+          <div>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => act.mutate('submit-review')}
+              disabled={act.isPending}
+            >
+              Submit version {pending.version} for review
+            </button>
+          </div>
+        </>
+      ) : null}
+      {detail.status === 'in_review' ? (
+        <div>
+          <button type="button" onClick={() => act.mutate('withdraw')} disabled={act.isPending}>
+            Withdraw from review
+          </button>
+        </div>
+      ) : null}
+      {!pending ? <p className="muted">Nothing is waiting: add a version to start a new review.</p> : null}
+      <FormError error={act.error} />
+    </section>
+  );
+}
+
+/** The item as it stands while it cannot be edited (in review, or published with nothing pending). */
+function ReadOnly({ detail, version }: { detail: DraftDetail; version: DraftVersion | undefined }) {
+  return (
+    <section className="panel">
+      <h2>{version ? `Version ${version.version}` : 'The item'}</h2>
+      <p>{detail.summary}</p>
+      <p className="prose muted">{detail.description}</p>
+      {version ? <TypeFields type={detail.type} version={version} /> : null}
+    </section>
+  );
+}
+
+function Versions({ detail }: { detail: DraftDetail }) {
+  return (
+    <section className="panel">
+      <h2>Versions</h2>
+      <DataTable
+        label="Versions"
+        columns={['Version', 'Status', 'Submitted', 'Published', ...(detail.type === 'skill' ? ['Bundle'] : [])]}
+        rows={detail.versions}
+        empty="No versions yet."
+      >
+        {(v) => (
+          <tr key={v.id}>
+            <td>
+              {v.version} {v.isCurrent ? <span className="badge badge-published">current</span> : null}
+            </td>
+            <td>
+              <StatusBadge status={v.status} />
+            </td>
+            <td>{formatTime(v.submittedAt)}</td>
+            <td>{formatTime(v.publishedAt)}</td>
+            {detail.type === 'skill' ? <td>{v.hasBundle ? 'uploaded' : 'none'}</td> : null}
+          </tr>
+        )}
+      </DataTable>
+      <h3>History</h3>
+      <ol className="timeline" aria-label="Review history">
+        {detail.transitions.map((t) => (
+          <li key={`${t.at}-${t.action}`}>
+            <strong>{t.action.replace(/_/g, ' ')}</strong> → {t.to.replace(/_/g, ' ')}{' '}
+            <span className="muted">{formatTime(t.at)}</span>
+            {t.comment ? <div className="prose muted">{t.comment}</div> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Draft({ type, id }: { type: ItemType; id: string }) {
+  const client = useQueryClient();
+  const draft = useDraft(type, id);
+  const [formKey, setFormKey] = useState(0);
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: ['draft', type, id] });
+    void client.invalidateQueries({ queryKey: ['mine', type] });
+  };
+  // Forms start again from the stored draft when it changes state (submitted, sent back, a version added).
+  const status = draft.data?.status;
+  const versionCount = draft.data?.versions.length;
+  useEffect(() => {
+    if (status || versionCount) setFormKey((k) => k + 1);
+  }, [status, versionCount]);
+  if (draft.isPending) return <Loading />;
+  if (!draft.data) return <FormError error={draft.error} />;
+  const detail = draft.data;
+  const pending = pendingVersionOf(detail);
+  return (
+    <Page title={detail.name}>
+      <p>
+        <StatusBadge status={detail.status} /> <code>{detail.slug}</code> in <code>{detail.publisherSlug}</code>
+        {detail.isPublished ? (
+          <>
+            {' · '}
+            <Link to={`/hub/${type}/${detail.slug}`}>public page</Link>
+          </>
+        ) : null}
+      </p>
+      <ReviewState detail={detail} pending={pending} />
+      <div className="columns">
+        <div>
+          {editable.includes(detail.status) ? (
+            <EditForm key={formKey} type={type} detail={detail} onSaved={refresh} />
+          ) : null}
+          {type === 'skill' && pending && editable.includes(pending.status) ? (
+            <section className="panel">
+              <BundleUpload skillId={detail.id} versionId={pending.id} version={pending.version} onUploaded={refresh} />
+            </section>
+          ) : null}
+          {!editable.includes(detail.status) ? (
+            <ReadOnly detail={detail} version={pending ?? detail.versions.find((v) => v.isCurrent)} />
+          ) : null}
+          {!pending ? <NewVersionForm key={formKey} type={type} id={detail.id} onAdded={refresh} /> : null}
+          <Versions detail={detail} />
+        </div>
+        <aside>
+          <ReviewActions type={type} detail={detail} onDone={refresh} />
+        </aside>
+      </div>
+    </Page>
+  );
+}

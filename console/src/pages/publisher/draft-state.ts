@@ -1,0 +1,202 @@
+// A draft's form state (every field as the person typed it) and the request bodies built from it. The bodies are
+// checked with the API's own zod schemas (shared/catalog), so the form refuses exactly what the API refuses.
+import type { z } from 'zod';
+import { draftBody, draftPatchBody } from '../../../../shared/catalog/draft-input.js';
+import { versionInputSchema } from '../../../../shared/catalog/version-payloads.js';
+import type { ItemType } from '../hub/hub-api.js';
+import type { DraftDetail, DraftVersion } from './publisher-api.js';
+
+export type Connection = { transport: string; command: string; args: string; url: string };
+
+export type DraftState = {
+  slug: string;
+  publisherSlug: string;
+  name: string;
+  summary: string;
+  description: string;
+  iconUrl: string;
+  tags: string;
+  categories: string[];
+  version: string;
+  changelog: string;
+  readme: string;
+  license: string;
+  sourceUrl: string;
+  connections: Connection[];
+  tools: string;
+  resources: string;
+  prompts: string;
+  configFields: string;
+  permissions: string;
+  packageUrl: string;
+  checksum: string;
+  soulMd: string;
+};
+
+export const emptyConnection = (): Connection => ({ transport: 'stdio', command: '', args: '', url: '' });
+
+export const emptyDraft = (): DraftState => ({
+  slug: '',
+  publisherSlug: '',
+  name: '',
+  summary: '',
+  description: '',
+  iconUrl: '',
+  tags: '',
+  categories: [],
+  version: '1.0.0',
+  changelog: '',
+  readme: '',
+  license: '',
+  sourceUrl: '',
+  connections: [],
+  tools: '[]',
+  resources: '[]',
+  prompts: '[]',
+  configFields: '[]',
+  permissions: '',
+  packageUrl: '',
+  checksum: '',
+  soulMd: '',
+});
+
+const json = (value: unknown) => (Array.isArray(value) && value.length ? JSON.stringify(value, null, 2) : '[]');
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+
+export function stateFromDraft(detail: DraftDetail, version: DraftVersion | undefined): DraftState {
+  const v = (version ?? {}) as Record<string, unknown>;
+  const connections = Array.isArray(v.connections) ? (v.connections as Record<string, unknown>[]) : [];
+  return {
+    ...emptyDraft(),
+    slug: detail.slug,
+    publisherSlug: detail.publisherSlug,
+    name: detail.name,
+    summary: detail.summary,
+    description: detail.description,
+    iconUrl: detail.iconUrl ?? '',
+    tags: detail.tags.join(', '),
+    categories: detail.categories,
+    version: str(v.version) || '1.0.0',
+    changelog: str(v.changelog),
+    readme: str(v.readme),
+    license: str(v.license),
+    sourceUrl: str(v.sourceUrl),
+    connections: connections.map((c) => ({
+      transport: str(c.transport) || 'stdio',
+      command: str(c.command),
+      args: Array.isArray(c.args) ? (c.args as string[]).join(' ') : '',
+      url: str(c.url),
+    })),
+    tools: json(v.tools),
+    resources: json(v.resources),
+    prompts: json(v.prompts),
+    configFields: json(v.configFields),
+    permissions: Array.isArray(v.permissions) ? (v.permissions as string[]).join(', ') : '',
+    packageUrl: str(v.packageUrl),
+    checksum: str(v.checksum),
+    soulMd: str(v.soulMd),
+  };
+}
+
+export type FieldErrors = Record<string, string>;
+
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+const optional = (text: string) => (text.trim() ? text.trim() : undefined);
+
+/** A JSON array typed in a text area; a syntax error is reported on its field. */
+function jsonArray(text: string, field: string, errors: FieldErrors): unknown[] | undefined {
+  if (!text.trim() || text.trim() === '[]') return undefined;
+  try {
+    return JSON.parse(text) as unknown[];
+  } catch (err) {
+    errors[field] = `must be JSON: ${(err as Error).message}`;
+    return undefined;
+  }
+}
+
+/** The version object of a request: the common fields and the fields of the type (skills send none). */
+export function versionFields(type: ItemType, s: DraftState, errors: FieldErrors): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    version: s.version.trim(),
+    changelog: optional(s.changelog),
+    readme: optional(s.readme),
+    license: optional(s.license),
+    sourceUrl: optional(s.sourceUrl),
+  };
+  if (type === 'mcp') {
+    out.connections = s.connections.length
+      ? s.connections.map((c) => ({
+          transport: c.transport,
+          ...(c.command.trim() ? { command: c.command.trim() } : {}),
+          ...(c.args.trim() ? { args: c.args.trim().split(/\s+/) } : {}),
+          ...(c.url.trim() ? { url: c.url.trim() } : {}),
+        }))
+      : undefined;
+    for (const field of ['tools', 'resources', 'prompts', 'configFields'] as const) {
+      out[field] = jsonArray(s[field], field, errors);
+    }
+    out.permissions = list(s.permissions).length ? list(s.permissions) : undefined;
+  }
+  if (type === 'agent' || type === 'soul') {
+    out.packageUrl = optional(s.packageUrl);
+    out.checksum = optional(s.checksum);
+  }
+  if (type === 'soul') out.soulMd = optional(s.soulMd);
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+function metadata(s: DraftState) {
+  return {
+    name: s.name,
+    summary: s.summary,
+    description: s.description,
+    iconUrl: optional(s.iconUrl),
+    tags: list(s.tags),
+    categories: s.categories,
+  };
+}
+
+/** The field a zod issue belongs to: `version.connections.0.url` → `connections`, `version.version` → `version`. */
+function fieldOf(path: PropertyKey[]): string {
+  const [first, second] = path.map(String);
+  if (first === 'version' && second) return second;
+  return first ?? 'form';
+}
+
+function check<S extends z.ZodType>(schema: S, body: unknown, errors: FieldErrors) {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const field = fieldOf(issue.path);
+      const rest = issue.path.slice(field === 'form' ? 0 : issue.path[0] === 'version' ? 2 : 1).join('.');
+      errors[field] ??= `${rest ? `${rest}: ` : ''}${issue.message}`;
+    }
+  }
+  return { body, errors };
+}
+
+export function createBody(type: ItemType, s: DraftState) {
+  const errors: FieldErrors = {};
+  const body = {
+    slug: s.slug.trim(),
+    publisherSlug: s.publisherSlug,
+    ...metadata(s),
+    version: versionFields(type, s, errors),
+  };
+  return check(draftBody(type), body, errors);
+}
+
+export function patchBody(type: ItemType, s: DraftState) {
+  const errors: FieldErrors = {};
+  const body = { ...metadata(s), version: versionFields(type, s, errors) };
+  return check(draftPatchBody(type), body, errors);
+}
+
+export function versionBody(type: ItemType, s: DraftState) {
+  const errors: FieldErrors = {};
+  return check(versionInputSchema(type), versionFields(type, s, errors), errors);
+}

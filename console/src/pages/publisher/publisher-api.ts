@@ -1,0 +1,71 @@
+// The publisher side of the catalog: namespaces, own items, a draft in full, and the shapes they come in.
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api/http.js';
+import type { ItemType, VersionDetail } from '../hub/hub-api.js';
+
+export type PublisherNamespace = { id: string; slug: string; name: string; verified: boolean; createdAt: string };
+
+export type WorkflowEntry = {
+  id: string;
+  type: ItemType;
+  slug: string;
+  name: string;
+  summary: string;
+  description: string;
+  iconUrl?: string;
+  tags: string[];
+  categories: string[];
+  status: 'draft' | 'in_review' | 'published' | 'changes_requested' | 'rejected';
+  isPublished: boolean;
+  hasPendingChanges: boolean;
+  publisherSlug: string;
+  publisherName: string;
+  currentVersion?: string;
+  pendingVersion?: { id: string; version: string; status: string; submittedAt?: string };
+  updatedAt: string;
+  submitComment?: string;
+};
+
+export type DraftVersion = VersionDetail & {
+  status: string;
+  submittedAt?: string;
+  isCurrent: boolean;
+  hasBundle?: boolean;
+};
+
+export type Transition = {
+  action: string;
+  from?: string;
+  to: string;
+  comment?: string;
+  actorId?: string;
+  versionId?: string;
+  at: string;
+};
+
+export type DraftDetail = Omit<WorkflowEntry, 'currentVersion' | 'pendingVersion'> & {
+  versions: DraftVersion[];
+  transitions: Transition[];
+};
+
+export type Mutation = {
+  id: string;
+  type: ItemType;
+  slug: string;
+  status: string;
+  versionId?: string;
+  version?: string;
+};
+
+export const usePublishers = () =>
+  useQuery({
+    queryKey: ['publishers'],
+    queryFn: () => api<PublisherNamespace[]>('/api/v1/publisher/publishers'),
+  });
+
+export const useMine = (type: ItemType) =>
+  useQuery({ queryKey: ['mine', type], queryFn: () => api<WorkflowEntry[]>(`/api/v1/publisher/${type}/mine`) });
+
+/** The version a publisher is working on: the newest one not yet published (draft, in review, sent back). */
+export const pendingVersionOf = (detail: { versions: DraftVersion[] }) =>
+  detail.versions.find((v) => ['draft', 'in_review', 'changes_requested', 'rejected'].includes(v.status));

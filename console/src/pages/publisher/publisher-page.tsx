@@ -1,0 +1,130 @@
+// The publisher's home: namespaces (create one) and every own item of the four types with its state.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { publisherBody } from '../../../../shared/catalog/draft-input.js';
+import { api } from '../../api/http.js';
+import { formatTime } from '../../format.js';
+import { Field } from '../../ui/field.js';
+import { Page } from '../../ui/page.js';
+import { Empty, FormError, StatusBadge } from '../../ui/status.js';
+import { type ItemType, itemTypes, typeLabels } from '../hub/hub-api.js';
+import { type PublisherNamespace, useMine, usePublishers } from './publisher-api.js';
+
+function Namespaces() {
+  const publishers = usePublishers();
+  const client = useQueryClient();
+  const [slug, setSlug] = useState('');
+  const [name, setName] = useState('');
+  const [invalid, setInvalid] = useState<Record<string, string>>({});
+  const create = useMutation({
+    mutationFn: (body: unknown) => api<PublisherNamespace>('/api/v1/publisher/publishers', { method: 'POST', body }),
+    onSuccess: () => {
+      setSlug('');
+      setName('');
+      void client.invalidateQueries({ queryKey: ['publishers'] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const checked = publisherBody.safeParse({ slug, name });
+    setInvalid(
+      checked.success ? {} : Object.fromEntries(checked.error.issues.map((i) => [String(i.path[0]), i.message])),
+    );
+    if (checked.success) create.mutate(checked.data);
+  };
+  return (
+    <section className="panel">
+      <h2>Namespaces</h2>
+      {publishers.data?.length === 0 ? <Empty>No namespace yet: items are published under one.</Empty> : null}
+      <ul className="plain">
+        {(publishers.data ?? []).map((p) => (
+          <li key={p.id}>
+            <strong>{p.name}</strong> <code>{p.slug}</code>{' '}
+            {p.verified ? <span className="badge badge-official">verified</span> : null}
+          </li>
+        ))}
+      </ul>
+      <form className="row" onSubmit={submit} aria-label="Create a namespace" noValidate>
+        <Field label="Namespace slug" error={invalid.slug}>
+          {(p) => <input {...p} value={slug} onChange={(e) => setSlug(e.target.value)} />}
+        </Field>
+        <Field label="Display name" error={invalid.name}>
+          {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
+        <button type="submit" disabled={create.isPending}>
+          Create namespace
+        </button>
+      </form>
+      <FormError error={create.error} />
+    </section>
+  );
+}
+
+function ItemsOfType({ type }: { type: ItemType }) {
+  const mine = useMine(type);
+  const rows = mine.data ?? [];
+  return (
+    <>
+      {rows.map((item) => (
+        <tr key={item.id}>
+          <td>
+            <Link to={`/publisher/${type}/${item.id}`}>{item.name}</Link> <code className="muted">{item.slug}</code>
+          </td>
+          <td>{typeLabels[type]}</td>
+          <td>
+            <StatusBadge status={item.status} />
+          </td>
+          <td>{item.currentVersion ?? '—'}</td>
+          <td>
+            {item.pendingVersion
+              ? `${item.pendingVersion.version} (${item.pendingVersion.status.replace(/_/g, ' ')})`
+              : '—'}
+          </td>
+          <td>{formatTime(item.updatedAt)}</td>
+        </tr>
+      ))}
+    </>
+  );
+}
+
+export function PublisherPage() {
+  return (
+    <Page
+      title="Publisher"
+      actions={
+        <div className="row">
+          {itemTypes.map((t) => (
+            <Link key={t} className="button" to={`/publisher/new/${t}`}>
+              New {typeLabels[t].replace(/s$/, '').replace('MCP server', 'MCP server')}
+            </Link>
+          ))}
+        </div>
+      }
+    >
+      <Namespaces />
+      <section className="panel">
+        <h2>My items</h2>
+        <div className="table-wrap">
+          <table aria-label="My items">
+            <thead>
+              <tr>
+                <th>Item</th>
+                <th>Type</th>
+                <th>Status</th>
+                <th>Published</th>
+                <th>Pending</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {itemTypes.map((t) => (
+                <ItemsOfType key={t} type={t} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </Page>
+  );
+}

@@ -1,0 +1,36 @@
+// Where a draft stands in review: the bundle parse while a skill waits for it, the parse result, and the
+// reviewer's (or the parser's) reasons when it came back.
+import { formatBytes } from '../../format.js';
+import { Notice } from '../../ui/status.js';
+import type { DraftDetail, DraftVersion } from './publisher-api.js';
+
+type BundleFile = { path: string; size: number };
+
+export function ReviewState({ detail, pending }: { detail: DraftDetail; pending: DraftVersion | undefined }) {
+  const last = detail.transitions.at(-1);
+  if ((detail.status === 'changes_requested' || detail.status === 'rejected') && last?.comment) {
+    return (
+      <div className="error" role="alert" aria-label="Reviewer's reasons">
+        <p>
+          <strong>{detail.status === 'rejected' ? 'Rejected' : 'Changes requested'}:</strong>
+        </p>
+        <pre className="prose">{last.comment}</pre>
+      </div>
+    );
+  }
+  if (detail.type !== 'skill' || !pending || pending.status !== 'in_review') return null;
+  const files = pending.bundleFiles as BundleFile[] | null | undefined;
+  if (!files) {
+    return (
+      <p className="muted" role="status">
+        The bundle is being parsed…
+      </p>
+    );
+  }
+  return (
+    <Notice>
+      Bundle parsed: {files.length} files ({formatBytes(files.reduce((n, f) => n + f.size, 0))}). Waiting for a
+      moderator.
+    </Notice>
+  );
+}

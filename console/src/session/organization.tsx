@@ -1,0 +1,48 @@
+// The organization the console acts in: the caller's organizations (GET /api/organizations), the chosen one kept
+// in localStorage (an id, not a secret) and sent as X-Organization-Id by the organization pages.
+import { useQuery } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { apiData } from '../api/http.js';
+import { useMe } from './session.js';
+
+export type Organization = { id: string; name: string; role: 'Admin' | 'Member'; createdAt: string };
+
+const STORAGE_KEY = 'ockhub.organization';
+
+type OrganizationState = {
+  organizations: Organization[];
+  current: Organization | undefined;
+  isPending: boolean;
+  select(id: string): void;
+};
+
+const OrganizationContext = createContext<OrganizationState>({
+  organizations: [],
+  current: undefined,
+  isPending: false,
+  select: () => undefined,
+});
+
+export const ORGANIZATIONS_KEY = ['organizations'] as const;
+
+export function OrganizationProvider({ children }: { children: ReactNode }) {
+  const me = useMe();
+  const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(STORAGE_KEY));
+  const list = useQuery({
+    queryKey: ORGANIZATIONS_KEY,
+    queryFn: () => apiData<Organization[]>('/api/organizations'),
+    enabled: Boolean(me.data),
+  });
+  const select = useCallback((id: string) => {
+    localStorage.setItem(STORAGE_KEY, id);
+    setChosen(id);
+  }, []);
+  const state = useMemo<OrganizationState>(() => {
+    const organizations = me.data ? (list.data ?? []) : [];
+    const current = organizations.find((o) => o.id === chosen) ?? organizations[0];
+    return { organizations, current, isPending: Boolean(me.data) && list.isPending, select };
+  }, [me.data, list.data, list.isPending, chosen, select]);
+  return <OrganizationContext.Provider value={state}>{children}</OrganizationContext.Provider>;
+}
+
+export const useOrganization = () => useContext(OrganizationContext);

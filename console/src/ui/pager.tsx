@@ -1,0 +1,18 @@
+// Previous / next paging with the position written out.
+export function Pager(props: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(props.total / props.pageSize));
+  if (props.total <= props.pageSize && props.page === 1) return null;
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {props.page} of {pages} ({props.total} in all)
+      </span>
+      <button type="button" disabled={props.page >= pages} onClick={() => props.onPage(props.page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "catalog_versions_published_idx" ON "catalog_versions" USING btree ("published_at","id") WHERE "catalog_versions"."status" = 'published';

@@ -1,0 +1,57 @@
+// The models a Messages body names — its `model`, and the `model` of each `fallbacks` entry and advisor tool —
+// must be registry models of the messages capability; each is replaced by its upstream id before forwarding.
+import { badRequest } from '../errors/app-error.js';
+import type { ModelEntry, ModelRegistry } from './model-registry.js';
+
+export type MappedMessagesBody = {
+  /** The body to forward: the caller's, with every model id replaced by its upstream id. */
+  upstreamBody: Record<string, unknown>;
+  model: ModelEntry;
+  /** Every model that may serve (and bill) the request: the request's own first. */
+  servingModels: ModelEntry[];
+};
+
+function mapEntries(
+  registry: ModelRegistry,
+  entries: unknown,
+  field: string,
+  applies: (entry: Record<string, unknown>) => boolean,
+  found: ModelEntry[],
+): unknown {
+  if (!Array.isArray(entries)) return entries;
+  return entries.map((entry, i) => {
+    if (!entry || typeof entry !== 'object' || !applies(entry as Record<string, unknown>)) return entry;
+    const named = (entry as Record<string, unknown>).model;
+    if (named === undefined) return entry;
+    const model = registry.get(String(named));
+    if (model?.capability !== 'messages') {
+      throw badRequest('Model.Unknown', `${field}.${i}.model: unknown messages model ${String(named)}.`);
+    }
+    found.push(model);
+    return { ...entry, model: model.upstreamModel };
+  });
+}
+
+export function mapMessagesModels(registry: ModelRegistry, body: Record<string, unknown>): MappedMessagesBody {
+  const model = registry.resolve(body.model, 'messages');
+  const servingModels = [model];
+  const upstreamBody: Record<string, unknown> = { ...body, model: model.upstreamModel };
+  if (body.fallbacks !== undefined) {
+    upstreamBody.fallbacks = mapEntries(registry, body.fallbacks, 'fallbacks', () => true, servingModels);
+  }
+  if (body.tools !== undefined) {
+    upstreamBody.tools = mapEntries(
+      registry,
+      body.tools,
+      'tools',
+      (tool) => typeof tool.type === 'string' && tool.type.startsWith('advisor_'),
+      servingModels,
+    );
+  }
+  return { upstreamBody, model, servingModels };
+}
+
+/** The registry model an upstream answer says served it, among those the request allowed; else the request's own. */
+export function servedModel(candidates: ModelEntry[], upstreamModel: unknown): ModelEntry {
+  return candidates.find((m) => m.upstreamModel === upstreamModel) ?? (candidates[0] as ModelEntry);
+}

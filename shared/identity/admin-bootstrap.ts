@@ -1,0 +1,53 @@
+// The seed's Admin account, from ADMIN_EMAIL / ADMIN_PASSWORD. In production it is never given a known password:
+// the seed refuses to create it unless ADMIN_PASSWORD is a private password of at least 12 characters, and an Admin
+// that still has the development password makes the seed fail (or, with a valid ADMIN_PASSWORD, get that instead).
+import { systemActor } from '../audit/audit-log.js';
+import { adminPasswordRefusal, DEVELOPMENT_ADMIN_PASSWORD } from '../config/development-defaults.js';
+import { ConfigError } from '../config/index.js';
+import type { AppContext } from '../context.js';
+import { type Account, createAccount, findAccountByEmail, replacePassword, setRoles } from './accounts.js';
+import type { Role } from './principal.js';
+
+export type BootstrappedAdmin = { account: Account; created: boolean; passwordReplaced?: boolean };
+
+/** Created once; later runs make sure it is Admin (and, in production, that its password is not the known one). */
+export async function bootstrapAdmin(ctx: AppContext): Promise<BootstrappedAdmin> {
+  const { ADMIN_EMAIL: email } = ctx.config;
+  const refusal = adminPasswordRefusal(ctx.config);
+  const existing = await findAccountByEmail(ctx, email);
+  if (existing) {
+    let passwordReplaced = false;
+    if (
+      ctx.config.NODE_ENV === 'production' &&
+      (await ctx.passwords.verify(DEVELOPMENT_ADMIN_PASSWORD, existing.passwordHash)).ok
+    ) {
+      if (refusal) {
+        throw new ConfigError([
+          `ADMIN_PASSWORD: the Admin account ${email} still has the development password; ${refusal}, then run the seed again to replace it`,
+        ]);
+      }
+      await replacePassword(ctx, existing.id, ctx.config.ADMIN_PASSWORD);
+      passwordReplaced = true;
+    }
+    if (!existing.roles.includes('Admin')) {
+      const roles: Role[] = [...(existing.roles as Role[]), 'Admin'];
+      return { account: await setRoles(ctx, existing.id, roles, systemActor()), created: false, passwordReplaced };
+    }
+    return { account: existing, created: false, passwordReplaced };
+  }
+  if (refusal) throw new ConfigError([`ADMIN_PASSWORD: refusing to create the Admin account ${email}: ${refusal}`]);
+  try {
+    const account = await createAccount(ctx, {
+      email,
+      name: 'Administrator',
+      password: ctx.config.ADMIN_PASSWORD,
+      roles: ['Admin', 'Moderator', 'Publisher'],
+    });
+    return { account, created: true };
+  } catch (err) {
+    // Another process bootstrapped it at the same moment.
+    const raced = await findAccountByEmail(ctx, email);
+    if (raced) return { account: raced, created: false };
+    throw err;
+  }
+}

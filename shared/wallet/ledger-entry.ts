@@ -1,0 +1,63 @@
+// A settled gateway request as it waits in its organization's Redis stream: the request log row and, through the
+// amount the settlement charged (kept beside it in the stream), the Consume record it implies.
+
+export type LedgerEntry = {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  apiKeyId: string | null;
+  operation: string;
+  model: string | null;
+  status: string;
+  httpStatus: number | null;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** The actual cost (micro-units, decimal string); the charge may be less when the wallet could not cover it. */
+  cost: string;
+  latencyMs: number;
+  errorMessage: string | null;
+  correlationId: string | null;
+  /** Epoch ms. */
+  startedAt: number;
+  finishedAt: number;
+};
+
+export const encodeEntry = (entry: LedgerEntry) => JSON.stringify(entry);
+
+const text = (v: unknown) => (typeof v === 'string' ? v : null);
+const whole = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : 0);
+
+/** Reads an entry; throws on one that is not ours (a stream is only written by the settlement step). */
+export function decodeEntry(json: string): LedgerEntry {
+  const e = JSON.parse(json) as Record<string, unknown>;
+  if (typeof e.id !== 'string' || typeof e.organizationId !== 'string' || typeof e.projectId !== 'string') {
+    throw new Error(`not a ledger entry: ${json.slice(0, 200)}`);
+  }
+  if (typeof e.cost !== 'string' || !/^\d+$/.test(e.cost)) throw new Error(`ledger entry ${e.id} has no cost`);
+  return {
+    id: e.id,
+    organizationId: e.organizationId,
+    projectId: e.projectId,
+    apiKeyId: text(e.apiKeyId),
+    operation: text(e.operation) ?? 'unknown',
+    model: text(e.model),
+    status: text(e.status) ?? 'unknown',
+    httpStatus: typeof e.httpStatus === 'number' ? e.httpStatus : null,
+    inputTokens: whole(e.inputTokens),
+    outputTokens: whole(e.outputTokens),
+    cacheReadTokens: whole(e.cacheReadTokens),
+    cacheWriteTokens: whole(e.cacheWriteTokens),
+    cost: e.cost,
+    latencyMs: whole(e.latencyMs),
+    errorMessage: text(e.errorMessage),
+    correlationId: text(e.correlationId),
+    startedAt: whole(e.startedAt),
+    finishedAt: whole(e.finishedAt),
+  };
+}
+
+/** The Consume record's description: the operation and the model, as before the ledger moved behind. */
+export const consumeDescription = (e: Pick<LedgerEntry, 'operation' | 'model'>) =>
+  `${e.operation}${e.model ? ` ${e.model}` : ''}`;

@@ -1,0 +1,144 @@
+// The ledger written behind: moves an organization's settled gateway requests from its Redis stream to PostgreSQL,
+// up to 1,000 per transaction (request logs, Consume records chained after the wallet's last record, the wallet
+// row, balance alerts), and acknowledges them in Redis only after the commit. Idempotent by request log id: a batch
+// written twice (a worker killed between commit and acknowledgement) inserts nothing the second time.
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { walletBalanceAlerts } from '../db/schema/index.js';
+import { scanKeys } from '../redis/connection.js';
+import { untaggedPrefix } from '../redis/tagged-keys.js';
+import { alertThresholds, crossedThresholds, enqueueAlerts } from './balance-alerts.js';
+import { consumeDescription, decodeEntry, type LedgerEntry } from './ledger-entry.js';
+import { type ConsumeRecord, insertConsumeRecords, insertRequestLogs } from './ledger-rows.js';
+import { ackStep, readStream, type StreamEntry } from './mirror-steps.js';
+import { lockWallet, writeBalance } from './wallets.js';
+
+export const LEDGER_BATCH_SIZE = 1000;
+/** A write job hands over to a fresh job after this long, so one busy organization never holds a worker slot. */
+const JOB_BUDGET_MS = 20_000;
+
+type Ctx = Pick<AppContext, 'db' | 'redis' | 'config' | 'queues' | 'logger'>;
+
+/** Asks the `ledger` queue to write an organization's stream; a failure is logged (the wallet sweep catches up). */
+export async function requestLedgerWrite(
+  ctx: Pick<AppContext, 'queues' | 'config' | 'logger'>,
+  organizationId: string,
+  delayMs = ctx.config.LEDGER_FLUSH_DELAY_MS,
+): Promise<void> {
+  try {
+    await ctx.queues.add('ledger', 'write', { organizationId }, delayMs > 0 ? { delay: delayMs } : {});
+  } catch (err) {
+    ctx.logger.warn({ organizationId, err: (err as Error).message }, 'ledger write not enqueued; the sweep will');
+  }
+}
+
+export type LedgerWrite = { entries: number; written: number; transactions: number };
+
+/** Writes the organization's stream until it is empty, in batches; the `ledger` job's work. */
+export async function writeLedger(ctx: Ctx, organizationId: string): Promise<LedgerWrite> {
+  const started = Date.now();
+  const total: LedgerWrite = { entries: 0, written: 0, transactions: 0 };
+  for (;;) {
+    const batch = await readStream(ctx.redis, ctx.config.REDIS_PREFIX, organizationId, LEDGER_BATCH_SIZE);
+    if (batch.length === 0) return total;
+    const { committed, written, alertIds } = await writeBatch(ctx.db, organizationId, batch);
+    await ackStep(
+      ctx.redis,
+      ctx.config.REDIS_PREFIX,
+      organizationId,
+      committed,
+      batch.map((b) => b.streamId),
+    );
+    total.entries += batch.length;
+    total.written += written;
+    total.transactions += 1;
+    if (alertIds.length > 0) await enqueueAlerts(ctx, alertIds);
+    if (batch.length === LEDGER_BATCH_SIZE && Date.now() - started > JOB_BUDGET_MS) {
+      await requestLedgerWrite(ctx, organizationId, 0);
+      return total;
+    }
+  }
+}
+
+type Written = { committed: { balance: bigint; seq: number }; written: number; alertIds: string[] };
+
+/** One transaction: the batch's request logs, a Consume record per fresh entry that charged, the wallet row. */
+async function writeBatch(db: Ctx['db'], organizationId: string, batch: StreamEntry[]): Promise<Written> {
+  // A replayed settlement appends the request again: the first entry of an id is the one that counts.
+  const seen = new Set<string>();
+  const entries: (LedgerEntry & { charged: bigint })[] = [];
+  for (const item of batch) {
+    const entry = decodeEntry(item.entry);
+    if (seen.has(entry.id)) continue;
+    seen.add(entry.id);
+    entries.push({ ...entry, charged: item.charged });
+  }
+  return db.transaction(async (tx) => {
+    const thresholds = await alertThresholds(tx, organizationId);
+    // The lock orders this batch with recharges, refunds and other batches of the organization.
+    const wallet = await lockWallet(tx, organizationId);
+    const fresh = await insertRequestLogs(tx, entries);
+    let balance = wallet.balance;
+    let seq = wallet.recordSeq;
+    const records: ConsumeRecord[] = [];
+    const crossings: { threshold: bigint; balance: bigint; record: number }[] = [];
+    for (const e of entries) {
+      if (!fresh.has(e.id) || e.charged <= 0n) continue;
+      const previousBalance = balance;
+      balance -= e.charged;
+      seq += 1;
+      records.push({
+        id: randomUUID(),
+        seq,
+        amount: e.charged,
+        previousBalance,
+        currentBalance: balance,
+        description: consumeDescription(e),
+        requestLogId: e.id,
+      });
+      for (const threshold of crossedThresholds(thresholds, { previous: previousBalance, current: balance })) {
+        crossings.push({ threshold, balance, record: records.length - 1 });
+      }
+    }
+    if (records.length === 0) return { committed: { balance, seq }, written: fresh.size, alertIds: [] };
+    await insertConsumeRecords(tx, organizationId, records);
+    await writeBalance(tx, organizationId, balance, seq);
+    const alertIds =
+      crossings.length === 0
+        ? []
+        : (
+            await tx
+              .insert(walletBalanceAlerts)
+              .values(
+                crossings.map((c) => ({
+                  organizationId,
+                  kind: 'balance' as const,
+                  threshold: c.threshold,
+                  balance: c.balance,
+                  currency: wallet.currency,
+                  recordId: records[c.record]?.id as string,
+                })),
+              )
+              .onConflictDoNothing()
+              .returning({ id: walletBalanceAlerts.id })
+          ).map((r) => r.id);
+    return { committed: { balance, seq }, written: fresh.size, alertIds };
+  });
+}
+
+/** Writes every organization's waiting entries now, in this process (tests, benchmarks, an operator's drain). */
+export async function drainLedgers(ctx: Ctx): Promise<LedgerWrite> {
+  const total: LedgerWrite = { entries: 0, written: 0, transactions: 0 };
+  const kp = untaggedPrefix(ctx.config.REDIS_PREFIX);
+  const organizations = new Set<string>();
+  for await (const keys of scanKeys(ctx.redis, `${kp}:{o:*}:l`)) {
+    for (const key of keys) organizations.add(key.slice(kp.length + 4, key.length - 3));
+  }
+  for (const organizationId of organizations) {
+    const done = await writeLedger(ctx, organizationId);
+    total.entries += done.entries;
+    total.written += done.written;
+    total.transactions += done.transactions;
+  }
+  return total;
+}

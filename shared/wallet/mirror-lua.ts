@@ -1,0 +1,189 @@
+// The Lua steps of the wallet mirror (docs/wallet.md, "The Redis mirror"). Every key of a step carries the
+// organization's hash tag: the mirror hash `w`, the holds hash `h` with their expiry set `hx`, the ledger stream `l`,
+// and the project quota keys under `qb` (derived in the script from their base, in the same slot).
+//
+// The mirror hash: `base` = PostgreSQL's balance at record sequence `seq`; `pend` = what settlements charged whose
+// ledger entries PostgreSQL has not acknowledged yet; `frz` = held reservations; `act` = 1 when the wallet is active.
+// Available = base − pend − frz. Money fields change only by HINCRBY (exact 64-bit integers); Lua compares them as
+// doubles, exact below 2^53 micro-units (about 9 billion USD).
+import { quotaLua } from '../quota/quota-script.js';
+
+const common = `
+local function num(v) return tonumber(v or '0') or 0 end
+local function int(x) return string.format('%.0f', x) end
+local function available(w)
+  local v = redis.call('HMGET', w, 'base', 'pend', 'frz')
+  return num(v[1]) - num(v[2]) - num(v[3])
+end
+-- Holds whose time came: a held amount goes back to the available balance and the hold becomes 'x' (a late
+-- settlement then charges the available balance) until keepMs later, when the marker is dropped.
+local function expireHolds(w, h, hx, now, limit, keepMs)
+  local due = redis.call('ZRANGEBYSCORE', hx, '-inf', now, 'LIMIT', 0, limit)
+  for _, id in ipairs(due) do
+    local v = redis.call('HGET', h, id)
+    if v and v ~= 'x' then
+      if v ~= '0' then redis.call('HINCRBY', w, 'frz', '-' .. v) end
+      redis.call('HSET', h, id, 'x')
+      redis.call('ZADD', hx, now + keepMs, id)
+    else
+      redis.call('HDEL', h, id)
+      redis.call('ZREM', hx, id)
+    end
+  end
+  return #due
+end
+-- The charged amount of a ledger stream entry (field 'c').
+local function chargedOf(fields)
+  for i = 1, #fields, 2 do
+    if fields[i] == 'c' then return fields[i + 1] end
+  end
+  return '0'
+end
+`;
+
+/**
+ * Admission. KEYS: w, h, hx, l, qb. ARGV: 1 hold id (the request log id), 2 amount to hold, 3 hold expiry (epoch
+ * ms), 4 now (epoch ms), 5 backlog limit, 6 UTC day, 7 year, 8 month, 9 day of month, 10 epoch minute, 11 day TTL,
+ * 12 month TTL, 13 how long an expired hold's marker is kept (ms).
+ * Returns {'missing', mirror present 0|1, quota settings present 0|1}, {'backlog', n}, {'inactive'}, {'balance'},
+ * {'quota', limit, monthStart}, or {'admitted', replayed 0|1}. Nothing is written unless admitted.
+ */
+export const admitLua = `${common}${quotaLua}
+local w, h, hx, l, qb = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local s = quotaSettings(qb)
+local hasMirror = redis.call('EXISTS', w) == 1
+if not hasMirror or not s[1] then return {'missing', hasMirror and '1' or '0', s[1] and '1' or '0'} end
+local now = tonumber(ARGV[4])
+expireHolds(w, h, hx, now, 20, tonumber(ARGV[13]))
+if redis.call('HEXISTS', h, ARGV[1]) == 1 then return {'admitted', '1'} end
+local backlog = redis.call('XLEN', l)
+if backlog >= tonumber(ARGV[5]) then return {'backlog', tostring(backlog)} end
+local amount = tonumber(ARGV[2])
+if amount > 0 then
+  if redis.call('HGET', w, 'act') ~= '1' then return {'inactive'} end
+  local free = available(w)
+  if free <= 0 or free < amount then return {'balance'} end
+end
+local monthStart, dayKey, monthKey = quotaWindow(qb, s, ARGV[6], ARGV[7], ARGV[8], ARGV[9])
+local minuteKey = qb .. ':rpm:' .. ARGV[10]
+local rejected = quotaRejection(s, dayKey, monthKey, minuteKey)
+if rejected then return {'quota', rejected, monthStart} end
+quotaCount(dayKey, monthKey, minuteKey, tonumber(ARGV[11]), tonumber(ARGV[12]))
+if amount > 0 then redis.call('HINCRBY', w, 'frz', ARGV[2]) end
+redis.call('HSET', h, ARGV[1], ARGV[2])
+redis.call('ZADD', hx, ARGV[3], ARGV[1])
+return {'admitted', '0'}
+`;
+
+/**
+ * Settlement. KEYS: w, h, hx, l, qb. ARGV: 1 hold id, 2 actual cost, 3 tokens, 4 the ledger entry (JSON), 5 UTC
+ * day, 6 year, 7 month, 8 day of month, 9 day TTL, 10 month TTL.
+ * Releases the hold, charges min(actual, available) (never below zero), adds the tokens to the project's counters
+ * and appends the entry with what it charged ('c') and whether its hold was gone ('r': a replay, or a hold lost
+ * with Redis data: then nothing is charged or counted, and PostgreSQL keeps the first entry of the request).
+ * Returns {'missing', mirror present, settings present} or {'settled', charged, stream length, replayed 0|1}.
+ */
+export const settleLua = `${common}${quotaLua}
+local w, h, hx, l, qb = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+if redis.call('EXISTS', w) == 0 then return {'missing', '0', '1'} end
+local hold = redis.call('HGET', h, ARGV[1])
+local tokens = tonumber(ARGV[3])
+local s
+if hold and tokens > 0 then
+  s = quotaSettings(qb)
+  if not s[1] then return {'missing', '1', '0'} end
+end
+local charged = '0'
+if hold then
+  if hold ~= 'x' and hold ~= '0' then redis.call('HINCRBY', w, 'frz', '-' .. hold) end
+  local free = available(w)
+  local actual = tonumber(ARGV[2])
+  if actual > 0 and free > 0 then
+    if actual <= free then charged = ARGV[2] else charged = int(free) end
+    redis.call('HINCRBY', w, 'pend', charged)
+  end
+  redis.call('HDEL', h, ARGV[1])
+  redis.call('ZREM', hx, ARGV[1])
+  if tokens > 0 then
+    local _, dayKey, monthKey = quotaWindow(qb, s, ARGV[5], ARGV[6], ARGV[7], ARGV[8])
+    quotaTokens(dayKey, monthKey, ARGV[3], tonumber(ARGV[9]), tonumber(ARGV[10]))
+  end
+end
+local replayed = hold and '0' or '1'
+redis.call('XADD', l, '*', 'e', ARGV[4], 'c', charged, 'r', replayed)
+return {'settled', charged, tostring(redis.call('XLEN', l)), replayed}
+`;
+
+/**
+ * Brings the mirror to PostgreSQL's state. KEYS: w, h, l. ARGV: 1 balance, 2 record sequence, 3 active (1|0), read
+ * together in one PostgreSQL snapshot. A missing mirror is created, its pending and frozen amounts summed from the
+ * stream and the holds; an existing one takes the state only when it is newer (a higher sequence), so steps that
+ * arrive out of order never move it back. Returns {base, seq, pend, frz, act}.
+ */
+export const syncLua = `${common}
+local w, h, l = KEYS[1], KEYS[2], KEYS[3]
+if redis.call('EXISTS', w) == 0 then
+  local pend = 0
+  for _, e in ipairs(redis.call('XRANGE', l, '-', '+')) do pend = pend + num(chargedOf(e[2])) end
+  local frz = 0
+  local holds = redis.call('HGETALL', h)
+  for i = 2, #holds, 2 do
+    if holds[i] ~= 'x' then frz = frz + num(holds[i]) end
+  end
+  redis.call('HSET', w, 'base', ARGV[1], 'seq', ARGV[2], 'act', ARGV[3], 'pend', int(pend), 'frz', int(frz))
+elseif tonumber(ARGV[2]) > num(redis.call('HGET', w, 'seq')) then
+  redis.call('HSET', w, 'base', ARGV[1], 'seq', ARGV[2], 'act', ARGV[3])
+elseif tonumber(ARGV[2]) == num(redis.call('HGET', w, 'seq')) then
+  redis.call('HSET', w, 'act', ARGV[3])
+end
+return redis.call('HMGET', w, 'base', 'seq', 'pend', 'frz', 'act')
+`;
+
+/**
+ * The ledger writer's acknowledgement, after its PostgreSQL transaction committed. KEYS: w, l. ARGV: 1 balance and
+ * 2 record sequence after the commit, 3… the stream ids written. Each entry still in the stream is deleted and its
+ * charge leaves `pend`; then the mirror takes the committed state if it is newer. Running it twice changes nothing.
+ * Returns how many entries it deleted.
+ */
+export const ackLua = `${common}
+local w, l = KEYS[1], KEYS[2]
+local hasMirror = redis.call('EXISTS', w) == 1
+local deleted = 0
+for i = 3, #ARGV do
+  local found = redis.call('XRANGE', l, ARGV[i], ARGV[i])
+  if #found > 0 then
+    local c = chargedOf(found[1][2])
+    deleted = deleted + redis.call('XDEL', l, ARGV[i])
+    if hasMirror and c ~= '0' then redis.call('HINCRBY', w, 'pend', '-' .. c) end
+  end
+end
+if hasMirror and tonumber(ARGV[2]) > num(redis.call('HGET', w, 'seq')) then
+  redis.call('HSET', w, 'base', ARGV[1], 'seq', ARGV[2])
+end
+return deleted
+`;
+
+/** The sweep's expiry of one organization's holds. KEYS: w, h, hx. ARGV: now, limit, marker keep (ms). */
+export const expireLua = `${common}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return expireHolds(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+`;
+
+/**
+ * One consistent reading for the reconciliation. KEYS: w, h, l. Returns {present 0|1, base, seq, pend, frz, act,
+ * sum of the stream's charges, stream length, sum of held amounts, holds}.
+ */
+export const auditLua = `${common}
+local w, h, l = KEYS[1], KEYS[2], KEYS[3]
+local v = redis.call('HMGET', w, 'base', 'seq', 'pend', 'frz', 'act')
+local streamed = 0
+local entries = redis.call('XRANGE', l, '-', '+')
+for _, e in ipairs(entries) do streamed = streamed + num(chargedOf(e[2])) end
+local held, holds = 0, 0
+local all = redis.call('HGETALL', h)
+for i = 2, #all, 2 do
+  if all[i] ~= 'x' then held = held + num(all[i]); holds = holds + 1 end
+end
+return {redis.call('EXISTS', w), v[1] or '0', v[2] or '0', v[3] or '0', v[4] or '0', v[5] or '0',
+  int(streamed), #entries, int(held), holds}
+`;

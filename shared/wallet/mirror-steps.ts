@@ -1,0 +1,251 @@
+// Typed calls of the wallet mirror's Lua steps (mirror-lua.ts): one Redis round trip each.
+import type { Redis } from 'ioredis';
+import { projectKeyBase } from '../quota/quota-counters.js';
+import { dayCounterTtlSeconds, monthCounterTtlSeconds } from '../quota/quota-script.js';
+import { epochMinute, utcDay } from '../quota/quota-windows.js';
+import { organizationKeyBase } from '../redis/tagged-keys.js';
+import { ackLua, admitLua, auditLua, expireLua, settleLua, syncLua } from './mirror-lua.js';
+
+/** The keys of one organization's wallet mirror. */
+export type MirrorKeys = { w: string; h: string; hx: string; l: string };
+
+export function mirrorKeys(prefix: string, organizationId: string): MirrorKeys {
+  const base = organizationKeyBase(prefix, organizationId);
+  return { w: `${base}:w`, h: `${base}:h`, hx: `${base}:hx`, l: `${base}:l` };
+}
+
+/** How long the marker of an expired hold stays, so a settlement arriving later still charges once. */
+export const EXPIRED_HOLD_KEEP_MS = 24 * 3_600_000;
+
+type Reply = string[];
+type MirrorRedis = Redis & {
+  ockWalletAdmit(...args: string[]): Promise<Reply>;
+  ockWalletSettle(...args: string[]): Promise<Reply>;
+  ockWalletSync(...args: string[]): Promise<Reply>;
+  ockWalletAck(...args: string[]): Promise<number>;
+  ockWalletExpire(...args: string[]): Promise<number>;
+  ockWalletAudit(...args: string[]): Promise<(string | number)[]>;
+};
+
+const registered = new WeakSet<Redis>();
+
+export function mirrorCommands(redis: Redis): MirrorRedis {
+  if (!registered.has(redis)) {
+    redis.defineCommand('ockWalletAdmit', { numberOfKeys: 5, lua: admitLua });
+    redis.defineCommand('ockWalletSettle', { numberOfKeys: 5, lua: settleLua });
+    redis.defineCommand('ockWalletSync', { numberOfKeys: 3, lua: syncLua });
+    redis.defineCommand('ockWalletAck', { numberOfKeys: 2, lua: ackLua });
+    redis.defineCommand('ockWalletExpire', { numberOfKeys: 3, lua: expireLua });
+    redis.defineCommand('ockWalletAudit', { numberOfKeys: 3, lua: auditLua });
+    registered.add(redis);
+  }
+  return redis as MirrorRedis;
+}
+
+export type Missing = { step: 'missing'; mirror: boolean; quotaSettings: boolean };
+
+export type AdmitReply =
+  | Missing
+  | { step: 'admitted'; replayed: boolean }
+  | { step: 'backlog'; entries: number }
+  | { step: 'inactive' }
+  | { step: 'balance' }
+  | { step: 'quota'; limit: string; monthStart: string };
+
+export type AdmitInput = {
+  organizationId: string;
+  projectId: string;
+  holdId: string;
+  amount: bigint;
+  holdExpiresAt: number;
+  backlogLimit: number;
+  at: Date;
+};
+
+const missing = (reply: Reply): Missing => ({
+  step: 'missing',
+  mirror: reply[1] === '1',
+  quotaSettings: reply[2] === '1',
+});
+
+function windowArgs(at: Date): string[] {
+  return [utcDay(at), String(at.getUTCFullYear()), String(at.getUTCMonth() + 1), String(at.getUTCDate())];
+}
+
+/** Quota admission and the hold of the request's most possible cost, in one step. */
+export async function admitStep(redis: Redis, prefix: string, input: AdmitInput): Promise<AdmitReply> {
+  const k = mirrorKeys(prefix, input.organizationId);
+  const reply = await mirrorCommands(redis).ockWalletAdmit(
+    k.w,
+    k.h,
+    k.hx,
+    k.l,
+    projectKeyBase(prefix, input.organizationId, input.projectId),
+    input.holdId,
+    input.amount.toString(),
+    String(input.holdExpiresAt),
+    String(input.at.getTime()),
+    String(input.backlogLimit),
+    ...windowArgs(input.at),
+    String(epochMinute(input.at)),
+    String(dayCounterTtlSeconds),
+    String(monthCounterTtlSeconds),
+    String(EXPIRED_HOLD_KEEP_MS),
+  );
+  switch (reply[0]) {
+    case 'admitted':
+      return { step: 'admitted', replayed: reply[1] === '1' };
+    case 'backlog':
+      return { step: 'backlog', entries: Number(reply[1]) };
+    case 'inactive':
+      return { step: 'inactive' };
+    case 'balance':
+      return { step: 'balance' };
+    case 'quota':
+      return { step: 'quota', limit: String(reply[1]), monthStart: String(reply[2]) };
+    default:
+      return missing(reply);
+  }
+}
+
+export type SettleInput = {
+  organizationId: string;
+  projectId: string;
+  holdId: string;
+  actual: bigint;
+  tokens: number;
+  /** The ledger entry (JSON), written to PostgreSQL by the ledger worker. */
+  entry: string;
+  at: Date;
+};
+
+export type SettleReply = Missing | { step: 'settled'; charged: bigint; streamLength: number; replayed: boolean };
+
+/** Release, charge, tokens and the ledger entry, in one step. */
+export async function settleStep(redis: Redis, prefix: string, input: SettleInput): Promise<SettleReply> {
+  const k = mirrorKeys(prefix, input.organizationId);
+  const reply = await mirrorCommands(redis).ockWalletSettle(
+    k.w,
+    k.h,
+    k.hx,
+    k.l,
+    projectKeyBase(prefix, input.organizationId, input.projectId),
+    input.holdId,
+    input.actual.toString(),
+    String(input.tokens),
+    input.entry,
+    ...windowArgs(input.at),
+    String(dayCounterTtlSeconds),
+    String(monthCounterTtlSeconds),
+  );
+  if (reply[0] !== 'settled') return missing(reply);
+  return {
+    step: 'settled',
+    charged: BigInt(reply[1] as string),
+    streamLength: Number(reply[2]),
+    replayed: reply[3] === '1',
+  };
+}
+
+/** PostgreSQL's state of a wallet, read in one snapshot. */
+export type WalletState = { balance: bigint; seq: number; active: boolean };
+export type MirrorState = { base: bigint; seq: number; pending: bigint; frozen: bigint; active: boolean };
+
+export async function syncStep(
+  redis: Redis,
+  prefix: string,
+  organizationId: string,
+  state: WalletState,
+): Promise<MirrorState> {
+  const k = mirrorKeys(prefix, organizationId);
+  const [base, seq, pend, frz, act] = await mirrorCommands(redis).ockWalletSync(
+    k.w,
+    k.h,
+    k.l,
+    state.balance.toString(),
+    String(state.seq),
+    state.active ? '1' : '0',
+  );
+  return {
+    base: BigInt(base ?? '0'),
+    seq: Number(seq ?? 0),
+    pending: BigInt(pend ?? '0'),
+    frozen: BigInt(frz ?? '0'),
+    active: act === '1',
+  };
+}
+
+export async function ackStep(
+  redis: Redis,
+  prefix: string,
+  organizationId: string,
+  committed: { balance: bigint; seq: number },
+  streamIds: string[],
+): Promise<number> {
+  const k = mirrorKeys(prefix, organizationId);
+  return mirrorCommands(redis).ockWalletAck(
+    k.w,
+    k.l,
+    committed.balance.toString(),
+    String(committed.seq),
+    ...streamIds,
+  );
+}
+
+export async function expireStep(redis: Redis, prefix: string, organizationId: string, now: number, limit: number) {
+  const k = mirrorKeys(prefix, organizationId);
+  return Number(
+    await mirrorCommands(redis).ockWalletExpire(
+      k.w,
+      k.h,
+      k.hx,
+      String(now),
+      String(limit),
+      String(EXPIRED_HOLD_KEEP_MS),
+    ),
+  );
+}
+
+export type MirrorAudit = MirrorState & {
+  present: boolean;
+  streamedCharges: bigint;
+  streamLength: number;
+  heldAmount: bigint;
+  holds: number;
+};
+
+export async function auditStep(redis: Redis, prefix: string, organizationId: string): Promise<MirrorAudit> {
+  const k = mirrorKeys(prefix, organizationId);
+  const r = (await mirrorCommands(redis).ockWalletAudit(k.w, k.h, k.l)).map(String);
+  return {
+    present: r[0] === '1',
+    base: BigInt(r[1] ?? '0'),
+    seq: Number(r[2]),
+    pending: BigInt(r[3] ?? '0'),
+    frozen: BigInt(r[4] ?? '0'),
+    active: r[5] === '1',
+    streamedCharges: BigInt(r[6] ?? '0'),
+    streamLength: Number(r[7]),
+    heldAmount: BigInt(r[8] ?? '0'),
+    holds: Number(r[9]),
+  };
+}
+
+export type StreamEntry = { streamId: string; entry: string; charged: bigint; replayed: boolean };
+
+/** The oldest `count` entries of an organization's ledger stream. */
+export async function readStream(
+  redis: Redis,
+  prefix: string,
+  organizationId: string,
+  count: number,
+): Promise<StreamEntry[]> {
+  const rows = await redis.xrange(mirrorKeys(prefix, organizationId).l, '-', '+', 'COUNT', count);
+  return rows.map(([streamId, fields]) => {
+    const get = (name: string) => {
+      for (let i = 0; i < fields.length; i += 2) if (fields[i] === name) return fields[i + 1] ?? '';
+      return '';
+    };
+    return { streamId, entry: get('e'), charged: BigInt(get('c') || '0'), replayed: get('r') === '1' };
+  });
+}

@@ -1,0 +1,339 @@
+// Each audited action writes exactly one audit row, in the transaction of the change; a failed action writes none;
+// the table refuses UPDATE, DELETE and TRUNCATE.
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { auditLog } from '../../shared/db/schema/index.js';
+import { createHarness, type Harness } from '../support/harness.js';
+import { bearer, createUser, type TestUser } from '../support/identity.js';
+import {
+  aMember,
+  anInviteToken,
+  anOrganization,
+  aProject,
+  expectEnvelopeError,
+  inOrg,
+  type TestOrg,
+} from '../support/org-fixtures.js';
+import { usd } from '../support/wallet-factory.js';
+import { spend } from '../support/wallet-spend.js';
+
+let h: Harness;
+let platformAdmin: TestUser;
+beforeAll(async () => {
+  h = await createHarness({ TRUST_PROXY: 'true' });
+  platformAdmin = await createUser(h, { roles: ['Admin'] });
+});
+afterAll(async () => h.close());
+
+const rowsFor = (targetId: string) =>
+  h.ctx.db.select().from(auditLog).where(eq(auditLog.targetId, targetId)).orderBy(auditLog.occurredAt);
+
+/** An organization whose Admin is also a platform Admin, so it may recharge whoever the recharge is for. */
+const anOrganizationOfAdmin = async () => anOrganization(h, await createUser(h, { roles: ['Admin'] }));
+
+describe('account roles', () => {
+  it('records who set which roles, with the credential, the address and the correlation id', async () => {
+    const user = await createUser(h, { roles: ['Publisher'] });
+    const res = await h.http
+      .put(`/api/v1/admin/accounts/${user.accountId}/roles`)
+      .set(bearer(platformAdmin.session))
+      .set('x-forwarded-for', '203.0.113.77')
+      .send({ roles: ['Publisher', 'Moderator'] });
+    expect(res.status).toBe(200);
+    const rows = await rowsFor(user.accountId);
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row).toMatchObject({
+      action: 'account.roles.set',
+      actorAccountId: platformAdmin.accountId,
+      actorCredentialKind: 'session',
+      organizationId: null,
+      targetType: 'account',
+      before: { roles: ['Publisher'] },
+      after: { roles: ['Publisher', 'Moderator'] },
+      clientAddress: '203.0.113.77',
+      correlationId: res.headers['x-correlation-id'],
+    });
+    expect(row?.actorCredentialId).toEqual(expect.any(String));
+  });
+
+  it('records the API key an Admin used', async () => {
+    const user = await createUser(h);
+    await h.http
+      .put(`/api/v1/admin/accounts/${user.accountId}/roles`)
+      .set(bearer(platformAdmin.apiKey))
+      .send({ roles: ['Publisher'] });
+    const [row] = await rowsFor(user.accountId);
+    expect(row?.actorCredentialKind).toBe('api-key');
+    const keys = await h.http.get('/api/v1/api-keys').set(bearer(platformAdmin.session));
+    expect(keys.body.map((k: { id: string }) => k.id)).toContain(row?.actorCredentialId);
+  });
+
+  it('writes nothing for a refused change', async () => {
+    const user = await createUser(h);
+    const bad = await h.http
+      .put(`/api/v1/admin/accounts/${user.accountId}/roles`)
+      .set(bearer(platformAdmin.session))
+      .send({ roles: ['Emperor'] });
+    expect(bad.status).toBe(400);
+    const stranger = await h.http
+      .put(`/api/v1/admin/accounts/${user.accountId}/roles`)
+      .set(bearer(user.session))
+      .send({ roles: ['Admin'] });
+    expect(stranger.status).toBe(403);
+    const missing = randomUUID();
+    const gone = await h.http
+      .put(`/api/v1/admin/accounts/${missing}/roles`)
+      .set(bearer(platformAdmin.session))
+      .send({ roles: ['Publisher'] });
+    expect(gone.status).toBe(404);
+    expect(await rowsFor(user.accountId)).toEqual([]);
+    expect(await rowsFor(missing)).toEqual([]);
+  });
+});
+
+describe('quota requests', () => {
+  it.each([
+    ['approve', 'quota_request.approve', 5000],
+    ['reject', 'quota_request.reject', 1000],
+  ])('records a decision (%s) once; deciding again writes nothing', async (verb, action, quotaAfter) => {
+    const user = await createUser(h);
+    const submitted = await h.http
+      .post('/api/v1/api-keys/quota-requests')
+      .set(bearer(user.session))
+      .send({ requestedQuota: 5000, reason: 'more' });
+    const id = submitted.body.id as string;
+    const url = `/api/v1/admin/quota-requests/${id}/${verb}`;
+    expect((await h.http.post(url).set(bearer(platformAdmin.session))).status).toBe(200);
+    expect((await h.http.post(url).set(bearer(platformAdmin.session))).status).toBe(409);
+    const rows = await rowsFor(id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action,
+      targetType: 'quota_request',
+      before: { status: 'pending', accountId: user.accountId, requestedQuota: 5000, dailyQuota: 1000 },
+      after: { dailyQuota: quotaAfter },
+    });
+  });
+});
+
+describe('wallet', () => {
+  it('records a recharge once, not its replay, nor a refused one', async () => {
+    const org = await anOrganizationOfAdmin();
+    const recharge = (body: object) =>
+      h.http
+        .post('/api/organization/wallet/recharge')
+        .set(inOrg(org.admin, org.id))
+        .set('idempotency-key', 'audit-once')
+        .send(body);
+    expect((await recharge({ amount: 12.5, description: 'top up' })).status).toBe(201);
+    expect((await recharge({ amount: 12.5, description: 'top up' })).status).toBe(200);
+    expect((await recharge({ amount: -1 })).status).toBe(400);
+    const rows = await rowsFor(org.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'wallet.recharge',
+      organizationId: org.id,
+      actorAccountId: org.admin.accountId,
+      targetType: 'wallet',
+      before: { balance: '0' },
+      after: { balance: '12.5', amount: '12.5', description: 'top up' },
+    });
+  });
+
+  it('records a refund once, not its replay, nor one that is refused', async () => {
+    const org = await anOrganizationOfAdmin();
+    await h.http.post('/api/organization/wallet/recharge').set(inOrg(org.admin, org.id)).send({ amount: 5 });
+    const { record } = await spend(h.ctx, org.id, usd('2'));
+    const refund = (body: object) =>
+      h.http.post(`/api/organization/wallet/records/${record.id}/refund`).set(bearer(platformAdmin.session)).send(body);
+    expect((await refund({ amount: 3, reason: 'too much' })).status).toBe(400);
+    expect((await refund({ amount: 1.5, reason: 'outage' })).status).toBe(201);
+    expect((await refund({ amount: 1.5, reason: 'outage' })).status).toBe(200);
+    expect((await refund({ amount: 0.5, reason: 'again' })).status).toBe(409);
+    const rows = await rowsFor(record.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'wallet.refund',
+      organizationId: org.id,
+      actorAccountId: platformAdmin.accountId,
+      targetType: 'wallet_record',
+      before: { balance: '3' },
+      after: { balance: '4.5', amount: '1.5', description: 'outage' },
+    });
+  });
+});
+
+describe('top-up codes', () => {
+  const issue = (body: object) =>
+    h.http.post('/api/v1/admin/top-up-codes').set(bearer(platformAdmin.session)).send(body);
+
+  it('records an issue of codes once per batch, and nothing for a refused one', async () => {
+    expect((await issue({ amount: 5, count: 0 })).status).toBe(400);
+    const issued = await issue({ amount: 5, count: 2 });
+    expect(issued.status).toBe(201);
+    const rows = await rowsFor(issued.body.batchId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'top_up_code.issue',
+      actorAccountId: platformAdmin.accountId,
+      organizationId: null,
+      targetType: 'top_up_code_batch',
+      after: { amount: '5', count: 2, codeIds: issued.body.codes.map((c: { id: string }) => c.id) },
+    });
+  });
+
+  it('records a redemption once under the organization, not its replay, nor a refused one', async () => {
+    const org = await anOrganization(h);
+    const [code] = (await issue({ amount: 7, count: 1 })).body.codes;
+    const redeem = (value: string) =>
+      h.http.post('/api/organization/wallet/redeem').set(inOrg(org.admin, org.id)).send({ code: value });
+    expect((await redeem('OTC-NOT-A-CODE')).status).toBe(404);
+    expect((await redeem(code.code)).status).toBe(201);
+    expect((await redeem(code.code)).status).toBe(200);
+    const rows = await rowsFor(code.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'wallet.redeem',
+      organizationId: org.id,
+      actorAccountId: org.admin.accountId,
+      targetType: 'top_up_code',
+      before: { balance: '0' },
+      after: { balance: '7', amount: '7' },
+    });
+  });
+
+  it('records a revocation once; revoking again or a redeemed code records nothing', async () => {
+    const [code] = (await issue({ amount: 1, count: 1 })).body.codes;
+    const revoke = (id: string) =>
+      h.http.post(`/api/v1/admin/top-up-codes/${id}/revoke`).set(bearer(platformAdmin.session)).send({});
+    expect((await revoke(code.id)).status).toBe(200);
+    expect((await revoke(code.id)).status).toBe(200);
+    const rows = await rowsFor(code.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ action: 'top_up_code.revoke', targetType: 'top_up_code' });
+  });
+});
+
+describe('organization members', () => {
+  let org: TestOrg;
+  beforeAll(async () => {
+    org = await anOrganization(h);
+  });
+
+  it('records a role change and a removal once each', async () => {
+    const member = await aMember(h, org);
+    const promote = await h.http
+      .put(`/api/organization/members/${member.accountId}/role`)
+      .set(inOrg(org.admin, org.id))
+      .send({ role: 'Admin' });
+    expect(promote.status).toBe(200);
+    const removed = await h.http.delete(`/api/organization/members/${member.accountId}`).set(inOrg(org.admin, org.id));
+    expect(removed.status).toBe(200);
+    const rows = await rowsFor(member.accountId);
+    expect(rows.map((r) => r.action)).toEqual(['member.role.set', 'member.remove']);
+    expect(rows[0]).toMatchObject({ organizationId: org.id, before: { role: 'Member' }, after: { role: 'Admin' } });
+    expect(rows[1]).toMatchObject({ organizationId: org.id, before: { role: 'Admin' }, after: { deletedApiKeys: [] } });
+  });
+
+  it('writes nothing when the change is refused', async () => {
+    const member = await aMember(h, org);
+    const notAdmin = await h.http
+      .put(`/api/organization/members/${org.admin.accountId}/role`)
+      .set(inOrg(member, org.id))
+      .send({ role: 'Member' });
+    expectEnvelopeError(notAdmin, 403, 'Organization.Forbidden');
+    const solo = await anOrganization(h);
+    const lastAdmin = await h.http
+      .delete(`/api/organization/members/${solo.admin.accountId}`)
+      .set(inOrg(solo.admin, solo.id));
+    expectEnvelopeError(lastAdmin, 409, 'Member.LastAdmin');
+    expect(await rowsFor(org.admin.accountId)).toEqual([]);
+    expect(await rowsFor(solo.admin.accountId)).toEqual([]);
+  });
+});
+
+describe('project members', () => {
+  it('records a project role given, changed and taken away', async () => {
+    const org = await anOrganization(h);
+    const project = await aProject(h, org);
+    const member = await aMember(h, org);
+    const put = (role: string) =>
+      h.http
+        .post(`/api/projects/${project.id}/members`)
+        .set(inOrg(org.admin, org.id))
+        .send({ userId: member.accountId, role });
+    expect((await put('Member')).status).toBe(201);
+    expect((await put('Owner')).status).toBe(200);
+    expect((await put('Boss')).status).toBe(400);
+    const removed = await h.http
+      .delete(`/api/projects/${project.id}/members/${member.accountId}`)
+      .set(inOrg(org.admin, org.id));
+    expect(removed.status).toBe(200);
+    const missing = await h.http
+      .delete(`/api/projects/${project.id}/members/${member.accountId}`)
+      .set(inOrg(org.admin, org.id));
+    expect(missing.status).toBe(404);
+    const rows = await rowsFor(`${project.id}/${member.accountId}`);
+    expect(rows.map((r) => [r.action, r.before, r.after])).toEqual([
+      ['project_member.role.set', null, { role: 'Member' }],
+      ['project_member.role.set', { role: 'Member' }, { role: 'Owner' }],
+      ['project_member.remove', { role: 'Owner' }, null],
+    ]);
+    expect(rows.every((r) => r.organizationId === org.id)).toBe(true);
+  });
+});
+
+describe('API keys and invite tokens', () => {
+  it('records a key deletion once, under the organization of its project', async () => {
+    const org = await anOrganization(h);
+    const project = await aProject(h, org);
+    const created = await h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(org.admin.session))
+      .send({ name: 'doomed', projectId: project.id });
+    const keyId = created.body.id as string;
+    expect((await h.http.delete(`/api/v1/api-keys/${keyId}`).set(bearer(org.admin.session))).status).toBe(200);
+    expect((await h.http.delete(`/api/v1/api-keys/${keyId}`).set(bearer(org.admin.session))).status).toBe(404);
+    const rows = await rowsFor(keyId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'api_key.delete',
+      organizationId: org.id,
+      actorAccountId: org.admin.accountId,
+      before: { name: 'doomed', projectId: project.id, status: 'enabled' },
+    });
+  });
+
+  it('records an invite revocation once; revoking again records nothing', async () => {
+    const org = await anOrganization(h);
+    const invite = await anInviteToken(h, org);
+    for (let i = 0; i < 2; i++) {
+      const res = await h.http.delete(`/api/organization/invite-tokens/${invite.id}`).set(inOrg(org.admin, org.id));
+      expect(res.status).toBe(200);
+    }
+    const rows = await rowsFor(invite.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'invite_token.revoke',
+      organizationId: org.id,
+      after: { revokedAt: expect.any(String) },
+    });
+  });
+});
+
+describe('the table', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE (append-only, enforced by PostgreSQL)', async () => {
+    const user = await createUser(h);
+    await h.http
+      .put(`/api/v1/admin/accounts/${user.accountId}/roles`)
+      .set(bearer(platformAdmin.session))
+      .send({ roles: ['Moderator'] });
+    const [row] = await rowsFor(user.accountId);
+    const id = row?.id as string;
+    await expect(h.ctx.db.update(auditLog).set({ action: 'forged' }).where(eq(auditLog.id, id))).rejects.toThrow();
+    await expect(h.ctx.db.delete(auditLog).where(eq(auditLog.id, id))).rejects.toThrow();
+    await expect(h.ctx.pool.query('truncate audit_log')).rejects.toThrow(/append-only/);
+    expect(await rowsFor(user.accountId)).toEqual([row]);
+  });
+});

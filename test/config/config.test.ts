@@ -1,0 +1,176 @@
+import { availableParallelism } from 'node:os';
+import { adminPasswordRefusal, DEVELOPMENT_ADMIN_PASSWORD } from '../../shared/config/development-defaults.js';
+import { ConfigError, loadConfig } from '../../shared/config/index.js';
+import { selectQueues } from '../../shared/queues/registry.js';
+
+describe('configuration', () => {
+  it('has working defaults for local development', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.NODE_ENV).toBe('development');
+    expect(config.WEB_BILLING_MULTIPLIER).toBe(1);
+    expect(config.VIDEO_POLL_INTERVAL_MS).toBe(4000);
+    expect(config.publicBaseUrl).toBe('http://localhost:3000');
+    expect(config.OUTBOUND_ALLOWED_HOSTS).toEqual([]);
+  });
+
+  it('parses lists, numbers and URLs', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      OUTBOUND_ALLOWED_HOSTS: '127.0.0.1, localhost,,10.0.0.0/8',
+      PUBLIC_BASE_URL: 'https://hub.example.com/',
+      WEB_BILLING_MULTIPLIER: '2.5',
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.OUTBOUND_ALLOWED_HOSTS).toEqual(['127.0.0.1', 'localhost', '10.0.0.0/8']);
+    expect(config.publicBaseUrl).toBe('https://hub.example.com');
+    expect(config.WEB_BILLING_MULTIPLIER).toBe(2.5);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'http://x'],
+    ['STORAGE_DRIVER', 'ftp'],
+    ['VIDEO_POLL_INTERVAL_MS', '-5'],
+    ['UPSTREAM_VIDEO_KIND', 'sora'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      expect((err as ConfigError).message).toContain(name);
+    }
+  });
+
+  it('takes Redis Cluster seed nodes and then requires a hash-tagged prefix', () => {
+    const nodes = '127.0.0.1:7000,redis-b.internal:7001';
+    expect(loadConfig({ REDIS_CLUSTER_NODES: nodes, REDIS_PREFIX: '{ockhub}' }).REDIS_CLUSTER_NODES).toBe(nodes);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: nodes })).toThrow(/REDIS_PREFIX.*hash tag/);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1', REDIS_PREFIX: '{ockhub}' })).toThrow(
+      /REDIS_CLUSTER_NODES/,
+    );
+  });
+
+  it('does not echo secret values in its message', () => {
+    try {
+      loadConfig({ SECRET_KEY: 'short' });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect((err as Error).message).toContain('SECRET_KEY');
+      expect((err as Error).message).not.toContain('short"');
+    }
+  });
+
+  it('refuses to start in production without upstreams, public URL and a private secret', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/UPSTREAM_MESSAGES_URL[\s\S]*SECRET_KEY/);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      UPSTREAM_MESSAGES_URL: 'https://api.vendor.example',
+      UPSTREAM_VIDEO_URL: 'https://video.vendor.example',
+      UPSTREAM_SEARCH_URL: 'https://search.vendor.example',
+      PUBLIC_BASE_URL: 'https://hub.example.com',
+      SECRET_KEY: 'a-long-private-production-secret',
+    });
+    expect(config.NODE_ENV).toBe('production');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['true', true],
+    ['1', 1],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8', ['loopback', '10.0.0.0/8']],
+    ['203.0.113.7,2001:db8::/32', ['203.0.113.7', '2001:db8::/32']],
+  ])('reads %s as Express trust proxy %j', (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each([['yes'], ['10.0.0.0/99'], ['proxy.example.com'], [',']])('refuses %s', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('guessing and telemetry limits', () => {
+  it('default to 10 failures per account and 50 per address in 15 minutes, and 600 telemetry events a minute', () => {
+    const config = loadConfig({});
+    expect(config.AUTH_FAILURES_PER_ACCOUNT).toBe(10);
+    expect(config.AUTH_FAILURES_PER_ADDRESS).toBe(50);
+    expect(config.AUTH_FAILURE_WINDOW_MS).toBe(900_000);
+    expect(config.TELEMETRY_RATE_LIMIT_PER_MINUTE).toBe(600);
+  });
+
+  it.each([
+    ['AUTH_FAILURES_PER_ACCOUNT', '-1'],
+    ['AUTH_FAILURE_WINDOW_MS', '10'],
+    ['TELEMETRY_RATE_LIMIT_PER_MINUTE', 'x'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});
+
+describe('password hashing', () => {
+  it('defaults to one thread per core but one (1 to 4) and a queue of 64', () => {
+    const config = loadConfig({});
+    expect(config.PASSWORD_HASH_THREADS).toBe(Math.max(1, Math.min(4, availableParallelism() - 1)));
+    expect(config.PASSWORD_HASH_QUEUE_LIMIT).toBe(64);
+    expect(loadConfig({ PASSWORD_HASH_THREADS: '3', PASSWORD_HASH_QUEUE_LIMIT: '0' })).toMatchObject({
+      PASSWORD_HASH_THREADS: 3,
+      PASSWORD_HASH_QUEUE_LIMIT: 0,
+    });
+  });
+
+  it.each([
+    ['PASSWORD_HASH_THREADS', '0'],
+    ['PASSWORD_HASH_THREADS', '1.5'],
+    ['PASSWORD_HASH_QUEUE_LIMIT', '-1'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});
+
+describe('development defaults that grant access', () => {
+  const production = { NODE_ENV: 'production' };
+  it('lets the seed use any ADMIN_PASSWORD outside production', () => {
+    expect(
+      adminPasswordRefusal({ NODE_ENV: 'development', ADMIN_PASSWORD: DEVELOPMENT_ADMIN_PASSWORD }),
+    ).toBeUndefined();
+  });
+  it.each([
+    [DEVELOPMENT_ADMIN_PASSWORD, /development default/],
+    ['eleven-char', /at least 12/],
+  ])('refuses ADMIN_PASSWORD %s in production', (password, reason) => {
+    expect(adminPasswordRefusal({ ...production, ADMIN_PASSWORD: password })).toMatch(reason);
+  });
+  it('accepts a private ADMIN_PASSWORD of 12 characters or more in production', () => {
+    expect(adminPasswordRefusal({ ...production, ADMIN_PASSWORD: 'twelve-chars' })).toBeUndefined();
+  });
+});
+
+describe('WORKER_QUEUES', () => {
+  it('runs 200 video steps at once per worker unless VIDEO_WORKER_CONCURRENCY says otherwise', async () => {
+    const { concurrency } = (await import('../../workers/video/processor.js')).default;
+    const steps = (env: Record<string, string>) =>
+      typeof concurrency === 'function' ? concurrency({ config: loadConfig(env) } as never) : concurrency;
+    expect(steps({})).toBe(200);
+    expect(steps({ VIDEO_WORKER_CONCURRENCY: '1000' })).toBe(1000);
+    expect(() => loadConfig({ VIDEO_WORKER_CONCURRENCY: '0' })).toThrow(/VIDEO_WORKER_CONCURRENCY/);
+  });
+
+  it('selects every queue by default or with "all"', () => {
+    expect(selectQueues('all')).toContain('video');
+    expect(selectQueues('')).toHaveLength(selectQueues('all').length);
+  });
+  it('selects the named queues', () => {
+    expect(selectQueues('video, web-fetch')).toEqual(['video', 'web-fetch']);
+  });
+  it('names unknown queues in its error', () => {
+    expect(() => selectQueues('video,vidoe')).toThrow(/vidoe/);
+  });
+});

@@ -1,0 +1,134 @@
+// A browser test world: the real API listening on a loopback port (it serves the built console), real worker
+// processes, the simulated AI provider, a seeded database (Admin, default organization, templates, demo catalog),
+// and Debian's Chromium driven by playwright-core. Every page is checked with axe-core and photographed.
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { runSeed } from '../../scripts/seed/seed-steps.js';
+import { CHROMIUM_PATH } from '../../scripts/services.js';
+import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
+import { inheritedEnv } from '../../shared/config/index.js';
+import { SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
+import { createHarness, type Harness, repoRoot, startProcess, type WorkerProcess } from '../support/harness.js';
+import { freePort } from '../support/private-redis.js';
+
+export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'console');
+/** The three screenshots the README shows, copied to docs/screenshots when UPDATE_README_SCREENSHOTS=1. */
+const README_SHOTS = ['hub', 'wallet', 'video-tasks'];
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Flags that keep a headless Chromium off the network it would otherwise call on its own (there is none here). */
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export type ConsoleWorld = {
+  h: Harness;
+  sim: SimulatedProvider;
+  baseUrl: string;
+  admin: { email: string; password: string };
+  browser: Browser;
+  /** A fresh browser context (its own cookies) and page; console problems are collected for `expectCleanConsole`. */
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+};
+
+type Watched = { problems: string[] };
+const watched = new WeakMap<Page, Watched>();
+
+export async function openConsoleWorld(): Promise<ConsoleWorld> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const sim = await startSimulatedProvider({ apiKey: SIMULATOR_KEY, chunkDelayMs: 2, videoDurationMs: 1500 });
+  const h = await createHarness({
+    PUBLIC_BASE_URL: baseUrl,
+    ...simulatorUpstreams(sim.url),
+    VIDEO_POLL_INTERVAL_MS: '300',
+    OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+    CATALOG_READ_CACHE_MS: '0',
+  });
+  await runSeed(h.ctx);
+  const server: Server = h.app.listen(port, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const worker: WorkerProcess = await startProcess(h.env);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs });
+  const contexts: BrowserContext[] = [];
+
+  return {
+    h,
+    sim,
+    baseUrl,
+    admin: { email: h.config.ADMIN_EMAIL, password: h.config.ADMIN_PASSWORD },
+    browser,
+    async newPage() {
+      const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+      contexts.push(context);
+      const page = await context.newPage();
+      // Generous: CI shares two cores with other test runs; every wait here is for an event, never a sleep.
+      page.setDefaultTimeout(30_000);
+      page.setDefaultNavigationTimeout(45_000);
+      const state: Watched = { problems: [] };
+      watched.set(page, state);
+      page.on('console', (m) => {
+        if (/Content Security Policy|Refused to/i.test(m.text())) state.problems.push(`CSP: ${m.text()}`);
+      });
+      page.on('pageerror', (err) => state.problems.push(`page error: ${err.message}`));
+      return page;
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => undefined);
+      await browser.close();
+      await worker.stop();
+      await new Promise((r) => server.close(r));
+      await h.close();
+      await sim.close();
+    },
+  };
+}
+
+/** No Content-Security-Policy refusal and no uncaught script error happened on this page so far. */
+export function expectCleanConsole(page: Page): void {
+  expect(watched.get(page)?.problems ?? []).toEqual([]);
+}
+
+export async function signIn(page: Page, email: string, password: string, next = '/account'): Promise<void> {
+  await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+}
+
+type AxeResult = { violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] };
+
+/** axe-core on the page as it is: no serious or critical violation; then a full-page screenshot. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  const loaded = await page.evaluate("'axe' in window");
+  if (!loaded) await page.evaluate(axeSource);
+  // A string expression (the test code has no DOM types): axe's own run over the whole document.
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as AxeResult;
+  const serious = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect({ page: name, serious }).toEqual({ page: name, serious: [] });
+  expectCleanConsole(page);
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  if (README_SHOTS.includes(name) && inheritedEnv().UPDATE_README_SCREENSHOTS === '1') {
+    const docs = path.join(repoRoot, 'docs', 'screenshots');
+    mkdirSync(docs, { recursive: true });
+    copyFileSync(file, path.join(docs, `${name}.png`));
+  }
+}

@@ -1,0 +1,169 @@
+// The gateway page (a project's video tasks live until finished, the video playable in the page; its recent
+// requests) and the platform Admin's pages (accounts and roles, quota requests, recharges and refunds, the queue
+// dashboard reached with the console session).
+import type { Page } from 'playwright-core';
+import { recharge } from '../support/gateway.js';
+import { waitUntil } from '../support/harness.js';
+import { bearer, createUser, signInAdmin, uniqueEmail } from '../support/identity.js';
+import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
+
+let w: ConsoleWorld;
+let admin: Page;
+let adminToken = '';
+let orgId = '';
+let projectId = '';
+let projectKey = '';
+
+const gateway = (path: string, body: unknown) =>
+  fetch(`${w.baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${projectKey}`,
+      'anthropic-version': '2023-06-01',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  });
+
+beforeAll(async () => {
+  w = await openConsoleWorld();
+  adminToken = (await signInAdmin(w.h)).token;
+  const orgs = await w.h.http.get('/api/organizations').set(bearer(adminToken));
+  orgId = orgs.body.data[0].id;
+  const templates = await w.h.http.get('/api/project-templates').set(bearer(adminToken));
+  const starter = templates.body.data.find((t: { name: string }) => t.name === 'Starter');
+  const created = await w.h.http
+    .post('/api/projects/from-template')
+    .set({ ...bearer(adminToken), 'x-organization-id': orgId })
+    .send({ name: 'Video studio', templateId: starter.id });
+  expect(created.status).toBe(201);
+  projectId = created.body.data.id;
+  projectKey = created.body.data.apiKeys[0].token;
+  await recharge(w.h, { id: orgId, admin: { session: adminToken } as never }, '50');
+  admin = await w.newPage();
+  await signIn(admin, w.admin.email, w.admin.password, '/gateway');
+});
+afterAll(() => w?.close());
+
+describe('the gateway page', () => {
+  it("follows a project's video tasks live until the video plays in the page, and lists its requests", async () => {
+    const ok = await gateway('/v1/videos', { model: 'sora-2', prompt: 'A paper boat on a pond at dawn', seconds: '4' });
+    expect(ok.status).toBe(200);
+    const failing = await gateway('/v1/videos', { model: 'sora-2', prompt: 'A storm [fail]', seconds: '4' });
+    expect(failing.status).toBe(200);
+    const message = await gateway('/v1/messages', {
+      model: 'claude-haiku-4-5',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Describe a paper boat' }],
+    });
+    expect(message.status).toBe(200);
+    const usage = ((await message.json()) as { usage: { input_tokens: number; output_tokens: number } }).usage;
+
+    await admin.goto(`/gateway/${projectId}`);
+    const tasks = admin.getByTestId('video-task');
+    await tasks.first().waitFor();
+    expect(await tasks.count()).toBe(2);
+    const boat = tasks.filter({ hasText: 'A paper boat on a pond at dawn' });
+    // Live: the page polls while a task is open, without a reload.
+    await boat.locator('.badge', { hasText: 'completed' }).waitFor({ timeout: 60_000 });
+    const video = boat.locator('video');
+    await video.waitFor();
+    expect(await video.getAttribute('src')).toMatch(new RegExp(`^${w.baseUrl}/files/`));
+    await admin.waitForFunction(
+      "(() => { const v = document.querySelector('video'); return v && v.readyState >= 1 && !v.error; })()",
+      undefined,
+      { timeout: 30_000 },
+    );
+    const storm = tasks.filter({ hasText: 'A storm [fail]' });
+    await storm.locator('.badge', { hasText: 'failed' }).waitFor({ timeout: 60_000 });
+    await storm.locator('.error').waitFor();
+
+    const requests = admin.getByRole('table', { name: 'Recent requests' });
+    const row = requests.locator('tr', { hasText: 'claude-haiku-4-5' });
+    await row.waitFor();
+    const cells = await row.locator('td').allTextContents();
+    expect(cells[1]).toBe('messages');
+    expect(cells[3]).toBe(String(usage.input_tokens));
+    expect(cells[4]).toBe(String(usage.output_tokens));
+    expect(cells[5]).toMatch(/^0\.\d+ USD$/);
+    expect(cells[6]).toContain('succeeded');
+    await requests.locator('tr', { hasText: 'sora-2' }).first().waitFor();
+    await checkPage(admin, 'video-tasks');
+  });
+});
+
+describe('the platform pages', () => {
+  it('finds an account and changes its roles; shows the API error of a weak provisioning password', async () => {
+    const user = await createUser(w.h, { email: uniqueEmail('roles'), name: 'Rory Roles' });
+    await admin.goto('/platform');
+    await admin.getByLabel('Find accounts').fill(user.email);
+    await admin.getByRole('button', { name: 'Search', exact: true }).click();
+    const row = admin.getByRole('row').filter({ hasText: user.email });
+    await row.waitFor();
+    await row.getByLabel('Publisher').check();
+    await row.getByRole('button', { name: 'Save roles' }).click();
+    await waitUntil(async () => {
+      const res = await w.h.http
+        .get(`/api/v1/admin/accounts?search=${encodeURIComponent(user.email)}`)
+        .set(bearer(adminToken));
+      return res.body.items[0]?.roles.includes('Publisher');
+    }, 30_000);
+    await admin.getByLabel('E-mail').fill(uniqueEmail('new'));
+    await admin.getByLabel('Name', { exact: true }).fill('New Person');
+    await admin.getByLabel('Initial password').fill('short');
+    await admin.getByRole('button', { name: 'Create account' }).click();
+    await admin.getByRole('alert').filter({ hasText: '(Auth.InvalidPassword)' }).waitFor();
+    await checkPage(admin, 'platform-accounts');
+  });
+
+  it('approves a quota request, which becomes the account’s daily quota', async () => {
+    const user = await createUser(w.h, { email: uniqueEmail('quota') });
+    const asked = await w.h.http
+      .post('/api/v1/api-keys/quota-requests')
+      .set(bearer(user.session))
+      .send({ requestedQuota: 4321, reason: 'Batch imports' });
+    expect(asked.status).toBe(200);
+    await admin.goto('/platform/quota-requests');
+    const row = admin.getByRole('row').filter({ hasText: user.email });
+    await row.getByText('Batch imports').waitFor();
+    await checkPage(admin, 'platform-quota-requests');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await row.waitFor({ state: 'detached' });
+    const usage = await w.h.http.get('/api/v1/api-keys/usage?days=1').set(bearer(user.session));
+    expect(usage.body.dailyQuota).toBe(4321);
+  });
+
+  it('recharges an organization and refunds one of its consumptions', async () => {
+    await admin.goto('/platform/wallets');
+    await admin.getByLabel('Find organizations').fill('Default');
+    await admin.getByRole('button', { name: 'Search', exact: true }).click();
+    await admin.getByRole('button', { name: 'Manage Default organization' }).click();
+    const panel = admin.getByRole('region', { name: 'Wallet of Default organization' });
+    await panel.getByLabel('Amount').fill('10');
+    await panel.getByRole('button', { name: 'Recharge' }).click();
+    await panel.getByText(/^Recharged: balance now /).waitFor();
+    const consumption = panel.getByRole('table', { name: 'Consumptions of Default organization' }).locator('tbody tr');
+    await consumption.first().waitFor();
+    const before = await consumption.count();
+    const target = consumption.filter({ hasText: 'messages' }).first();
+    await target.getByRole('button', { name: 'Refund' }).click();
+    await target.getByRole('textbox', { name: /Refund reason/ }).fill('Goodwill');
+    await target.getByRole('button', { name: 'Confirm refund' }).click();
+    await waitUntil(async () => {
+      const res = await w.h.http
+        .get(`/api/v1/admin/organizations/${orgId}/wallet/records?type=Refund`)
+        .set(bearer(adminToken));
+      return res.body.items.some((r: { description?: string }) => r.description === 'Goodwill');
+    }, 30_000);
+    expect(await consumption.count()).toBe(before);
+    await target.getByText('refunded', { exact: true }).waitFor();
+    await checkPage(admin, 'platform-wallets');
+  });
+
+  it('opens the queue dashboard with the console session', async () => {
+    await admin.goto('/platform');
+    await admin.getByRole('link', { name: 'Queue dashboard' }).click();
+    await admin.waitForURL('**/admin/queues**');
+    await admin.getByText('ockhub queues').first().waitFor();
+  });
+});

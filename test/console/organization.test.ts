@@ -1,0 +1,225 @@
+// The organization pages in the browser: switching organizations, invites (a link and a CSV file with its per-row
+// report), joining by link, projects from a template (its key shown once), quotas, the wallet (recharge, a gateway
+// call's Consume, the balance chart moving, filters, CSV export) and balance alerts with a test delivery.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { waitUntil } from '../support/harness.js';
+import { signInAdmin, uniqueEmail } from '../support/identity.js';
+import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
+
+let w: ConsoleWorld;
+let admin: Page;
+let projectKey = '';
+let hook: Server;
+const deliveries: { headers: IncomingHttpHeaders; body: string }[] = [];
+
+beforeAll(async () => {
+  w = await openConsoleWorld();
+  hook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, body });
+      res.writeHead(200).end('ok');
+    });
+  });
+  hook.listen(0, '127.0.0.1');
+  await new Promise((r) => hook.once('listening', r));
+  admin = await w.newPage();
+  await signIn(admin, w.admin.email, w.admin.password, '/org');
+});
+afterAll(async () => {
+  await new Promise((r) => hook?.close(r));
+  await w?.close();
+});
+
+const chartValues = async (page: Page) => page.getByTestId('chart-data').locator('tbody td').allTextContents();
+
+describe('the organization pages', () => {
+  it('lists my organizations, creates one and switches between them', async () => {
+    await admin.getByRole('table', { name: 'My organizations' }).getByText('Default organization').waitFor();
+    await admin.getByLabel('New organization name').fill('Side project');
+    await admin.getByRole('button', { name: 'Create organization' }).click();
+    await admin.getByRole('heading', { name: 'Side project', level: 1 }).waitFor();
+    const switcher = admin.getByRole('combobox', { name: 'Organization' });
+    expect(await switcher.locator('option:checked').textContent()).toBe('Side project (Admin)');
+    await admin.getByRole('button', { name: 'Switch to Default organization' }).click();
+    await admin.getByRole('heading', { name: 'Default organization', level: 1 }).waitFor();
+    await checkPage(admin, 'organization');
+  });
+
+  it('issues an invite link shown once, and a visitor joins with it by creating an account', async () => {
+    await admin.goto('/org/members');
+    await admin.getByRole('button', { name: 'Issue invite' }).click();
+    const link = (await admin.getByTestId('shown-once').textContent()) ?? '';
+    expect(link).toMatch(new RegExp(`^${w.baseUrl}/join/\\S+$`));
+
+    const visitor = await w.newPage();
+    await visitor.goto(link.replace(w.baseUrl, ''));
+    await visitor.getByRole('heading', { name: 'Join Default organization' }).waitFor();
+    const email = uniqueEmail('joiner');
+    await visitor.getByLabel('E-mail').fill(email);
+    await visitor.getByLabel('Name').fill('Jo Joiner');
+    await visitor.getByLabel('Password').fill('joiner-password-1');
+    await visitor.getByRole('button', { name: 'Create account and join' }).click();
+    await visitor.waitForURL('**/org');
+    await visitor.getByRole('table', { name: 'My organizations' }).getByText('Member').waitFor();
+    // A Member sees no invite or CSV tools.
+    await visitor.goto('/org/members');
+    await visitor.getByRole('table', { name: 'Members' }).getByText(email).waitFor();
+    expect(await visitor.getByRole('heading', { name: 'Invite tokens' }).count()).toBe(0);
+
+    await admin.reload();
+    await admin.getByRole('table', { name: 'Members' }).getByText(email).waitFor();
+    const used = admin.getByRole('table', { name: 'Invite tokens' }).locator('tr', { hasText: '1 of 1' });
+    await used.getByText('used up').waitFor();
+  });
+
+  it('invites people from a CSV file and shows the per-row report', async () => {
+    await admin.goto('/org/members');
+    const ok = uniqueEmail('csv');
+    const csv = [
+      'email,name,role',
+      `${ok},Casey Csv,Member`,
+      'not-an-email,Bad Mail,Member',
+      `${uniqueEmail('role')},Bad Role,Owner`,
+      `${w.admin.email},Already Here,Admin`,
+      `${ok.toUpperCase()},Casey Again,Member`,
+    ].join('\n');
+    await admin
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'team.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await admin.getByRole('button', { name: 'Invite everyone' }).click();
+    const report = admin.getByRole('table', { name: 'Bulk invite report' });
+    await report.waitFor();
+    const statuses = await report.locator('tbody tr td:nth-child(5)').allTextContents();
+    expect(statuses).toEqual(['Success', 'Failed', 'Failed', 'Duplicate', 'Duplicate']);
+    // The invitee's link, shown this once: it opens the console's join page.
+    const link = await report.locator('tr', { hasText: 'Success' }).locator('code').textContent();
+    expect(link).toMatch(new RegExp(`^${w.baseUrl}/join/\\S+$`));
+    expect(await admin.getByRole('status').filter({ hasText: 'rows:' }).textContent()).toBe(
+      '5 rows: 1 invited, 2 failed, 2 duplicates.',
+    );
+    await checkPage(admin, 'members');
+  });
+
+  it('creates a project from a template, showing its API key once, with its quota as usage bars', async () => {
+    await admin.goto('/org/projects');
+    await admin.getByLabel('Project name').fill('Console demo');
+    const starter = await admin
+      .getByLabel('Template')
+      .locator('option', { hasText: /^Starter/ })
+      .getAttribute('value');
+    await admin.getByLabel('Template').selectOption(starter ?? '');
+    await admin.getByRole('button', { name: 'Create project' }).click();
+    const shown = admin.getByTestId('shown-once');
+    await shown.waitFor();
+    projectKey = (await shown.textContent()) ?? '';
+    expect(projectKey).toMatch(/^ock_/);
+    await admin.getByRole('table', { name: 'Projects' }).getByRole('link', { name: 'Console demo' }).waitFor();
+    await checkPage(admin, 'projects');
+
+    await admin.getByRole('table', { name: 'Projects' }).getByRole('link', { name: 'Console demo' }).click();
+    await admin.getByRole('heading', { name: 'Console demo' }).waitFor();
+    await admin.getByRole('progressbar', { name: 'Requests today' }).waitFor();
+    await admin.getByText(/resets on day \d+/).waitFor();
+    await admin.getByLabel('Requests per minute').fill('120');
+    await admin.getByLabel('Monthly reset day').fill('15');
+    await admin.getByRole('button', { name: 'Save quota' }).click();
+    await admin.getByText('Quota saved.').waitFor();
+    await admin.getByText('Rate limit: 120 requests per minute.').waitFor();
+    await admin.getByText(/resets on day 15\)/).waitFor();
+    await checkPage(admin, 'project');
+  });
+
+  it('recharges the wallet, then shows the Consume of a gateway call and the balance chart moving', async () => {
+    expect(projectKey).toMatch(/^ock_/);
+    await admin.goto('/org/wallet');
+    await admin.getByLabel('Amount').fill('25');
+    await admin.getByLabel('Description').fill('Card top-up');
+    await admin.getByRole('button', { name: 'Recharge' }).click();
+    await admin.getByText('Recharged: balance now 25.00 USD.').waitFor();
+    await admin.getByTestId('balance').getByText('25.00 USD').waitFor();
+    const table = admin.getByRole('table', { name: 'Wallet records' });
+    await table.getByText('Card top-up').waitFor();
+    await waitUntil(async () => (await chartValues(admin)).at(-1) === '25.00 USD', 30_000);
+
+    const called = await fetch(`${w.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': projectKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'claude-haiku-4-5',
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'Hello from the console test' }],
+      }),
+    });
+    expect(called.status).toBe(200);
+    // The call is settled once its answer is sent; look once its Consume record is written.
+    const orgId = await admin.evaluate("localStorage.getItem('ockhub.organization')");
+    await waitUntil(async () => {
+      const res = await w.h.http
+        .get('/api/organization/wallet/records?type=Consume')
+        .set({ authorization: `Bearer ${(await signInAdmin(w.h)).token}`, 'x-organization-id': String(orgId) });
+      return res.body.total > 0;
+    }, 30_000);
+    await admin.reload();
+    await table.locator('tr', { hasText: 'Consume' }).first().waitFor();
+    const last = await waitUntil(async () => {
+      const value = (await chartValues(admin)).at(-1);
+      return value && value !== '25.00 USD' ? value : undefined;
+    }, 30_000);
+    const balanceAfter = Number(last.replace(/[^0-9.]/g, ''));
+    expect(balanceAfter).toBeLessThan(25);
+    expect(balanceAfter).toBeGreaterThan(24);
+    await checkPage(admin, 'wallet');
+
+    await admin.getByLabel('Type').selectOption('Consume');
+    await table.locator('tr', { hasText: 'Recharge' }).waitFor({ state: 'detached' });
+    expect(await table.locator('tbody tr').count()).toBe(1);
+    const today = new Date().toISOString().slice(0, 10);
+    await admin.getByLabel('From').fill(today);
+    await admin.getByLabel('To').fill(today);
+    expect(await table.locator('tbody tr').count()).toBe(1);
+    const [download] = await Promise.all([
+      admin.waitForEvent('download'),
+      admin.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^wallet-records-\d{4}-\d{2}-\d{2}\.csv$/);
+    const stream = await download.createReadStream();
+    let csv = '';
+    for await (const chunk of stream) csv += chunk;
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,createdAt,type,amount,previousBalance,currentBalance,description,requestLogId,refundOf');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(',Consume,');
+  });
+
+  it('saves alert settings with a webhook and its headers, and shows a test alert’s delivery', async () => {
+    await admin.goto('/org/alerts');
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/ockhub-alerts`;
+    await admin.getByLabel('Webhook URL').fill(url);
+    await admin.getByLabel('Webhook headers').fill('X-Team: payments');
+    await admin.getByLabel('Thresholds').fill('20, 5');
+    await admin.getByRole('button', { name: 'Save settings' }).click();
+    await admin.getByText('Settings saved.').waitFor();
+    await admin.getByText(/^Signing secret:/).waitFor();
+    await admin.getByLabel('Webhook headers').fill('Content-Type: text/plain');
+    await admin.getByRole('button', { name: 'Save settings' }).click();
+    await admin.getByRole('alert').filter({ hasText: '(Wallet.InvalidAlertSettings)' }).waitFor();
+    await admin.getByLabel('Webhook headers').fill('X-Team: payments');
+    await admin.getByRole('button', { name: 'Save settings' }).click();
+    await admin.getByText('Settings saved.').waitFor();
+
+    await admin.getByRole('button', { name: 'Send a test alert' }).click();
+    const row = admin.getByRole('table', { name: 'Alerts sent' }).locator('tbody tr').first();
+    await row.getByText('webhook #1: ok (HTTP 200)').waitFor({ timeout: 30_000 });
+    await row.getByText('sent', { exact: true }).waitFor();
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]?.headers['x-team']).toBe('payments');
+    expect(deliveries[0]?.headers['webhook-signature']).toMatch(/^v1,/);
+    await checkPage(admin, 'alerts');
+  });
+});

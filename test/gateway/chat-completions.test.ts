@@ -1,0 +1,199 @@
+import { aProjectWithKey, consumeRecords, requestLogsOf, walletOf } from '../support/gateway.js';
+import { waitUntil } from '../support/harness.js';
+import { bearer, createUser } from '../support/identity.js';
+import { type ClientWorld, openClientWorld } from '../support/listening-gateway.js';
+import { inOrg } from '../support/org-fixtures.js';
+
+let w: ClientWorld;
+
+beforeAll(async () => {
+  w = await openClientWorld();
+});
+afterAll(() => w.closeAll());
+
+const good = { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'hi' }] };
+async function post(body: unknown, headers: Record<string, string> = bearer(w.key)) {
+  const res = await fetch(`${w.baseURL}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+const openAiError = { error: { message: expect.any(String), type: expect.any(String), code: expect.any(String) } };
+
+describe('POST /v1/chat/completions', () => {
+  it.each([
+    ['no model', { messages: good.messages }],
+    ['an unknown model', { ...good, model: 'gpt-9000' }],
+    ['a video model', { ...good, model: 'seedance-1-0-pro' }],
+    ['no messages', { model: good.model }],
+    ['an unknown role', { ...good, messages: [{ role: 'robot', content: 'x' }] }],
+    ['n = 2', { ...good, n: 2 }],
+    ['logprobs', { ...good, logprobs: true }],
+    ['temperature 3', { ...good, temperature: 3 }],
+    [
+      'tool arguments that are not JSON',
+      {
+        ...good,
+        messages: [
+          { role: 'user', content: 'x' },
+          {
+            role: 'assistant',
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{nope' } }],
+          },
+        ],
+      },
+    ],
+    [
+      'an image that is neither http(s) nor data',
+      {
+        ...good,
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'ftp://x/y.png' } }] }],
+      },
+    ],
+  ])('refuses %s with 400 in OpenAI shape, before the upstream', async (_label, body) => {
+    const calls = w.sim.state.counters.messages;
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text)).toEqual({ error: { ...openAiError.error, type: 'invalid_request_error' } });
+    expect(w.sim.state.counters.messages).toBe(calls);
+  });
+
+  it('translates images, tool results and merged turns into one valid Messages request', async () => {
+    const res = await post({
+      ...good,
+      messages: [
+        { role: 'developer', content: 'Be precise.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"a"}' } },
+            { id: 'call_2', type: 'function', function: { name: 'lookup', arguments: '{"q":"b"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'first' },
+        { role: 'tool', tool_call_id: 'call_2', content: 'second' },
+      ],
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+      stop: 'END',
+      temperature: 1.5,
+      user: 'u-1',
+    });
+    expect(res.status).toBe(200);
+    const upstream = w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body;
+    expect(upstream).toEqual({
+      model: 'claude-haiku-4-5',
+      max_tokens: 4096,
+      system: [{ type: 'text', text: 'Be precise.' }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'call_1', name: 'lookup', input: { q: 'a' } },
+            { type: 'tool_use', id: 'call_2', name: 'lookup', input: { q: 'b' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'call_1', content: 'first' },
+            { type: 'tool_result', tool_use_id: 'call_2', content: 'second' },
+          ],
+        },
+      ],
+      tools: [{ name: 'lookup', input_schema: { type: 'object' } }],
+      stop_sequences: ['END'],
+      temperature: 1,
+      metadata: { user_id: 'u-1' },
+    });
+    expect(JSON.parse(res.text).choices[0].message.content).toContain('first');
+  });
+
+  it('maps reasoning_effort to a thinking budget on a model that takes one', async () => {
+    const res = await post({ ...good, max_completion_tokens: 5000, reasoning_effort: 'medium' });
+    expect(res.status).toBe(200);
+    const upstream = w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body;
+    expect(upstream).toMatchObject({ max_tokens: 5000, thinking: { type: 'enabled', budget_tokens: 4096 } });
+  });
+
+  it("answers an upstream failure in OpenAI's shape and charges nothing", async () => {
+    const before = await waitUntil(async () => {
+      const wallet = await walletOf(w.h, w.org);
+      return wallet.frozenAmount === 0 ? wallet : undefined;
+    });
+    const res = await post({ ...good, messages: [{ role: 'user', content: '[upstream-error]' }] });
+    expect(res.status).toBe(500);
+    expect(JSON.parse(res.text)).toEqual({ error: { ...openAiError.error, type: 'server_error' } });
+    const rejected = await post({ ...good, messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }] });
+    expect(rejected.status).toBe(400);
+    expect(await walletOf(w.h, w.org)).toEqual(before);
+  });
+
+  it('turns an upstream failure mid-stream into an error chunk and bills what was produced', async () => {
+    const res = await post({
+      ...good,
+      stream: true,
+      messages: [{ role: 'user', content: 'please [stream-error] now' }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/^data: \{"error":/m);
+    expect(res.text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const failed = await waitUntil(async () => {
+      const logs = await requestLogsOf(w.h, w.projectId);
+      return logs.find((l) => l.status === 'failed' && l.operation === 'chat_completions' && l.httpStatus === 200);
+    });
+    expect(failed.costMicros).toBeGreaterThan(0n);
+  });
+
+  it('logs each completion as a chat_completions request with one Consume record', async () => {
+    // a stream is settled just after its last byte: start from a wallet with nothing in flight
+    await waitUntil(async () => ((await walletOf(w.h, w.org)).frozenAmount === 0 ? true : undefined));
+    const before = (await consumeRecords(w.h, w.org)).length;
+    const res = await post(good);
+    expect(res.status).toBe(200);
+    const id = JSON.parse(res.text).id as string;
+    expect(id).toMatch(/^chatcmpl-/);
+    expect(await consumeRecords(w.h, w.org)).toHaveLength(before + 1);
+  });
+
+  it('answers 429 in OpenAI shape once the project quota is used, and 402 for an empty wallet', async () => {
+    const limited = await aProjectWithKey(w.h, '5');
+    await w.h.http
+      .post(`/api/projects/${limited.projectId}/quota`)
+      .set(inOrg(limited.org.admin, limited.org.id))
+      .send({ dailyRequestLimit: 1, enforceQuota: true });
+    expect((await post(good, bearer(limited.key))).status).toBe(200);
+    const over = await post(good, bearer(limited.key));
+    expect(over.status).toBe(429);
+    expect(JSON.parse(over.text).error.type).toBe('rate_limit_error');
+    const broke = await aProjectWithKey(w.h);
+    const poor = await post(good, bearer(broke.key));
+    expect(poor.status).toBe(402);
+    expect(JSON.parse(poor.text).error.type).toBe('insufficient_quota');
+  });
+
+  it('answers 401 without a key, 403 for a key without a project, and 404 for other methods', async () => {
+    expect((await post(good, {})).status).toBe(401);
+    const user = await createUser(w.h);
+    expect((await post(good, bearer(user.apiKey))).status).toBe(403);
+    const get = await fetch(`${w.baseURL}/v1/chat/completions`, { headers: bearer(w.key) });
+    expect(get.status).toBe(404);
+    expect(await get.json()).toEqual(openAiError);
+  });
+});

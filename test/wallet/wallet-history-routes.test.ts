@@ -1,0 +1,147 @@
+// The wallet's past for people: balance history (chart), record filters by period, and the CSV export.
+import { balanceHistory } from '../../shared/wallet/balance-history.js';
+import { recharge } from '../../shared/wallet/ledger.js';
+import { createHarness, type Harness } from '../support/harness.js';
+import { createUser } from '../support/identity.js';
+import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import { usd } from '../support/wallet-factory.js';
+import { spend } from '../support/wallet-spend.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+async function orgWithHistory(): Promise<TestOrg> {
+  const org = await anOrganization(h);
+  await recharge(h.ctx, org.id, { amount: usd('10'), description: '=HYPERLINK("http://evil")' });
+  await spend(h.ctx, org.id, usd('1.25'), { operation: 'messages claude' });
+  await spend(h.ctx, org.id, usd('0.5'), { operation: 'web_search, "quoted"' });
+  return org;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+describe('GET /api/organization/wallet/balance-history', () => {
+  it('answers the opening balance and the closing settled balance of each day with records', async () => {
+    const org = await orgWithHistory();
+    const res = await h.http.get('/api/organization/wallet/balance-history').set(inOrg(org.admin, org.id));
+    expect(res.status).toBe(200);
+    const day = `${today()}T00:00:00.000Z`;
+    expect(res.body.data).toEqual({
+      currency: 'USD',
+      interval: 'day',
+      from: expect.any(String),
+      to: expect.any(String),
+      openingBalance: 0,
+      points: [{ at: day, balance: 8.25 }],
+    });
+    expect(Date.parse(res.body.data.to) - Date.parse(res.body.data.from)).toBeGreaterThanOrEqual(30 * 86_400_000);
+  });
+
+  it('answers hourly points, and moves the last point when money moves', async () => {
+    const org = await orgWithHistory();
+    const read = async () =>
+      (await h.http.get('/api/organization/wallet/balance-history?days=1&interval=hour').set(inOrg(org.admin, org.id)))
+        .body.data;
+    const before = await read();
+    expect(before.interval).toBe('hour');
+    expect(before.points.at(-1).balance).toBe(8.25);
+    await spend(h.ctx, org.id, usd('0.25'));
+    expect((await read()).points.at(-1).balance).toBe(8);
+  });
+
+  it('carries the balance before the window as the opening balance', async () => {
+    const org = await orgWithHistory();
+    const later = new Date(Date.now() + 3 * 86_400_000);
+    const history = await balanceHistory(h.ctx.db, org.id, { days: 1, interval: 'day', now: later });
+    expect(history.openingBalance).toBe(8.25);
+    expect(history.points).toEqual([]);
+  });
+
+  it('answers 400 Wallet.InvalidQuery for a bad interval, too many days or hourly points over a month', async () => {
+    const org = await anOrganization(h);
+    for (const q of ['interval=week', 'days=0', 'days=367', 'days=40&interval=hour']) {
+      const res = await h.http.get(`/api/organization/wallet/balance-history?${q}`).set(inOrg(org.admin, org.id));
+      expectEnvelopeError(res, 400, 'Wallet.InvalidQuery');
+    }
+  });
+
+  it('lets any member read it, 401 without credentials and 404 to a stranger', async () => {
+    const org = await orgWithHistory();
+    const member = await aMember(h, org);
+    expect((await h.http.get('/api/organization/wallet/balance-history').set(inOrg(member, org.id))).status).toBe(200);
+    expectEnvelopeError(await h.http.get('/api/organization/wallet/balance-history'), 401, 'Auth.Unauthorized');
+    const stranger = await createUser(h);
+    const res = await h.http.get('/api/organization/wallet/balance-history').set(inOrg(stranger, org.id));
+    expectEnvelopeError(res, 404, 'Organization.NotFound');
+  });
+});
+
+describe('GET /api/organization/wallet/records with a period', () => {
+  it('keeps the records of the days asked for (whole UTC days) and of the instants asked for', async () => {
+    const org = await orgWithHistory();
+    const list = async (q: string) =>
+      (await h.http.get(`/api/organization/wallet/records?${q}`).set(inOrg(org.admin, org.id))).body;
+    expect((await list(`from=${today()}&to=${today()}`)).total).toBe(3);
+    expect((await list(`from=${today()}&to=${today()}&type=Consume`)).total).toBe(2);
+    expect((await list('to=2020-01-01')).total).toBe(0);
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    expect((await list(`from=${encodeURIComponent(soon)}`)).total).toBe(0);
+  });
+
+  it('answers 400 Wallet.InvalidQuery for a malformed date or a period ending before it starts', async () => {
+    const org = await anOrganization(h);
+    for (const q of ['from=yesterday', 'to=2026-13-01', 'from=2026-02-01&to=2026-01-01']) {
+      const res = await h.http.get(`/api/organization/wallet/records?${q}`).set(inOrg(org.admin, org.id));
+      expectEnvelopeError(res, 400, 'Wallet.InvalidQuery');
+    }
+  });
+});
+
+describe('GET /api/organization/wallet/records/export', () => {
+  it('downloads the filtered records as CSV, newest first, cells quoted and formulas defused', async () => {
+    const org = await orgWithHistory();
+    const res = await h.http.get('/api/organization/wallet/records/export').set(inOrg(org.admin, org.id));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="wallet-records-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const lines = res.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,createdAt,type,amount,previousBalance,currentBalance,description,requestLogId,refundOf');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/^[0-9a-f-]{36},[^,]+,Consume,0\.5,8\.75,8\.25,"web_search, ""quoted""",[0-9a-f-]{36},$/);
+    expect(lines[2]).toMatch(/,Consume,1\.25,10,8\.75,messages claude,/);
+    expect(lines[3]).toMatch(/,Recharge,10,0,10,"'=HYPERLINK\(""http:\/\/evil""\)",,$/);
+    const consumes = await h.http
+      .get('/api/organization/wallet/records/export?type=Consume')
+      .set(inOrg(org.admin, org.id));
+    expect(consumes.text.trimEnd().split('\r\n')).toHaveLength(3);
+  });
+
+  it('reads in batches: an export longer than one batch has every record once', async () => {
+    const org = await anOrganization(h);
+    await recharge(h.ctx, org.id, { amount: usd('1000') });
+    for (let i = 0; i < 520; i++) await spend(h.ctx, org.id, usd('0.01'));
+    const res = await h.http.get('/api/organization/wallet/records/export').set(inOrg(org.admin, org.id));
+    const ids = res.text
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(',')[0]);
+    expect(ids).toHaveLength(521);
+    expect(new Set(ids).size).toBe(521);
+  }, 60_000);
+
+  it('answers 400 for a bad filter, 401 without credentials and 404 to a stranger', async () => {
+    const org = await anOrganization(h);
+    const bad = await h.http.get('/api/organization/wallet/records/export?type=Gift').set(inOrg(org.admin, org.id));
+    expectEnvelopeError(bad, 400, 'Wallet.InvalidQuery');
+    expectEnvelopeError(await h.http.get('/api/organization/wallet/records/export'), 401, 'Auth.Unauthorized');
+    const stranger = await createUser(h);
+    const res = await h.http.get('/api/organization/wallet/records/export').set(inOrg(stranger, org.id));
+    expectEnvelopeError(res, 404, 'Organization.NotFound');
+  });
+});
