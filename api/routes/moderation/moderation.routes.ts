@@ -20,7 +20,7 @@ import {
   presentPublisher,
   presentQueueEntry,
   presentReport,
-} from '../publisher/workflow.presenters.js';
+} from '../catalog-workflow.presenters.js';
 import type { Area, Before, Route } from '../route.js';
 import {
   approveBody,

@@ -13,6 +13,12 @@ import { pathParam } from '../../http/path-params.js';
 import { body } from '../../http/validate.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
 import { itemIdParam, itemTypeOf, itemTypeParam } from '../catalog-params.js';
+import {
+  presentDraftDetail,
+  presentMutation,
+  presentPublisher,
+  presentWorkflowEntry,
+} from '../catalog-workflow.presenters.js';
 import type { Area } from '../route.js';
 import {
   draftBody,
@@ -22,7 +28,6 @@ import {
   submitBody,
   unpublishBody,
 } from './publisher.schemas.js';
-import { presentDraftDetail, presentMutation, presentPublisher, presentWorkflowEntry } from './workflow.presenters.js';
 
 /** The body depends on {type}: one alternative per catalog type. */
 const perType = (schemaOf: (type: (typeof itemTypes)[number]) => z.ZodType) =>

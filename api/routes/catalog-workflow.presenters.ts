@@ -1,11 +1,12 @@
-// JSON of the workflow side (publishers and moderators): namespaces, own items, a draft in full with every version
-// and transition, mutation results, queue entries and reports. Pending metadata edits are shown merged.
-import type { MutationResult } from '../../../shared/catalog/drafts.js';
-import type { ReportListRow } from '../../../shared/catalog/reports.js';
-import type { DraftDetail, QueueRow, WorkflowListRow } from '../../../shared/catalog/workflow-reads.js';
-import type { catalogReports, catalogTransitions, publishers } from '../../../shared/db/schema/index.js';
-import { withoutNulls } from '../../http/json.js';
-import { presentVersionDetail, roundRating } from '../catalog/catalog.presenters.js';
+// JSON of the catalog workflow, shared by the publisher and moderation areas: namespaces, own items, a draft in full
+// with every version and transition, mutation results, queue entries and reports. Pending metadata edits are shown
+// merged.
+import type { MutationResult } from '../../shared/catalog/drafts.js';
+import type { ReportListRow } from '../../shared/catalog/reports.js';
+import type { DraftDetail, QueueRow, WorkflowListRow } from '../../shared/catalog/workflow-reads.js';
+import type { catalogReports, catalogTransitions, publishers } from '../../shared/db/schema/index.js';
+import { withoutNulls } from '../http/json.js';
+import { presentVersionDetail, roundRating } from './catalog/catalog.presenters.js';
 
 type Item = DraftDetail['item'];
 
