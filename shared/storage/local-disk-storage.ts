@@ -12,7 +12,7 @@ import {
   objectNotFound,
   objectTooLarge,
   type PutOptions,
-  readLimited,
+  readObjectLimited,
   type StoredObject,
 } from './object-storage.js';
 
@@ -81,11 +81,8 @@ export class LocalDiskStorage implements ObjectStorage {
     return handle.createReadStream();
   }
 
-  async getBuffer(key: string, maxBytes: number): Promise<Buffer> {
-    const found = await this.stat(key);
-    if (!found) throw objectNotFound(key);
-    if (found.sizeBytes > maxBytes) throw objectTooLarge(maxBytes);
-    return readLimited(await this.get(key), maxBytes);
+  getBuffer(key: string, maxBytes: number): Promise<Buffer> {
+    return readObjectLimited(this, key, maxBytes);
   }
 
   async stat(key: string): Promise<ObjectStat | null> {

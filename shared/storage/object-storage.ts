@@ -43,6 +43,21 @@ export const objectTooLarge = (maxBytes: number) =>
 export const objectNotFound = (key: string) =>
   new AppError('Storage.NotFound', 404, `No stored object has the key "${key}".`);
 
+/**
+ * `getBuffer` for every driver: refuses an object its stat already shows too large before reading any of it, and
+ * still stops reading past `maxBytes` (the object may have grown since).
+ */
+export async function readObjectLimited(
+  storage: Pick<ObjectStorage, 'stat' | 'get'>,
+  key: string,
+  maxBytes: number,
+): Promise<Buffer> {
+  const found = await storage.stat(key);
+  if (!found) throw objectNotFound(key);
+  if (found.sizeBytes > maxBytes) throw objectTooLarge(maxBytes);
+  return readLimited(await storage.get(key), maxBytes);
+}
+
 /** Reads a stream into memory, stopping (and destroying the stream) as soon as it passes `maxBytes`. */
 export async function readLimited(stream: Readable, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -20,6 +20,7 @@ import {
   objectTooLarge,
   type PutOptions,
   readLimited,
+  readObjectLimited,
   type StoredObject,
 } from './object-storage.js';
 
@@ -128,11 +129,8 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
-  async getBuffer(key: string, maxBytes: number): Promise<Buffer> {
-    const found = await this.stat(key);
-    if (!found) throw objectNotFound(key);
-    if (found.sizeBytes > maxBytes) throw objectTooLarge(maxBytes);
-    return readLimited(await this.get(key), maxBytes);
+  getBuffer(key: string, maxBytes: number): Promise<Buffer> {
+    return readObjectLimited(this, key, maxBytes);
   }
 
   async stat(key: string): Promise<ObjectStat | null> {
