@@ -14,9 +14,11 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertObjectKey } from './object-keys.js';
 import {
+  type ObjectMeta,
   type ObjectStat,
   type ObjectStorage,
   objectNotFound,
+  objectSha256,
   objectTooLarge,
   type PutOptions,
   readLimited,
@@ -35,7 +37,6 @@ export type S3StorageOptions = {
   publicBaseUrl?: string;
 };
 
-type ObjectMeta = { contentType: string; sizeBytes: number; sha256: string };
 const META_PREFIX = '.meta/';
 const PART_BYTES = 8 * 1024 * 1024;
 
@@ -147,7 +148,7 @@ export class S3Storage implements ObjectStorage {
     return {
       key,
       sizeBytes,
-      sha256: meta?.sizeBytes === sizeBytes ? meta.sha256 : await this.hashOf(key),
+      sha256: await objectSha256(this, key, sizeBytes, meta),
       contentType: meta?.contentType ?? head.ContentType ?? 'application/octet-stream',
       modifiedAt: head.LastModified ?? new Date(),
     };
@@ -195,9 +196,4 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
-  private async hashOf(key: string): Promise<string> {
-    const hash = createHash('sha256');
-    await pipeline(await this.get(key), hash);
-    return hash.digest('hex');
-  }
 }
