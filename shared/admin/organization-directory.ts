@@ -5,11 +5,12 @@ import { count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { containsPattern } from '../db/like-pattern.js';
+import { offsetOf, pageOf } from '../db/page.js';
 import { organizationMemberships, organizations, organizationWallets } from '../db/schema/index.js';
 import { notFound } from '../errors/app-error.js';
 import { isUuid } from '../validation/uuid.js';
 import { syncStep } from '../wallet/mirror-steps.js';
-import { type DirectoryQuery, pageOf } from './account-directory.js';
+import type { DirectoryQuery } from './account-directory.js';
 
 /** Organizations newest first, each wallet's available and frozen amounts from its mirror (as the wallet route). */
 export async function listAllOrganizations(ctx: Pick<AppContext, 'db' | 'redis' | 'config'>, query: DirectoryQuery) {
@@ -20,7 +21,7 @@ export async function listAllOrganizations(ctx: Pick<AppContext, 'db' | 'redis' 
     .from(organizationMemberships)
     .groupBy(organizationMemberships.organizationId)
     .as('members');
-  const [rows, [counted]] = await Promise.all([
+  const [rows, counted] = await Promise.all([
     db
       .select({
         id: organizations.id,
@@ -38,7 +39,7 @@ export async function listAllOrganizations(ctx: Pick<AppContext, 'db' | 'redis' 
       .where(where)
       .orderBy(desc(organizations.createdAt), desc(organizations.id))
       .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
+      .offset(offsetOf(query)),
     db.select({ total: count() }).from(organizations).where(where),
   ]);
   const live = await Promise.all(
@@ -52,7 +53,7 @@ export async function listAllOrganizations(ctx: Pick<AppContext, 'db' | 'redis' 
       return { ...row, balance: mirror.base - mirror.pending - mirror.frozen, frozenAmount: mirror.frozen };
     }),
   );
-  return pageOf(live, query, counted?.total ?? 0);
+  return pageOf(live, query, counted);
 }
 
 export type DirectoryOrganization = Awaited<ReturnType<typeof listAllOrganizations>>['items'][number];

@@ -4,7 +4,7 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
-import { pageOf } from '../db/page.js';
+import { offsetOf, pageOf } from '../db/page.js';
 import { catalogItems, catalogReports } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
@@ -66,7 +66,7 @@ export async function listReports(
       .where(where)
       .orderBy(desc(catalogReports.createdAt), desc(catalogReports.id))
       .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
+      .offset(offsetOf(query)),
     db.select({ total: sql<number>`count(*)::int` }).from(catalogReports).where(where),
   ]);
   return pageOf(rows, query, counted);

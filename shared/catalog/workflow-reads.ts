@@ -3,7 +3,7 @@
 
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { pageOf } from '../db/page.js';
+import { offsetOf, pageOf } from '../db/page.js';
 import { catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
@@ -67,7 +67,7 @@ export async function listReviewQueue(db: Database, query: { type?: ItemType; pa
       .where(where)
       .orderBy(asc(i.updatedAt), asc(i.id))
       .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
+      .offset(offsetOf(query)),
     db.select({ total: sql<number>`count(*)::int` }).from(i).where(where),
   ]);
   const withVersions = await withVersionNumbers(db, rows);

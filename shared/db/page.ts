@@ -1,5 +1,5 @@
-// A page of a list in the catalog family's shape (`{items, page, pageSize, total, hasNext}`), from one query for the
-// page's rows and one for the count.
+// A page of a list as the catalog and admin lists answer it (`{items, page, pageSize, total, hasNext}`), from
+// one query for the page's rows and one for the count.
 export type PageQuery = { page: number; pageSize: number };
 
 /** Offset of the page's first row. */
