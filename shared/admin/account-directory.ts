@@ -1,8 +1,8 @@
 // The platform Admin's list of every account (search by e-mail or name), newest first, paged.
-import { count, desc, ilike, or } from 'drizzle-orm';
+import { desc, ilike, or } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { containsPattern } from '../db/like-pattern.js';
-import { offsetOf, pageOf } from '../db/page.js';
+import { readPage } from '../db/page.js';
 import { accounts } from '../db/schema/index.js';
 import type { Account } from '../identity/accounts.js';
 
@@ -11,15 +11,6 @@ export type DirectoryQuery = { search?: string | undefined; page: number; pageSi
 export async function listAccounts(db: Database, query: DirectoryQuery) {
   const pattern = query.search ? containsPattern(query.search) : undefined;
   const where = pattern ? or(ilike(accounts.email, pattern), ilike(accounts.name, pattern)) : undefined;
-  const [rows, counted] = await Promise.all([
-    db
-      .select()
-      .from(accounts)
-      .where(where)
-      .orderBy(desc(accounts.createdAt), desc(accounts.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-    db.select({ total: count() }).from(accounts).where(where),
-  ]);
-  return pageOf<Account>(rows, query, counted);
+  const newestFirst = db.select().from(accounts).where(where).orderBy(desc(accounts.createdAt), desc(accounts.id));
+  return readPage<Account>(db, newestFirst, accounts, where, query);
 }
