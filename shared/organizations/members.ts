@@ -97,10 +97,7 @@ export async function changeMemberRole(
     const current = (await membershipOf(tx, organizationId, userId))?.role;
     if (!current) throw memberNotFound();
     if (current === 'Admin' && role !== 'Admin' && (await adminCount(tx, organizationId)) <= 1) throw lastAdmin();
-    await tx
-      .update(organizationMemberships)
-      .set({ role })
-      .where(membershipRow(organizationId, userId));
+    await tx.update(organizationMemberships).set({ role }).where(membershipRow(organizationId, userId));
     await recordAudit(tx, actor, {
       action: 'member.role.set',
       organizationId,
@@ -138,9 +135,7 @@ export async function removeMember(
       .delete(apiKeys)
       .where(and(eq(apiKeys.accountId, userId), inArray(apiKeys.projectId, orgProjects)))
       .returning({ id: apiKeys.id, tokenHash: apiKeys.tokenHash });
-    await tx
-      .delete(organizationMemberships)
-      .where(membershipRow(organizationId, userId));
+    await tx.delete(organizationMemberships).where(membershipRow(organizationId, userId));
     await recordAudit(tx, actor, {
       action: 'member.remove',
       organizationId,

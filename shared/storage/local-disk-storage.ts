@@ -172,7 +172,6 @@ export class LocalDiskStorage implements ObjectStorage {
       return null;
     }
   }
-
 }
 
 async function syncFile(file: string): Promise<void> {

@@ -195,5 +195,4 @@ export class S3Storage implements ObjectStorage {
       return null;
     }
   }
-
 }
