@@ -6,7 +6,7 @@ import type { ReportListRow } from '../../shared/catalog/reports.js';
 import type { DraftDetail, QueueRow, WorkflowListRow } from '../../shared/catalog/workflow-reads.js';
 import type { catalogReports, catalogTransitions, publishers } from '../../shared/db/schema/index.js';
 import { withoutNulls } from '../http/json.js';
-import { presentVersionDetail, roundRating } from './catalog/catalog.presenters.js';
+import { presentItemStats, presentVersionDetail } from './catalog/catalog.presenters.js';
 
 type Item = DraftDetail['item'];
 
@@ -86,14 +86,7 @@ export function presentDraftDetail(detail: DraftDetail) {
   const { item } = detail;
   return {
     ...withoutNulls(itemHeader(detail)),
-    stats: {
-      viewCount: item.viewCount,
-      installCount: item.installCount,
-      usageCount: item.usageCount,
-      favoriteCount: item.favoriteCount,
-      ratingCount: item.ratingCount,
-      ratingAverage: roundRating(item.ratingAverage),
-    },
+    stats: presentItemStats(item),
     versions: detail.versions.map((v) =>
       withoutNulls({
         ...presentVersionDetail(item.type, v),

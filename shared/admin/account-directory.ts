@@ -1,7 +1,8 @@
 // The platform Admin's list of every account (search by e-mail or name), newest first, paged.
-import { count, desc, ilike, or } from 'drizzle-orm';
+import { desc, ilike, or } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { containsPattern } from '../db/like-pattern.js';
+import { readPage } from '../db/page.js';
 import { accounts } from '../db/schema/index.js';
 import type { Account } from '../identity/accounts.js';
 
@@ -10,24 +11,6 @@ export type DirectoryQuery = { search?: string | undefined; page: number; pageSi
 export async function listAccounts(db: Database, query: DirectoryQuery) {
   const pattern = query.search ? containsPattern(query.search) : undefined;
   const where = pattern ? or(ilike(accounts.email, pattern), ilike(accounts.name, pattern)) : undefined;
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select()
-      .from(accounts)
-      .where(where)
-      .orderBy(desc(accounts.createdAt), desc(accounts.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ total: count() }).from(accounts).where(where),
-  ]);
-  const total = counted?.total ?? 0;
-  return pageOf<Account>(rows, query, total);
+  const newestFirst = db.select().from(accounts).where(where).orderBy(desc(accounts.createdAt), desc(accounts.id));
+  return readPage<Account>(db, newestFirst, accounts, where, query);
 }
-
-export const pageOf = <T>(items: T[], query: DirectoryQuery, total: number) => ({
-  items,
-  page: query.page,
-  pageSize: query.pageSize,
-  total,
-  hasNext: query.page * query.pageSize < total,
-});

@@ -5,11 +5,12 @@ import { count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { containsPattern } from '../db/like-pattern.js';
+import { readPage } from '../db/page.js';
 import { organizationMemberships, organizations, organizationWallets } from '../db/schema/index.js';
 import { notFound } from '../errors/app-error.js';
 import { isUuid } from '../validation/uuid.js';
 import { syncStep } from '../wallet/mirror-steps.js';
-import { type DirectoryQuery, pageOf } from './account-directory.js';
+import type { DirectoryQuery } from './account-directory.js';
 
 /** Organizations newest first, each wallet's available and frozen amounts from its mirror (as the wallet route). */
 export async function listAllOrganizations(ctx: Pick<AppContext, 'db' | 'redis' | 'config'>, query: DirectoryQuery) {
@@ -20,29 +21,25 @@ export async function listAllOrganizations(ctx: Pick<AppContext, 'db' | 'redis' 
     .from(organizationMemberships)
     .groupBy(organizationMemberships.organizationId)
     .as('members');
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select({
-        id: organizations.id,
-        name: organizations.name,
-        createdAt: organizations.createdAt,
-        memberCount: sql<number>`coalesce(${members.members}, 0)::int`,
-        balance: organizationWallets.balance,
-        recordSeq: organizationWallets.recordSeq,
-        isActive: organizationWallets.isActive,
-        currency: organizationWallets.currency,
-      })
-      .from(organizations)
-      .leftJoin(members, eq(members.organizationId, organizations.id))
-      .leftJoin(organizationWallets, eq(organizationWallets.organizationId, organizations.id))
-      .where(where)
-      .orderBy(desc(organizations.createdAt), desc(organizations.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ total: count() }).from(organizations).where(where),
-  ]);
+  const newestFirst = db
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      createdAt: organizations.createdAt,
+      memberCount: sql<number>`coalesce(${members.members}, 0)::int`,
+      balance: organizationWallets.balance,
+      recordSeq: organizationWallets.recordSeq,
+      isActive: organizationWallets.isActive,
+      currency: organizationWallets.currency,
+    })
+    .from(organizations)
+    .leftJoin(members, eq(members.organizationId, organizations.id))
+    .leftJoin(organizationWallets, eq(organizationWallets.organizationId, organizations.id))
+    .where(where)
+    .orderBy(desc(organizations.createdAt), desc(organizations.id));
+  const page = await readPage(db, newestFirst, organizations, where, query);
   const live = await Promise.all(
-    rows.map(async ({ recordSeq, isActive, ...row }) => {
+    page.items.map(async ({ recordSeq, isActive, ...row }) => {
       if (row.balance === null) return { ...row, frozenAmount: null };
       const mirror = await syncStep(ctx.redis, ctx.config.REDIS_PREFIX, row.id, {
         balance: row.balance,
@@ -52,7 +49,7 @@ export async function listAllOrganizations(ctx: Pick<AppContext, 'db' | 'redis' 
       return { ...row, balance: mirror.base - mirror.pending - mirror.frozen, frozenAmount: mirror.frozen };
     }),
   );
-  return pageOf(live, query, counted?.total ?? 0);
+  return { ...page, items: live };
 }
 
 export type DirectoryOrganization = Awaited<ReturnType<typeof listAllOrganizations>>['items'][number];

@@ -2,7 +2,7 @@
 // SPEC section 2 (ties broken on id so paging is stable), and the total for the paged envelope.
 import { and, arrayContains, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { pageOf } from '../db/page.js';
+import { offsetOf, pageOf } from '../db/page.js';
 import { catalogItems, publishers } from '../db/schema/index.js';
 import type { ItemType } from './item-types.js';
 
@@ -126,7 +126,7 @@ export function listQueries(db: Database, type: ItemType, query: ListQuery) {
       .where(where)
       .orderBy(...orderFor(query))
       .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
+      .offset(offsetOf(query)),
     // The count joins publishers only when it filters on them: alone it is an index-only scan.
     count: query.source
       ? db

@@ -4,7 +4,7 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
-import { pageOf } from '../db/page.js';
+import { readPage } from '../db/page.js';
 import { catalogItems, catalogReports } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
@@ -53,23 +53,18 @@ export async function listReports(
   query: { status?: 'open' | 'resolved'; page: number; pageSize: number },
 ) {
   const where = query.status ? eq(catalogReports.status, query.status) : undefined;
-  const [rows, counted] = await Promise.all([
-    db
-      .select({
-        report: catalogReports,
-        itemType: catalogItems.type,
-        itemSlug: catalogItems.slug,
-        itemName: catalogItems.name,
-      })
-      .from(catalogReports)
-      .innerJoin(catalogItems, eq(catalogItems.id, catalogReports.itemId))
-      .where(where)
-      .orderBy(desc(catalogReports.createdAt), desc(catalogReports.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ total: sql<number>`count(*)::int` }).from(catalogReports).where(where),
-  ]);
-  return pageOf(rows, query, counted);
+  const reports = db
+    .select({
+      report: catalogReports,
+      itemType: catalogItems.type,
+      itemSlug: catalogItems.slug,
+      itemName: catalogItems.name,
+    })
+    .from(catalogReports)
+    .innerJoin(catalogItems, eq(catalogItems.id, catalogReports.itemId))
+    .where(where)
+    .orderBy(desc(catalogReports.createdAt), desc(catalogReports.id));
+  return readPage(db, reports, catalogReports, where, query);
 }
 
 export type ReportListRow = Awaited<ReturnType<typeof listReports>>['items'][number];

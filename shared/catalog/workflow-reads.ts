@@ -3,7 +3,7 @@
 
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { pageOf } from '../db/page.js';
+import { readPage } from '../db/page.js';
 import { catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
@@ -59,24 +59,20 @@ export type DraftDetail = Awaited<ReturnType<typeof getDraftDetail>>;
 /** Items waiting for a decision, oldest submission first. */
 export async function listReviewQueue(db: Database, query: { type?: ItemType; page: number; pageSize: number }) {
   const where = and(eq(i.status, 'in_review'), query.type ? eq(i.type, query.type) : undefined);
-  const [rows, counted] = await Promise.all([
-    db
-      .select(itemWithPublisher)
-      .from(i)
-      .innerJoin(publishers, eq(publishers.id, i.publisherId))
-      .where(where)
-      .orderBy(asc(i.updatedAt), asc(i.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ total: sql<number>`count(*)::int` }).from(i).where(where),
-  ]);
-  const withVersions = await withVersionNumbers(db, rows);
+  const queue = db
+    .select(itemWithPublisher)
+    .from(i)
+    .innerJoin(publishers, eq(publishers.id, i.publisherId))
+    .where(where)
+    .orderBy(asc(i.updatedAt), asc(i.id));
+  const page = await readPage(db, queue, i, where, query);
+  const withVersions = await withVersionNumbers(db, page.items);
   const comments = await submitComments(
     db,
     withVersions.flatMap((r) => r.pendingVersion?.id ?? []),
   );
   const items = withVersions.map((r) => ({ ...r, submitComment: comments.get(r.pendingVersion?.id ?? '') }));
-  return pageOf(items, query, counted);
+  return { ...page, items };
 }
 
 /** The comment of each version's latest submit (it goes to the reviewers). */

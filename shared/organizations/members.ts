@@ -16,6 +16,7 @@ import {
 import { conflict, notFound } from '../errors/app-error.js';
 import { CredentialCache } from '../identity/credential-cache.js';
 import { isUuid } from '../validation/uuid.js';
+import { membershipOf, membershipRow } from './organizations.js';
 
 export type MemberEntry = {
   userId: string;
@@ -76,16 +77,6 @@ async function withOrganizationLocked<T>(
   });
 }
 
-async function memberRole(tx: DbExecutor, organizationId: string, userId: string) {
-  const [row] = await tx
-    .select({ role: organizationMemberships.role })
-    .from(organizationMemberships)
-    .where(
-      and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, userId)),
-    );
-  return row?.role;
-}
-
 async function adminCount(tx: DbExecutor, organizationId: string) {
   const [row] = await tx
     .select({ n: count() })
@@ -103,15 +94,10 @@ export async function changeMemberRole(
 ): Promise<{ userId: string; role: OrganizationRole }> {
   if (!isUuid(userId)) throw memberNotFound();
   return withOrganizationLocked(ctx, organizationId, async (tx) => {
-    const current = await memberRole(tx, organizationId, userId);
+    const current = (await membershipOf(tx, organizationId, userId))?.role;
     if (!current) throw memberNotFound();
     if (current === 'Admin' && role !== 'Admin' && (await adminCount(tx, organizationId)) <= 1) throw lastAdmin();
-    await tx
-      .update(organizationMemberships)
-      .set({ role })
-      .where(
-        and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, userId)),
-      );
+    await tx.update(organizationMemberships).set({ role }).where(membershipRow(organizationId, userId));
     await recordAudit(tx, actor, {
       action: 'member.role.set',
       organizationId,
@@ -135,7 +121,7 @@ export async function removeMember(
 ): Promise<void> {
   if (!isUuid(userId)) throw memberNotFound();
   const revoked = await withOrganizationLocked(ctx, organizationId, async (tx) => {
-    const current = await memberRole(tx, organizationId, userId);
+    const current = (await membershipOf(tx, organizationId, userId))?.role;
     if (!current) throw memberNotFound();
     if (current === 'Admin' && (await adminCount(tx, organizationId)) <= 1) throw lastAdmin();
     const orgProjects = tx
@@ -149,11 +135,7 @@ export async function removeMember(
       .delete(apiKeys)
       .where(and(eq(apiKeys.accountId, userId), inArray(apiKeys.projectId, orgProjects)))
       .returning({ id: apiKeys.id, tokenHash: apiKeys.tokenHash });
-    await tx
-      .delete(organizationMemberships)
-      .where(
-        and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, userId)),
-      );
+    await tx.delete(organizationMemberships).where(membershipRow(organizationId, userId));
     await recordAudit(tx, actor, {
       action: 'member.remove',
       organizationId,

@@ -47,6 +47,10 @@ export async function listOrganizationsOf(db: DbExecutor, accountId: string): Pr
   return rows.map((r) => ({ ...r.organization, role: r.role }));
 }
 
+/** The condition that selects one account's membership row in one organization. */
+export const membershipRow = (organizationId: string, accountId: string) =>
+  and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, accountId));
+
 export async function membershipOf(
   db: DbExecutor,
   organizationId: string,
@@ -55,9 +59,7 @@ export async function membershipOf(
   const [row] = await db
     .select({ role: organizationMemberships.role })
     .from(organizationMemberships)
-    .where(
-      and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.accountId, accountId)),
-    );
+    .where(membershipRow(organizationId, accountId));
   return row ? { organizationId, accountId, role: row.role } : undefined;
 }
 

@@ -7,17 +7,18 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertObjectKey } from './object-keys.js';
 import {
+  type ObjectMeta,
   type ObjectStat,
   type ObjectStorage,
   objectNotFound,
+  objectSha256,
   objectTooLarge,
   type PutOptions,
-  readLimited,
+  readObjectLimited,
   type StoredObject,
 } from './object-storage.js';
 
-/** What the driver records beside each object (keys never start with ".", so these folders cannot clash). */
-type ObjectMeta = { contentType: string; sizeBytes: number; sha256: string };
+/** Temp files and the recorded metadata live here (keys never start with ".", so these folders cannot clash). */
 const TEMP_DIR = '.tmp';
 const META_DIR = '.meta';
 
@@ -81,11 +82,8 @@ export class LocalDiskStorage implements ObjectStorage {
     return handle.createReadStream();
   }
 
-  async getBuffer(key: string, maxBytes: number): Promise<Buffer> {
-    const found = await this.stat(key);
-    if (!found) throw objectNotFound(key);
-    if (found.sizeBytes > maxBytes) throw objectTooLarge(maxBytes);
-    return readLimited(await this.get(key), maxBytes);
+  getBuffer(key: string, maxBytes: number): Promise<Buffer> {
+    return readObjectLimited(this, key, maxBytes);
   }
 
   async stat(key: string): Promise<ObjectStat | null> {
@@ -99,7 +97,7 @@ export class LocalDiskStorage implements ObjectStorage {
     return {
       key,
       sizeBytes: info.size,
-      sha256: meta?.sizeBytes === info.size ? meta.sha256 : await this.hashOf(key),
+      sha256: await objectSha256(this, key, info.size, meta),
       contentType: meta?.contentType ?? 'application/octet-stream',
       modifiedAt: info.mtime,
     };
@@ -173,12 +171,6 @@ export class LocalDiskStorage implements ObjectStorage {
     } catch {
       return null;
     }
-  }
-
-  private async hashOf(key: string): Promise<string> {
-    const hash = createHash('sha256');
-    await pipeline(await this.get(key), hash);
-    return hash.digest('hex');
   }
 }
 

@@ -1,5 +1,7 @@
 // The object storage contract every driver (local disk, S3-compatible) fulfils, and its errors.
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.js';
 
 export type PutOptions = {
@@ -11,6 +13,9 @@ export type PutOptions = {
 export type StoredObject = { key: string; sizeBytes: number; sha256: string };
 
 export type ObjectStat = StoredObject & { contentType: string; modifiedAt: Date };
+
+/** What a driver records beside each object, so that `stat` need not read the object for its hash. */
+export type ObjectMeta = { contentType: string; sizeBytes: number; sha256: string };
 
 export interface ObjectStorage {
   readonly driver: 'local' | 's3';
@@ -42,6 +47,34 @@ export const objectTooLarge = (maxBytes: number) =>
 
 export const objectNotFound = (key: string) =>
   new AppError('Storage.NotFound', 404, `No stored object has the key "${key}".`);
+
+/**
+ * `getBuffer` for every driver: refuses an object its stat already shows too large before reading any of it, and
+ * still stops reading past `maxBytes` (the object may have grown since).
+ */
+export async function readObjectLimited(
+  storage: Pick<ObjectStorage, 'stat' | 'get'>,
+  key: string,
+  maxBytes: number,
+): Promise<Buffer> {
+  const found = await storage.stat(key);
+  if (!found) throw objectNotFound(key);
+  if (found.sizeBytes > maxBytes) throw objectTooLarge(maxBytes);
+  return readLimited(await storage.get(key), maxBytes);
+}
+
+/** The object's sha256: the recorded one while it matches the object's size, else the object read and hashed. */
+export async function objectSha256(
+  storage: Pick<ObjectStorage, 'get'>,
+  key: string,
+  sizeBytes: number,
+  meta: ObjectMeta | null,
+): Promise<string> {
+  if (meta?.sizeBytes === sizeBytes) return meta.sha256;
+  const hash = createHash('sha256');
+  await pipeline(await storage.get(key), hash);
+  return hash.digest('hex');
+}
 
 /** Reads a stream into memory, stopping (and destroying the stream) as soon as it passes `maxBytes`. */
 export async function readLimited(stream: Readable, maxBytes: number): Promise<Buffer> {

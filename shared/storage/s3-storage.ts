@@ -14,12 +14,15 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertObjectKey } from './object-keys.js';
 import {
+  type ObjectMeta,
   type ObjectStat,
   type ObjectStorage,
   objectNotFound,
+  objectSha256,
   objectTooLarge,
   type PutOptions,
   readLimited,
+  readObjectLimited,
   type StoredObject,
 } from './object-storage.js';
 
@@ -34,7 +37,6 @@ export type S3StorageOptions = {
   publicBaseUrl?: string;
 };
 
-type ObjectMeta = { contentType: string; sizeBytes: number; sha256: string };
 const META_PREFIX = '.meta/';
 const PART_BYTES = 8 * 1024 * 1024;
 
@@ -128,11 +130,8 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
-  async getBuffer(key: string, maxBytes: number): Promise<Buffer> {
-    const found = await this.stat(key);
-    if (!found) throw objectNotFound(key);
-    if (found.sizeBytes > maxBytes) throw objectTooLarge(maxBytes);
-    return readLimited(await this.get(key), maxBytes);
+  getBuffer(key: string, maxBytes: number): Promise<Buffer> {
+    return readObjectLimited(this, key, maxBytes);
   }
 
   async stat(key: string): Promise<ObjectStat | null> {
@@ -149,7 +148,7 @@ export class S3Storage implements ObjectStorage {
     return {
       key,
       sizeBytes,
-      sha256: meta?.sizeBytes === sizeBytes ? meta.sha256 : await this.hashOf(key),
+      sha256: await objectSha256(this, key, sizeBytes, meta),
       contentType: meta?.contentType ?? head.ContentType ?? 'application/octet-stream',
       modifiedAt: head.LastModified ?? new Date(),
     };
@@ -195,11 +194,5 @@ export class S3Storage implements ObjectStorage {
     } catch {
       return null;
     }
-  }
-
-  private async hashOf(key: string): Promise<string> {
-    const hash = createHash('sha256');
-    await pipeline(await this.get(key), hash);
-    return hash.digest('hex');
   }
 }

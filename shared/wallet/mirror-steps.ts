@@ -68,19 +68,20 @@ const missing = (reply: Reply): Missing => ({
   quotaSettings: reply[2] === '1',
 });
 
+/** The five keys admit and settle both declare: the wallet mirror's four, then the project's quota counter base. */
+function holdStepKeys(prefix: string, input: { organizationId: string; projectId: string }): string[] {
+  const k = mirrorKeys(prefix, input.organizationId);
+  return [k.w, k.h, k.hx, k.l, projectKeyBase(prefix, input.organizationId, input.projectId)];
+}
+
 function windowArgs(at: Date): string[] {
   return [utcDay(at), String(at.getUTCFullYear()), String(at.getUTCMonth() + 1), String(at.getUTCDate())];
 }
 
 /** Quota admission and the hold of the request's most possible cost, in one step. */
 export async function admitStep(redis: Redis, prefix: string, input: AdmitInput): Promise<AdmitReply> {
-  const k = mirrorKeys(prefix, input.organizationId);
   const reply = await mirrorCommands(redis).ockWalletAdmit(
-    k.w,
-    k.h,
-    k.hx,
-    k.l,
-    projectKeyBase(prefix, input.organizationId, input.projectId),
+    ...holdStepKeys(prefix, input),
     input.holdId,
     input.amount.toString(),
     String(input.holdExpiresAt),
@@ -123,13 +124,8 @@ export type SettleReply = Missing | { step: 'settled'; charged: bigint; streamLe
 
 /** Release, charge, tokens and the ledger entry, in one step. */
 export async function settleStep(redis: Redis, prefix: string, input: SettleInput): Promise<SettleReply> {
-  const k = mirrorKeys(prefix, input.organizationId);
   const reply = await mirrorCommands(redis).ockWalletSettle(
-    k.w,
-    k.h,
-    k.hx,
-    k.l,
-    projectKeyBase(prefix, input.organizationId, input.projectId),
+    ...holdStepKeys(prefix, input),
     input.holdId,
     input.actual.toString(),
     String(input.tokens),

@@ -6,7 +6,7 @@ import { and, desc, eq, gt, isNotNull, isNull, lte, type SQL, sql } from 'drizzl
 import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { Config } from '../config/index.js';
 import type { DbExecutor } from '../db/client.js';
-import { offsetOf, pageOf } from '../db/page.js';
+import { readPage } from '../db/page.js';
 import { walletRecords, walletTopUpCodes } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../errors/app-error.js';
 import { keyedHash } from '../identity/tokens.js';
@@ -145,18 +145,13 @@ export async function listTopUpCodes(
     statusFilter(query.status),
     query.batchId ? eq(walletTopUpCodes.batchId, query.batchId) : undefined,
   );
-  const [rows, counted] = await Promise.all([
-    db
-      .select({ code: walletTopUpCodes, recordId: walletRecords.id })
-      .from(walletTopUpCodes)
-      .leftJoin(walletRecords, eq(walletRecords.topUpCodeId, walletTopUpCodes.id))
-      .where(where)
-      .orderBy(desc(walletTopUpCodes.createdAt), desc(walletTopUpCodes.id))
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-    db.select({ total: sql<number>`count(*)::int` }).from(walletTopUpCodes).where(where),
-  ]);
-  return pageOf(rows as ListedTopUpCode[], query, counted);
+  const codes = db
+    .select({ code: walletTopUpCodes, recordId: walletRecords.id })
+    .from(walletTopUpCodes)
+    .leftJoin(walletRecords, eq(walletRecords.topUpCodeId, walletTopUpCodes.id))
+    .where(where)
+    .orderBy(desc(walletTopUpCodes.createdAt), desc(walletTopUpCodes.id));
+  return readPage<ListedTopUpCode>(db, codes, walletTopUpCodes, where, query);
 }
 
 /** Revokes a code nobody redeemed; revoking it again answers it unchanged; a redeemed code is 409. */

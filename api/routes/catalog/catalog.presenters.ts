@@ -8,6 +8,23 @@ import { withoutNulls } from '../../http/json.js';
 /** Averages are kept exact in the database; the API shows two decimals. */
 export const roundRating = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100);
 
+type ItemStats = Pick<
+  ItemDetailRow,
+  'viewCount' | 'installCount' | 'usageCount' | 'favoriteCount' | 'ratingCount' | 'ratingAverage'
+>;
+
+/** An item's counters and rating, as the public detail and the publisher's own draft show them. */
+export function presentItemStats(item: ItemStats) {
+  return {
+    viewCount: item.viewCount,
+    installCount: item.installCount,
+    usageCount: item.usageCount,
+    favoriteCount: item.favoriteCount,
+    ratingCount: item.ratingCount,
+    ratingAverage: roundRating(item.ratingAverage),
+  };
+}
+
 export function presentSummary(row: SummaryRow) {
   return withoutNulls({
     id: row.id,
@@ -40,14 +57,7 @@ export function presentDetail(item: ItemDetailRow, currentVersion: VersionRow) {
       publisherSlug: item.publisherSlug,
       createdAt: item.createdAt,
     }),
-    stats: {
-      viewCount: item.viewCount,
-      installCount: item.installCount,
-      usageCount: item.usageCount,
-      favoriteCount: item.favoriteCount,
-      ratingCount: item.ratingCount,
-      ratingAverage: roundRating(item.ratingAverage),
-    },
+    stats: presentItemStats(item),
     currentVersion: presentVersionDetail(item.type, currentVersion),
   };
 }

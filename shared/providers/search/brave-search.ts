@@ -6,22 +6,20 @@ import type { Config } from '../../config/index.js';
 import { timeUpstream } from '../../metrics/metrics.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
-  headerValue,
   normalizeItems,
-  parseJsonBody,
   SEARCH_TIMEOUT_MS,
   type SearchImage,
   type SearchProvider,
   type SearchQuery,
+  searchAnswerBody,
   searchBaseUrl,
-  searchUpstreamFailure,
+  text,
 } from './search-provider.js';
 
 type BraveError = { error?: { detail?: unknown; code?: unknown } };
 type BraveWeb = { web?: { results?: { url?: unknown; title?: unknown; description?: unknown }[] } };
 type BraveImages = { results?: { title?: unknown; properties?: { url?: unknown }; thumbnail?: { src?: unknown } }[] };
 
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
 /** Brave marks the matched words of descriptions with <strong>; the API returns plain text. */
 const plain = (value: unknown) => text(value).replace(/<\/?strong>/g, '');
 
@@ -43,12 +41,9 @@ export function braveSearchProvider(config: Config): SearchProvider {
         timeoutMs: SEARCH_TIMEOUT_MS,
       }),
     );
-    const json = parseJsonBody(reply.body) as T & BraveError;
-    if (reply.status >= 400) {
-      const detail = [text(json.error?.code), text(json.error?.detail)].filter(Boolean).join(' ');
-      throw searchUpstreamFailure(reply.status, headerValue(reply.headers['retry-after']), detail);
-    }
-    return json;
+    return searchAnswerBody<T & BraveError>(reply, (json) =>
+      [text(json.error?.code), text(json.error?.detail)].filter(Boolean).join(' '),
+    );
   };
 
   return {

@@ -2,6 +2,7 @@
 // (score 0..1, best first) and optional images out; with the helpers every adapter shares.
 import type { Config } from '../../config/index.js';
 import { AppError, serviceUnavailable } from '../../errors/app-error.js';
+import type { OutboundResponse } from '../../http/index.js';
 
 export type SearchQuery = {
   query: string;
@@ -48,10 +49,25 @@ export function searchUpstreamFailure(status: number, retryAfter: string | undef
   return new AppError(`Upstream.Status${status}`, 500, message);
 }
 
-export const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** A string field of an upstream answer, or "" when it is missing or not a string. */
+export const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/**
+ * An upstream answer's body as JSON; an error status throws `searchUpstreamFailure`, with the detail `detailOf`
+ * reads from the error body (each upstream words its errors its own way).
+ */
+export function searchAnswerBody<T>(reply: OutboundResponse<Buffer>, detailOf: (errorBody: T) => string): T {
+  const json = parseJsonBody(reply.body) as T;
+  if (reply.status >= 400) {
+    throw searchUpstreamFailure(reply.status, headerValue(reply.headers['retry-after']), detailOf(json));
+  }
+  return json;
+}
 
 /** An upstream body as JSON; an unparsable one (an HTML error page) is an empty object. */
-export function parseJsonBody(body: Buffer): Record<string, never> {
+function parseJsonBody(body: Buffer): Record<string, never> {
   try {
     const parsed: unknown = JSON.parse(body.toString('utf8'));
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, never>) : {};

@@ -4,14 +4,13 @@ import type { Config } from '../../config/index.js';
 import { timeUpstream } from '../../metrics/metrics.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
-  headerValue,
   normalizeItems,
-  parseJsonBody,
   SEARCH_TIMEOUT_MS,
   type SearchImage,
   type SearchProvider,
+  searchAnswerBody,
   searchBaseUrl,
-  searchUpstreamFailure,
+  text,
 } from './search-provider.js';
 
 type TavilyAnswer = {
@@ -20,8 +19,6 @@ type TavilyAnswer = {
 };
 
 type TavilyError = { detail?: { error?: unknown } };
-
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 function imagesOf(images: TavilyAnswer['images']): SearchImage[] {
   return (images ?? []).flatMap((image) => {
@@ -53,10 +50,7 @@ export function tavilySearchProvider(config: Config): SearchProvider {
           { timeoutMs: SEARCH_TIMEOUT_MS },
         ),
       );
-      const json = parseJsonBody(reply.body) as TavilyAnswer & TavilyError;
-      if (reply.status >= 400) {
-        throw searchUpstreamFailure(reply.status, headerValue(reply.headers['retry-after']), text(json.detail?.error));
-      }
+      const json = searchAnswerBody<TavilyAnswer & TavilyError>(reply, (error) => text(error.detail?.error));
       const items = normalizeItems(
         (json.results ?? []).map((r) => ({
           url: text(r.url),
