@@ -1,7 +1,8 @@
 // Composes the Express application: security headers, correlation ids, body parsing, the route areas and the error
-// renderers.
-import express, { type Express } from 'express';
+// renderers; the hot routes run the same chain through the direct lane (api/http/direct-lane.ts).
+import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from '../shared/context.js';
+import { serveDirectly } from './http/direct-lane.js';
 import { jsonBody } from './http/json-body.js';
 import { securityHeaders } from './http/security-headers.js';
 import { acceptedBodyTypes } from './middleware/body-guards.js';
@@ -11,24 +12,48 @@ import { requestLog } from './middleware/request-log.js';
 import { requestMetrics } from './middleware/request-metrics.js';
 import { mountRoutes } from './routes/index.js';
 
+/** The JSON parser of a path: the first entry whose prefix holds the path. */
+function bodyParsers(ctx: AppContext): { prefix: string; parser: RequestHandler[] }[] {
+  return [
+    // Video creates may carry a reference image of up to 30 MB as a data URL (~40 MB of base64): read it, so the
+    // size check answers a clear 400 rather than a 413 from the parser.
+    { prefix: '/v1/videos', parser: jsonBody(48 * 1_048_576) },
+    // Messages may carry base64 images and documents, so the gateway reads larger bodies than the other families.
+    { prefix: '/v1', parser: jsonBody(ctx.config.GATEWAY_BODY_LIMIT_BYTES) },
+    { prefix: '', parser: jsonBody(ctx.config.BODY_LIMIT_BYTES) },
+  ];
+}
+
+const holds = (prefix: string, path: string) => prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.TRUST_PROXY);
   app.set('etag', false);
-  app.use(securityHeaders());
-  app.use(correlationId);
-  app.use(requestLog(ctx.logger));
-  app.use(requestMetrics);
-  app.use(acceptedBodyTypes);
-  // Messages may carry base64 images and documents, so the gateway reads larger bodies than the other families.
-  // Video creates may carry a reference image of up to 30 MB as a data URL (~40 MB of base64): read it, so the
-  // size check answers a clear 400 rather than a 413 from the parser.
-  app.use('/v1/videos', jsonBody(48 * 1_048_576));
-  app.use('/v1', jsonBody(ctx.config.GATEWAY_BODY_LIMIT_BYTES));
-  app.use(jsonBody(ctx.config.BODY_LIMIT_BYTES));
-  mountRoutes(app, ctx);
+  const everyRequest = [securityHeaders(), correlationId, requestLog(ctx.logger), requestMetrics, acceptedBodyTypes];
+  app.use(everyRequest);
+  const parsers = bodyParsers(ctx);
+  for (const { prefix, parser } of parsers) {
+    if (prefix === '') app.use(parser);
+    else app.use(prefix, parser);
+  }
+  const hot = mountRoutes(app, ctx);
+  const onError = errorHandler(ctx.logger);
   app.use(unknownRoute);
-  app.use(errorHandler(ctx.logger));
+  app.use(onError);
+  serveDirectly(
+    app,
+    hot.map((route) => ({
+      ...route,
+      chain: [
+        ...everyRequest,
+        ...(parsers.find((p) => holds(p.prefix, route.path))?.parser ?? []),
+        ...route.chain,
+        unknownRoute,
+      ],
+    })),
+    onError,
+  );
   return app;
 }

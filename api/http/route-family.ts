@@ -15,7 +15,8 @@ function prefixTable(): Prefix[] {
   prefixes ??= mountedAreas
     .filter((m) => m.prefix !== '')
     .map(({ prefix, family }) => ({
-      pattern: new RegExp(`^${prefix.replace(/\./g, '\\.').replace(/:\w+/g, '[^/]+')}(/|$)`),
+      // Without regard to letter case, as Express matches the mount prefixes.
+      pattern: new RegExp(`^${prefix.replace(/\./g, '\\.').replace(/:\w+/g, '[^/]+')}(/|$)`, 'i'),
       length: prefix.length,
       family,
     }))
@@ -31,6 +32,6 @@ export function routeFamilyOf(path: string): RouteFamily {
  * in Anthropic's shape there, everyone else in the gateway's OpenAI shape. */
 export function routeFamilyOfRequest(req: Request): RouteFamily {
   const family = routeFamilyOf(req.path);
-  const models = req.path === '/v1/models' || req.path.startsWith('/v1/models/');
+  const models = family === 'gateway' && /^\/v1\/models(\/|$)/i.test(req.path);
   return models && req.header('anthropic-version') !== undefined ? 'messages' : family;
 }

@@ -1,6 +1,8 @@
-// Builds the Express router of each area from its route declarations, in the order api/routes/areas.ts gives.
+// Builds the Express router of each area from its route declarations, in the order api/routes/areas.ts gives, and
+// hands back the chains of the routes declared `hotPath` for the direct lane (api/http/direct-lane.ts).
 import { type Express, type RequestHandler, Router } from 'express';
 import type { AppContext } from '../../shared/context.js';
+import type { DirectRoute } from '../http/direct-lane.js';
 import { type MountedArea, mountedAreas } from './areas.js';
 import type { Area, Route } from './route.js';
 
@@ -21,7 +23,16 @@ function pathParamsCheck(route: Route): RequestHandler[] {
   ];
 }
 
-export function areaRouter(area: Area, ctx: AppContext, where: string): Router {
+/** A hot route's full path, checked to be literal: the direct lane matches it exactly. */
+function hotPathOf(area: Area, route: Route, where: string): string {
+  const path = where + (route.path === '/' ? '' : route.path);
+  if (area.middleware || area.trailingMiddleware || /[:*?(]/.test(path)) {
+    throw new Error(`${route.method.toUpperCase()} ${path}: a hot path needs a literal path and no area middleware`);
+  }
+  return path;
+}
+
+export function areaRouter(area: Area, ctx: AppContext, where: string, hot: DirectRoute[] = []): Router {
   // mergeParams: the catalog's prefix carries {type}.
   const router = Router({ mergeParams: true });
   area.middleware?.(router, ctx);
@@ -29,25 +40,29 @@ export function areaRouter(area: Area, ctx: AppContext, where: string): Router {
     if (signedInAccess.has(route.access) && route.dailyQuota === undefined) {
       throw new Error(`${route.method.toUpperCase()} ${where}${route.path}: declare its dailyQuota`);
     }
-    router[route.method](
-      route.path,
+    const chain = [
       ...(area.before?.(ctx, route) ?? []),
       ...(route.before?.(ctx, route) ?? []),
       ...pathParamsCheck(route),
       route.handler(ctx),
-    );
+    ];
+    router[route.method](route.path, ...chain);
+    if (route.hotPath) hot.push({ method: route.method, path: hotPathOf(area, route, where), chain });
   }
   area.trailingMiddleware?.(router, ctx);
   return router;
 }
 
-function mount(app: Express, ctx: AppContext, { prefix, area }: MountedArea): void {
+function mount(app: Express, ctx: AppContext, { prefix, area }: MountedArea, hot: DirectRoute[]): void {
   if (area.enabled && !area.enabled(ctx)) return;
-  const router = areaRouter(area, ctx, prefix);
+  const router = areaRouter(area, ctx, prefix, hot);
   if (prefix === '') app.use(router);
   else app.use(prefix, router);
 }
 
-export function mountAreas(app: Express, ctx: AppContext): void {
-  for (const mounted of mountedAreas) mount(app, ctx, mounted);
+/** Mounts every area; returns the hot routes with what each runs after the application-level middleware. */
+export function mountAreas(app: Express, ctx: AppContext): DirectRoute[] {
+  const hot: DirectRoute[] = [];
+  for (const mounted of mountedAreas) mount(app, ctx, mounted, hot);
+  return hot;
 }

@@ -51,6 +51,9 @@ export type Route = {
   /** Authentication and authorization, run before the path ids are validated and the handler runs. */
   before?: Before;
   handler: (ctx: AppContext) => RequestHandler;
+  /** Also served by the direct lane at its exact path, skipping Express's router (api/http/direct-lane.ts): for the
+   * few routes whose per-request cost is the product's speed. Needs a literal path and no area middleware. */
+  hotPath?: boolean;
 };
 
 /** One folder's routes, mounted under the prefix api/routes/areas.ts gives it. */

@@ -26,6 +26,7 @@ export const chatCompletionsRoute: Route = {
   path: '/chat/completions',
   summary: 'OpenAI Chat Completions, served by the Messages upstream; `stream: true` answers with server-sent events',
   ...gatewayCaller,
+  hotPath: true,
   body: chatCompletionBody,
   content: 'json-or-sse',
   handler: (ctx) => {

@@ -38,6 +38,7 @@ export const messagesArea: Area = {
       path: '/',
       summary: 'Anthropic Messages; `stream: true` answers with server-sent events',
       ...gatewayCaller,
+      hotPath: true,
       body: messagesBody,
       content: 'json-or-sse',
       handler: (ctx) => {
@@ -81,6 +82,7 @@ export const messagesArea: Area = {
       path: '/count_tokens',
       summary: 'Count the input tokens of a messages request',
       ...gatewayCaller,
+      hotPath: true,
       body: countTokensBody,
       handler: (ctx) => {
         const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);

@@ -20,6 +20,7 @@ export const telemetryArea: Area = {
       summary:
         'Record an anonymous usage event, or a batch `{events:[…]}` of up to 100 (answered `{recorded, results:[{recorded} | {recorded:false, error:{status, code, message}}]}`, one result per event in order)',
       access: 'public',
+      hotPath: true,
       body: telemetryRequestBody,
       rateLimited: 'Telemetry.RateLimited: more than TELEMETRY_RATE_LIMIT_PER_MINUTE events from this address.',
       handler: (ctx) => async (req, res) => {

@@ -1,0 +1,85 @@
+// The hot routes (the gateway's Messages calls, telemetry intake) served without Express's router: a request whose
+// method and path match one exactly runs the very same middleware and handlers, in the same order, as one chain
+// built at start-up. Express's router otherwise matches every request against each application-level layer and
+// each mounted router in turn (path-to-regexp, parameter merging, URL prefix stripping and restoring), work these
+// routes do not need. Anything else (another letter case, a trailing slash, any other route) goes through
+// Express's router as before, where the same routes are mounted too.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+
+export type DirectRoute = { method: string; path: string; chain: RequestHandler[] };
+
+type ExpressInternals = {
+  handle(req: IncomingMessage, res: ServerResponse, callback?: NextFunction): void;
+  request: object;
+  response: object;
+};
+
+/** What Express's app.handle and router.handle set up before the first middleware runs. */
+function asExpress(app: ExpressInternals, req: IncomingMessage, res: ServerResponse): [Request, Response] {
+  Object.setPrototypeOf(req, app.request);
+  Object.setPrototypeOf(res, app.response);
+  const request = req as Request;
+  const response = res as Response;
+  request.res = response;
+  response.req = request;
+  response.locals ??= Object.create(null);
+  request.originalUrl ||= req.url ?? '/';
+  request.baseUrl = '';
+  request.params = {};
+  return [request, response];
+}
+
+/** Runs the chain as Express's router would: a thrown error or rejected promise goes to `onError`. */
+function runChain(chain: RequestHandler[], req: Request, res: Response, onError: ErrorRequestHandler): void {
+  let index = 0;
+  const lastResort = () => {
+    if (res.headersSent) res.destroy();
+    else res.status(500).end();
+  };
+  const fail = (err: unknown) => {
+    try {
+      onError(err, req, res, lastResort);
+    } catch {
+      lastResort();
+    }
+  };
+  const next = (err?: unknown): void => {
+    // next('route') / next('router') leave the route: nothing else here matches, so on to the chain's last handler.
+    if (err === 'route' || err === 'router') index = chain.length - 1;
+    else if (err !== undefined && err !== null) {
+      fail(err);
+      return;
+    }
+    const handler = chain[index++];
+    if (!handler) {
+      lastResort();
+      return;
+    }
+    try {
+      const result: unknown = handler(req, res, next);
+      if (result instanceof Promise) result.then(undefined, (e: unknown) => next(e ?? new Error('Rejected promise')));
+    } catch (e) {
+      next(e);
+    }
+  };
+  next();
+}
+
+/** Makes `app` serve `routes` directly; each chain must end in a handler that answers or fails (unknownRoute). */
+export function serveDirectly(app: Express, routes: DirectRoute[], onError: ErrorRequestHandler): void {
+  const chains = new Map(routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r.chain]));
+  const internals = app as unknown as ExpressInternals;
+  const viaRouter = internals.handle.bind(app);
+  internals.handle = (req, res, callback) => {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const chain = chains.get(`${req.method} ${query < 0 ? url : url.slice(0, query)}`);
+    if (!chain) {
+      viaRouter(req, res, callback);
+      return;
+    }
+    const [request, response] = asExpress(internals, req, res);
+    runChain(chain, request, response, onError);
+  };
+}
