@@ -2,7 +2,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
@@ -12,6 +11,7 @@ import { inheritedEnv, loadConfig } from '../../shared/config/index.js';
 import { type AppContext, createAppContext } from '../../shared/context.js';
 import { ensureDatabase, runMigrations } from '../../shared/db/migrate.js';
 import { deleteKeysWithPrefix, waitForRedis } from '../../shared/redis/connection.js';
+import { freePort, isListening } from '../../test/support/loopback-ports.js';
 
 export type BenchContext = { ctx: AppContext; app: Express; env: Record<string, string>; close(): Promise<void> };
 
@@ -86,26 +86,6 @@ process.once('exit', () => {
   for (const child of spawned) child.kill('SIGKILL');
 });
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-
-const connectable = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-
 /**
  * Runs a script of the repository as its own process (as `npm start` would), and resolves once it is ready: when it
  * prints `listening <url>` (the bench helpers), prints a line matching `ready`, or, with `listens`, once the free
@@ -144,7 +124,7 @@ export async function spawnService(
     });
     if (port) {
       const poll = async () => {
-        if (await connectable(port)) done(`http://127.0.0.1:${port}`);
+        if (await isListening(port)) done(`http://127.0.0.1:${port}`);
         else setTimeout(poll, 100);
       };
       void poll();

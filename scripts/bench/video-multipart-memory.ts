@@ -12,7 +12,7 @@ import { createApiKey } from '../../shared/identity/api-keys.js';
 import { createOrganization } from '../../shared/organizations/organizations.js';
 import { createProject } from '../../shared/organizations/projects.js';
 import { recharge } from '../../shared/wallet/ledger.js';
-import { freePort } from '../../test/support/private-redis.js';
+import { freePort } from '../../test/support/loopback-ports.js';
 import { median, openBenchContext } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 

@@ -12,7 +12,7 @@ import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/si
 import { inheritedEnv } from '../../shared/config/index.js';
 import { SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
 import { createHarness, type Harness, repoRoot, startProcess, type WorkerProcess } from '../support/harness.js';
-import { freePort } from '../support/private-redis.js';
+import { freePort } from '../support/loopback-ports.js';
 
 export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'console');
 /** The three screenshots the README shows, copied to docs/screenshots when UPDATE_README_SCREENSHOTS=1. */

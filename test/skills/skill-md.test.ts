@@ -72,11 +72,11 @@ describe('SKILL.md front matter', () => {
       const prev = letters[i - 1];
       lines.push(`${letters[i]}: &${letters[i]} [${Array(9).fill(`*${prev}`).join(',')}]`);
     }
-    const started = Date.now();
+    // Expanded in full, these nine levels hold 9^9 strings: without the alias limit the parse would not end within
+    // the test's timeout (no clock in the assertion: machines are noisy).
     expect(problemsOf(parseSkillMd(doc(lines.join('\n'))))).toEqual([
       expect.stringMatching(/^The SKILL.md front matter expands too many YAML aliases/),
     ]);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('allows a few harmless aliases', () => {

@@ -6,7 +6,7 @@ import { catalogItems } from '../../shared/db/schema/index.js';
 import { type Actors, createActors, publishItem } from './catalog-factory.js';
 import { consumeRecords, type GatewayWorld, openGatewayWorld, walletOf } from './gateway.js';
 import { startProcess, type TestEnv, type WorkerProcess, waitUntil } from './harness.js';
-import { freePort } from './private-redis.js';
+import { freePort } from './loopback-ports.js';
 
 export const BALANCE = 100;
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { PGBOUNCER_PATH, reachable } from '../../scripts/services.js';
-import { freePort } from './private-redis.js';
+import { freePort } from './loopback-ports.js';
 
 const isRoot = () => process.getuid?.() === 0;
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { waitUntil } from './harness.js';
-import { freePort } from './private-redis.js';
+import { freePort } from './loopback-ports.js';
 
 const run = promisify(execFile);
 

@@ -3,31 +3,10 @@
 // folder before Redis answers, so a SIGKILLed Redis comes back with every acknowledged write.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { waitUntil } from './harness.js';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
+import { freePort, isListening } from './loopback-ports.js';
 
 export type PrivateRedisOptions = { appendOnly?: boolean };
 
@@ -64,7 +43,7 @@ export class PrivateRedis {
         stdio: 'ignore',
       },
     );
-    await waitUntil(() => listening(this.port), 10_000, 50);
+    await waitUntil(() => isListening(this.port), 10_000, 50);
   }
 
   async stop() {
@@ -73,7 +52,7 @@ export class PrivateRedis {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;
-    await waitUntil(async () => !(await listening(this.port)), 5_000, 50);
+    await waitUntil(async () => !(await isListening(this.port)), 5_000, 50);
   }
 
   /** Stops Redis and removes its AOF folder. */

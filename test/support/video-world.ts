@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type GatewayWorld, openGatewayWorld, walletOf } from './gateway.js';
 import { startProcess, type TestEnv, type WorkerProcess, waitUntil } from './harness.js';
-import { freePort } from './private-redis.js';
+import { freePort } from './loopback-ports.js';
 
 export type VideoWorld = GatewayWorld & {
   baseUrl: string;

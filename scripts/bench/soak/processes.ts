@@ -2,21 +2,13 @@
 // (probe.ts), each resolved once a line of its output matches.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { inheritedEnv } from '../../../shared/config/index.js';
+import { freePort } from '../../../test/support/loopback-ports.js';
 
 export type SoakChild = { name: string; proc: ChildProcess };
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 export function soakProcesses(intervalMs: number) {
   const scratch = mkdtempSync(join(tmpdir(), 'ockhub-soak-'));
