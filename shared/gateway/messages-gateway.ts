@@ -97,7 +97,8 @@ const billedModel = (req: MessagesRequest, upstreamModel: unknown) =>
   servedModel(req.servingModels ?? [req.model], upstreamModel);
 
 /**
- * Reads a non-streamed answer and issues its settlement: returns the JSON to send and the settlement in flight. The
+ * Reads a non-streamed answer and issues its settlement: returns the answer (parsed, and its bytes as received, which
+ * a route in the upstream's own dialect forwards unchanged) and the settlement in flight. The
  * route sends the answer, then awaits the settlement, so the client waits for no bookkeeping at all; the settlement's
  * Redis step is already on the connection by then, ahead of anything a later request of this process asks of
  * Redis. A settlement that fails after the answer went out is logged (its hold then expires: never a double charge).
@@ -106,10 +107,11 @@ export async function finishJsonMessages(
   ctx: AppContext,
   req: MessagesRequest,
   started: StartedMessages,
-): Promise<{ json: Record<string, unknown>; settlement: Promise<void> }> {
+): Promise<{ json: Record<string, unknown>; bytes: Buffer; settlement: Promise<void> }> {
   const chunks: Buffer[] = [];
   for await (const chunk of started.body) chunks.push(chunk as Buffer);
-  const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+  const bytes = Buffer.concat(chunks);
+  const json = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
   const usage = req.operation === 'count_tokens' ? undefined : usageOf(json.usage as UsageFields | undefined);
   const settlement = closeCharge(ctx, started.charge, {
     status: 'succeeded',
@@ -124,7 +126,7 @@ export async function finishJsonMessages(
         'settlement failed after the answer was sent; the hold will expire',
       ),
   );
-  return { json, settlement };
+  return { json, bytes, settlement };
 }
 
 /** Settles a relayed stream once it ended: billed for what the meter saw, whatever way it ended. */

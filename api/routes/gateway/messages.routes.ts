@@ -1,9 +1,10 @@
 // POST /v1/messages (JSON or a relayed SSE stream) and /v1/messages/count_tokens, in Anthropic's wire format.
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { badRequest } from '../../../shared/errors/app-error.js';
 import {
   finishJsonMessages,
   type MessagesRequest,
+  type StartedMessages,
   settleStream,
   startMessages,
 } from '../../../shared/gateway/messages-gateway.js';
@@ -16,6 +17,14 @@ import { gatewayCallerOf } from '../../middleware/gateway-auth.js';
 import type { Area } from '../route.js';
 import { gatewayCaller } from './gateway-route.js';
 import { countTokensBody, messagesBody } from './messages.schemas.js';
+
+/** The upstream's answer as it came: same dialect, nothing to change, and no re-serialising on the hot path. */
+function forwardJson(res: Response, started: StartedMessages, bytes: Buffer): void {
+  res.status(started.status);
+  res.setHeader('content-type', started.contentType);
+  res.setHeader('content-length', bytes.length);
+  res.end(bytes);
+}
 
 const errorEvent = (message: string) =>
   `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`;
@@ -62,8 +71,8 @@ export const messagesArea: Area = {
           const started = await startMessages(ctx, gatewayCallerOf(res), request);
           res.setHeader('request-id', String(res.getHeader('x-correlation-id')));
           if (!input.stream) {
-            const { json, settlement } = await finishJsonMessages(ctx, request, started);
-            res.status(started.status).json(json);
+            const { bytes, settlement } = await finishJsonMessages(ctx, request, started);
+            forwardJson(res, started, bytes);
             await settlement;
             return;
           }
@@ -98,8 +107,8 @@ export const messagesArea: Area = {
           };
           const started = await startMessages(ctx, gatewayCallerOf(res), request);
           res.setHeader('request-id', String(res.getHeader('x-correlation-id')));
-          const { json, settlement } = await finishJsonMessages(ctx, request, started);
-          res.status(started.status).json(json);
+          const { bytes, settlement } = await finishJsonMessages(ctx, request, started);
+          forwardJson(res, started, bytes);
           await settlement;
         };
       },
