@@ -11,7 +11,14 @@ import { CHROMIUM_PATH } from '../../scripts/services.js';
 import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
 import { inheritedEnv } from '../../shared/config/index.js';
 import { SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
-import { createHarness, type Harness, repoRoot, startProcess, type WorkerProcess } from '../support/harness.js';
+import {
+  createHarness,
+  freshTestDatabase,
+  type Harness,
+  repoRoot,
+  startProcess,
+  type WorkerProcess,
+} from '../support/harness.js';
 import { freePort } from '../support/loopback-ports.js';
 
 export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'console');
@@ -50,6 +57,9 @@ export async function openConsoleWorld(): Promise<ConsoleWorld> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const sim = await startSimulatedProvider({ apiKey: SIMULATOR_KEY, chunkDelayMs: 2, videoDurationMs: 1500 });
   const h = await createHarness({
+    // Its own database: the pages show counts (a catalog's total, a wallet's balance) that another file's world in
+    // the same jest worker would change.
+    DATABASE_URL: await freshTestDatabase(),
     PUBLIC_BASE_URL: baseUrl,
     ...simulatorUpstreams(sim.url),
     VIDEO_POLL_INTERVAL_MS: '300',

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
+import pg from 'pg';
 import supertest from 'supertest';
 import { createApp } from '../../api/app.js';
 import { type Config, inheritedEnv, loadConfig } from '../../shared/config/index.js';
@@ -32,6 +33,27 @@ export function testEnv(overrides: TestEnv = {}): TestEnv {
     STORAGE_LOCAL_DIR: path.join(os.tmpdir(), `ockhub-test-${run}`, `w${worker}`),
     ...overrides,
   };
+}
+
+/**
+ * A database of its own for one test world, made from the run's migrated template (test/global-setup.mjs) and
+ * dropped with the others at the end of the run. A jest worker's own database is shared by every file that worker
+ * runs, in an order jest chooses: a world that counts rows (a catalog page's total, a wallet's balance) needs this.
+ */
+export async function freshTestDatabase(): Promise<string> {
+  const env = testEnv();
+  const url = new URL(env.DATABASE_URL as string);
+  const template = url.pathname.slice(1).replace(/_w[^_]+$/, '_tpl');
+  const name = `${url.pathname.slice(1)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() });
+  await admin.connect();
+  try {
+    await admin.query(`create database "${name}" template "${template}"`);
+  } finally {
+    await admin.end();
+  }
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 export type Harness = {
