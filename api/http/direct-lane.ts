@@ -44,10 +44,12 @@ function runChain(chain: RequestHandler[], req: Request, res: Response, onError:
       lastResort();
     }
   };
-  const next = (err?: unknown): void => {
-    // next('route') / next('router') leave the route: nothing else here matches, so on to the chain's last handler.
-    if (err === 'route' || err === 'router') index = chain.length - 1;
-    else if (err !== undefined && err !== null) {
+  const next = (reason?: unknown): void => {
+    let err = reason;
+    // Skipping to another route or out of a router means nothing in a flat chain: no hot route's middleware does it,
+    // and one that starts to must fail loudly rather than be served differently from the router.
+    if (err === 'route' || err === 'router') err = new Error(`next('${err}') is not supported on a hot path`);
+    if (err !== undefined && err !== null) {
       fail(err);
       return;
     }
@@ -68,6 +70,12 @@ function runChain(chain: RequestHandler[], req: Request, res: Response, onError:
 
 /** Makes `app` serve `routes` directly; each chain must end in a handler that answers or fails (unknownRoute). */
 export function serveDirectly(app: Express, routes: DirectRoute[], onError: ErrorRequestHandler): void {
+  for (const route of routes) {
+    // Express runs a four-argument function only for errors; the chain would call it for every request.
+    if (route.chain.some((handler) => handler.length > 3)) {
+      throw new Error(`${route.method.toUpperCase()} ${route.path}: a hot path's chain cannot hold error middleware`);
+    }
+  }
   const chains = new Map(routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r.chain]));
   const internals = app as unknown as ExpressInternals;
   const viaRouter = internals.handle.bind(app);

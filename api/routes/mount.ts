@@ -60,9 +60,23 @@ function mount(app: Express, ctx: AppContext, { prefix, area }: MountedArea, hot
   else app.use(prefix, router);
 }
 
-/** Mounts every area; returns the hot routes with what each runs after the application-level middleware. */
-export function mountAreas(app: Express, ctx: AppContext): DirectRoute[] {
+/**
+ * Mounts every area; returns the hot routes with what each runs after the application-level middleware. A hot
+ * route's area must come before any area that could take its path first in the router (one mounted at '' or at a
+ * prefix with parameters, or one with router middleware): the direct lane runs none of them.
+ */
+export function mountAreas(app: Express, ctx: AppContext, areas: MountedArea[] = mountedAreas): DirectRoute[] {
   const hot: DirectRoute[] = [];
-  for (const mounted of mountedAreas) mount(app, ctx, mounted, hot);
+  let coveringArea: string | undefined;
+  for (const mounted of areas) {
+    const before = hot.length;
+    mount(app, ctx, mounted, hot);
+    if (hot.length > before && coveringArea !== undefined) {
+      throw new Error(`${hot[before]?.path}: its area must be mounted before '${coveringArea}' (a hot path)`);
+    }
+    if (mounted.prefix === '' || mounted.prefix.includes(':') || mounted.area.middleware) {
+      coveringArea ??= mounted.prefix;
+    }
+  }
   return hot;
 }

@@ -26,11 +26,14 @@ function queueEventsOf(ctx: AppContext): QueueEvents {
 }
 
 /** Finished batches are read once and removed; these bounds only matter when the API gave up waiting. */
-const keepFinished = { removeOnComplete: { age: 300, count: 500 }, removeOnFail: { age: 300, count: 500 } };
+export const keepFinishedBatches = {
+  removeOnComplete: { age: 300, count: 500 },
+  removeOnFail: { age: 300, count: 500 },
+};
 
 export async function runFetchBatch(ctx: AppContext, urls: string[]): Promise<FetchedPage[]> {
   const events = queueEventsOf(ctx);
-  const job: Job = await ctx.queues.add('web-fetch', 'batch', { urls }, keepFinished);
+  const job: Job = await ctx.queues.add('web-fetch', 'batch', { urls }, keepFinishedBatches);
   let result: { items?: FetchedPage[] } | undefined;
   try {
     result = (await job.waitUntilFinished(events, ctx.config.WEB_FETCH_WAIT_MS)) as typeof result;

@@ -3,6 +3,8 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import request from 'supertest';
 import { serveDirectly } from '../../api/http/direct-lane.js';
+import { mountAreas } from '../../api/routes/mount.js';
+import type { Area } from '../../api/routes/route.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 describe('serveDirectly on a small application', () => {
@@ -71,6 +73,26 @@ describe('serveDirectly on a small application', () => {
     expect(seen.router).toBe(2);
   });
 
+  it('refuses a chain holding error middleware, and fails loudly on next("route")', async () => {
+    const errorMiddleware: ErrorRequestHandler = (_err, _req, _res, next) => next();
+    expect(() =>
+      serveDirectly(
+        express(),
+        [{ method: 'post', path: '/x', chain: [errorMiddleware as unknown as RequestHandler] }],
+        onError,
+      ),
+    ).toThrow("POST /x: a hot path's chain cannot hold error middleware");
+    const skipping = express();
+    serveDirectly(
+      skipping,
+      [{ method: 'post', path: '/skip', chain: [(_req, _res, next) => next('route'), answer] }],
+      onError,
+    );
+    const res = await request(skipping).post('/skip').send({});
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: "next('route') is not supported on a hot path" });
+  });
+
   it('hands a thrown error and a rejected promise to the error handler', async () => {
     const thrown = await request(app).post('/throws').send({});
     expect(thrown.status).toBe(418);
@@ -79,6 +101,47 @@ describe('serveDirectly on a small application', () => {
     expect(rejected.status).toBe(409);
     expect(rejected.body).toEqual({ error: 'rejected' });
     expect(seen.router).toBe(0);
+  });
+});
+
+describe('mounting hot routes', () => {
+  const hotArea: Area = {
+    tag: 'Test',
+    routes: [
+      {
+        method: 'post',
+        path: '/',
+        summary: 'hot',
+        access: 'public',
+        hotPath: true,
+        handler: () => (_req, res) => res.end(),
+      },
+    ],
+  };
+  const everywhere: Area = {
+    tag: 'Test',
+    routes: [],
+    middleware: (router) => router.use((_req, _res, next) => next()),
+  };
+
+  it('refuses a hot route whose path an area mounted before it could take (the direct lane would skip that area)', async () => {
+    const h = await createHarness();
+    try {
+      expect(() =>
+        mountAreas(express(), h.ctx, [
+          { prefix: '', family: 'catalog', area: everywhere },
+          { prefix: '/hot', family: 'catalog', area: hotArea },
+        ]),
+      ).toThrow("/hot: its area must be mounted before '' (a hot path)");
+      expect(
+        mountAreas(express(), h.ctx, [
+          { prefix: '/hot', family: 'catalog', area: hotArea },
+          { prefix: '', family: 'catalog', area: everywhere },
+        ]).map((r) => r.path),
+      ).toEqual(['/hot']);
+    } finally {
+      await h.close();
+    }
   });
 });
 

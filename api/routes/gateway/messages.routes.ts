@@ -1,10 +1,10 @@
 // POST /v1/messages (JSON or a relayed SSE stream) and /v1/messages/count_tokens, in Anthropic's wire format.
+import { isUtf8 } from 'node:buffer';
 import type { Request, Response } from 'express';
 import { badRequest } from '../../../shared/errors/app-error.js';
 import {
   finishJsonMessages,
   type MessagesRequest,
-  type StartedMessages,
   settleStream,
   startMessages,
 } from '../../../shared/gateway/messages-gateway.js';
@@ -18,12 +18,17 @@ import type { Area } from '../route.js';
 import { gatewayCaller } from './gateway-route.js';
 import { countTokensBody, messagesBody } from './messages.schemas.js';
 
-/** The upstream's answer as it came: same dialect, nothing to change, and no re-serialising on the hot path. */
-function forwardJson(res: Response, started: StartedMessages, bytes: Buffer): void {
-  res.status(started.status);
-  res.setHeader('content-type', started.contentType);
-  res.setHeader('content-length', bytes.length);
-  res.end(bytes);
+/**
+ * The upstream's answer as it came: same dialect, nothing to change, and no re-serialising on the hot path. It parsed
+ * as JSON, so it is sent as JSON in UTF-8 (as res.json would say), whatever type the upstream named; bytes that are
+ * not valid UTF-8 are re-serialised from the parsed answer, as before.
+ */
+function forwardJson(res: Response, status: number, bytes: Buffer, json: unknown): void {
+  const body = isUtf8(bytes) ? bytes : Buffer.from(JSON.stringify(json));
+  res.status(status);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', body.length);
+  res.end(body);
 }
 
 const errorEvent = (message: string) =>
@@ -71,8 +76,8 @@ export const messagesArea: Area = {
           const started = await startMessages(ctx, gatewayCallerOf(res), request);
           res.setHeader('request-id', String(res.getHeader('x-correlation-id')));
           if (!input.stream) {
-            const { bytes, settlement } = await finishJsonMessages(ctx, request, started);
-            forwardJson(res, started, bytes);
+            const { json, bytes, settlement } = await finishJsonMessages(ctx, request, started);
+            forwardJson(res, started.status, bytes, json);
             await settlement;
             return;
           }
@@ -107,8 +112,8 @@ export const messagesArea: Area = {
           };
           const started = await startMessages(ctx, gatewayCallerOf(res), request);
           res.setHeader('request-id', String(res.getHeader('x-correlation-id')));
-          const { bytes, settlement } = await finishJsonMessages(ctx, request, started);
-          forwardJson(res, started, bytes);
+          const { json, bytes, settlement } = await finishJsonMessages(ctx, request, started);
+          forwardJson(res, started.status, bytes, json);
           await settlement;
         };
       },

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../../../shared/context.js';
 import { queueNames, retention } from '../../../shared/queues/registry.js';
+import { keepFinishedBatches } from '../../../shared/web/fetch-batch-waiter.js';
 import { percentile } from '../bench-context.js';
 import type { IntervalFigures } from './client-mix.js';
 import type { Series } from './growth.js';
@@ -63,19 +64,18 @@ export function soakSampler(options: {
   }
 
   /**
-   * The finished jobs BullMQ keeps (a hash each), up to the retention counts per queue: bounded by design, but in a
+   * The completed jobs BullMQ keeps (a hash each), up to each queue's retention count: bounded by design, but in a
    * short run they are still climbing to their cap (100 completed video jobs take several minutes), which would
-   * read as growth. Kept jobs beyond the cap are not subtracted, so a retention that stops working still shows.
+   * read as growth. Only completed jobs within the cap are left out: failed jobs, and completed ones past the cap,
+   * still count, so failures piling up or a retention that stopped working show.
    */
   async function keptJobs(): Promise<number> {
     const prefix = ctx.config.REDIS_PREFIX;
     const counts = await Promise.all(
       queueNames.map(async (queue) => {
-        const [completed, failed] = await Promise.all([
-          redis.zcard(`${prefix}:${queue}:completed`),
-          redis.zcard(`${prefix}:${queue}:failed`),
-        ]);
-        return Math.min(completed, retention.removeOnComplete.count) + Math.min(failed, retention.removeOnFail.count);
+        const cap =
+          queue === 'web-fetch' ? keepFinishedBatches.removeOnComplete.count : retention.removeOnComplete.count;
+        return Math.min(await redis.zcard(`${prefix}:${queue}:completed`), cap);
       }),
     );
     return counts.reduce((a, b) => a + b, 0);
@@ -92,7 +92,7 @@ export function soakSampler(options: {
     record('redis kept jobs', '', kept, false);
     record('redis bytes in keys', 'MB', bytes / 2 ** 20);
     lines.push(
-      `  redis    used_memory ${(memory / 2 ** 20).toFixed(1)} MB, ${keys} keys (${kept} of them finished jobs kept within their retention) holding ${(bytes / 2 ** 20).toFixed(2)} MB (MEMORY USAGE)`,
+      `  redis    used_memory ${(memory / 2 ** 20).toFixed(1)} MB, ${keys} keys (${kept} of them completed jobs kept within their retention) holding ${(bytes / 2 ** 20).toFixed(2)} MB (MEMORY USAGE)`,
     );
     const top = [...byPattern].sort((a, b) => b[1].n - a[1].n).slice(0, 10);
     lines.push(`           ${top.map(([p, { n }]) => `${p}=${n}`).join('  ')}`);
