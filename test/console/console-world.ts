@@ -2,7 +2,6 @@
 // processes, the simulated AI provider, a seeded database (Admin, default organization, templates, demo catalog),
 // and Debian's Chromium driven by playwright-core. Every page is checked with axe-core and photographed.
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -19,7 +18,7 @@ import {
   startProcess,
   type WorkerProcess,
 } from '../support/harness.js';
-import { freePort } from '../support/loopback-ports.js';
+import { listeningServer } from '../support/loopback-ports.js';
 
 export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'console');
 /** The three screenshots the README shows, copied to docs/screenshots when UPDATE_README_SCREENSHOTS=1. */
@@ -53,8 +52,7 @@ type Watched = { problems: string[] };
 const watched = new WeakMap<Page, Watched>();
 
 export async function openConsoleWorld(): Promise<ConsoleWorld> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const { server, origin: baseUrl } = await listeningServer();
   const sim = await startSimulatedProvider({ apiKey: SIMULATOR_KEY, chunkDelayMs: 2, videoDurationMs: 1500 });
   const h = await createHarness({
     // Its own database: the pages show counts (a catalog's total, a wallet's balance) that another file's world in
@@ -67,8 +65,7 @@ export async function openConsoleWorld(): Promise<ConsoleWorld> {
     CATALOG_READ_CACHE_MS: '0',
   });
   await runSeed(h.ctx);
-  const server: Server = h.app.listen(port, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
+  server.on('request', h.app);
   const worker: WorkerProcess = await startProcess(h.env);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs });
   const contexts: BrowserContext[] = [];

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
+import { freePort } from '../support/loopback-ports.js';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -7,16 +7,6 @@ const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 function sample(text: string, series: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
-}
-
-/** A loopback port nothing listens on right now (the OS hands out a fresh one each time). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 const completed = 'ockhub_job_duration_seconds_count{queue="quota",outcome="completed"}';

@@ -6,7 +6,7 @@ import { catalogItems } from '../../shared/db/schema/index.js';
 import { type Actors, createActors, publishItem } from './catalog-factory.js';
 import { consumeRecords, type GatewayWorld, openGatewayWorld, walletOf } from './gateway.js';
 import { startProcess, type TestEnv, type WorkerProcess, waitUntil } from './harness.js';
-import { freePort } from './loopback-ports.js';
+import { listeningServer } from './loopback-ports.js';
 
 export const BALANCE = 100;
 
@@ -14,17 +14,19 @@ export type ListeningWorld = GatewayWorld & { worker: WorkerProcess; actors: Act
 
 /** Whatever was opened before a failure is closed again, so a set-up that fails leaves no process behind. */
 export async function openListeningWorld(env: TestEnv): Promise<ListeningWorld> {
-  const port = await freePort();
+  const { server: api, origin } = await listeningServer();
+  const closeApi = () => new Promise((r) => api.close(r));
   const w = await openGatewayWorld({
     balance: String(BALANCE),
-    env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, VIDEO_POLL_INTERVAL_MS: '200', ...env },
+    env: { PUBLIC_BASE_URL: origin, VIDEO_POLL_INTERVAL_MS: '200', ...env },
     simulator: { videoDurationMs: 300 },
+  }).catch(async (err: unknown) => {
+    await closeApi();
+    throw err;
   });
-  const api = w.h.app.listen(port, '127.0.0.1');
-  const closeApi = () => new Promise((r) => api.close(r));
+  api.on('request', w.h.app);
   let worker: WorkerProcess | undefined;
   try {
-    await new Promise((r) => api.once('listening', r));
     worker = await startProcess(w.h.env);
     const actors = await createActors(w.h);
     const started = worker;

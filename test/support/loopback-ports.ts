@@ -1,5 +1,6 @@
 // Ports on the loopback interface, for the private servers of tests and benchmarks: one free now, and whether
 // something accepts connections on one.
+import http from 'node:http';
 import net from 'node:net';
 
 /** A port the system just handed out and released: free unless another process takes it first. */
@@ -24,4 +25,22 @@ export function isListening(port: number): Promise<boolean> {
     });
     s.once('error', () => resolve(false));
   });
+}
+
+/**
+ * An HTTP server already listening on a free loopback port, with no handler yet: a world whose configuration must
+ * name its own URL takes the port first and attaches its app afterwards (`server.on('request', app)`). Taking a
+ * port number from freePort() and listening on it later lets another process take it in between (EADDRINUSE).
+ */
+export async function listeningServer(): Promise<{ server: http.Server; port: number; origin: string }> {
+  const server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as net.AddressInfo;
+  return { server, port, origin: `http://127.0.0.1:${port}` };
 }

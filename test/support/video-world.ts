@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type GatewayWorld, openGatewayWorld, walletOf } from './gateway.js';
 import { startProcess, type TestEnv, type WorkerProcess, waitUntil } from './harness.js';
-import { freePort } from './loopback-ports.js';
+import { listeningServer } from './loopback-ports.js';
 
 export type VideoWorld = GatewayWorld & {
   baseUrl: string;
@@ -17,8 +17,7 @@ export type VideoWorld = GatewayWorld & {
 export async function openVideoWorld(
   options: { env?: TestEnv; videoMs?: number; queues?: string } = {},
 ): Promise<VideoWorld> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const { server: api, origin: baseUrl } = await listeningServer();
   const world = await openGatewayWorld({
     balance: '100',
     env: {
@@ -29,8 +28,7 @@ export async function openVideoWorld(
     },
     simulator: { videoDurationMs: options.videoMs ?? 500 },
   });
-  const api = world.h.app.listen(port, '127.0.0.1');
-  await new Promise((r) => api.once('listening', r));
+  api.on('request', world.h.app);
 
   const served = new Map<string, { body: Buffer; type: string }>();
   const imageServer: Server = createServer((req, res) => {
