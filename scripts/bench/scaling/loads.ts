@@ -80,6 +80,10 @@ export function scalingLoads(ctx: AppContext, data: ScalingData, siteOrigin: str
       await post(`${o}/v1/messages`, gatewayHeaders, messageBody);
     });
 
+  // Every event from a client of its own: usage counts at most 1,000 per client, item and day (SPEC), and a load
+  // that reused 50 clients passed that cap within a run, so accepted events stopped counting and the wait below
+  // never ended.
+  let client = 0;
   async function telemetryLoad(origins: string[]) {
     const before = await usageCount();
     return async () => {
@@ -87,11 +91,20 @@ export function scalingLoads(ctx: AppContext, data: ScalingData, siteOrigin: str
         await post(
           `${o}/api/v1/telemetry`,
           { 'x-forwarded-for': `10.${i % 250}.${(i >> 8) % 250}.1` },
-          { itemType: 'agent', slug: 'bench-agent', eventType: 'usage', clientId: `c${i % 50}` },
+          { itemType: 'agent', slug: 'bench-agent', eventType: 'usage', clientId: `c${client++}` },
         );
       });
-      // counted once the flush (every second, by a worker) has written every accepted event to PostgreSQL
-      while ((await usageCount()) - before < sent) await new Promise((r) => setTimeout(r, 100));
+      // counted once the flush (every second, by a worker) has written every accepted event to PostgreSQL; a count
+      // that stops moving short of it is an error, not a wait
+      let counted = 0;
+      let still = 0;
+      while (counted < sent) {
+        await new Promise((r) => setTimeout(r, 100));
+        const now = (await usageCount()) - before;
+        still = now === counted ? still + 1 : 0;
+        counted = now;
+        if (still > 300) throw new Error(`telemetry: ${counted} of ${sent} accepted events counted after 30 s still`);
+      }
       return sent;
     };
   }
