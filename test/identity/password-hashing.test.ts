@@ -2,6 +2,8 @@
 // hashes at once, the next refused with 503 Auth.Busy and Retry-After and counted in /metrics; hashes at older
 // parameters keep verifying and are rewritten at today's by the next successful login.
 import { randomBytes, scrypt } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { accounts } from '../../shared/db/schema/index.js';
@@ -9,6 +11,7 @@ import { isAppError } from '../../shared/errors/app-error.js';
 import { createAccount } from '../../shared/identity/accounts.js';
 import { encodeHash, MAX_KEY_MEMORY_BYTES, parseHash } from '../../shared/identity/password-formats.js';
 import { createPasswordHasher } from '../../shared/identity/password-hasher.js';
+import { THREAD_NICE_INCREMENT } from '../../shared/identity/password-thread.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, uniqueEmail } from '../support/identity.js';
 
@@ -147,6 +150,28 @@ describe('hashes at older parameters', () => {
     for (const stored of refused) {
       expect(parseHash(stored)).toBeUndefined();
       expect(await h.ctx.passwords.verify(PASSWORD, stored)).toEqual({ ok: false, outdated: false });
+    }
+  });
+});
+
+/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe('priority', () => {
+  it("runs the hashing thread below the process's priority, and leaves the main thread as it was", async () => {
+    const processNice = getPriority();
+    const hasher = createPasswordHasher({ threads: 1, queueLimit: 2 });
+    try {
+      await hasher.hash(PASSWORD);
+      expect(threadNiceValues()).toContain(Math.min(19, processNice + THREAD_NICE_INCREMENT));
+      expect(getPriority()).toBe(processNice);
+    } finally {
+      await hasher.close();
     }
   });
 });
