@@ -33,7 +33,12 @@ export function createAppContext(config: Config, role: RedisRole, name: string =
   const queues = new QueueProducer(queueRedis, config.REDIS_PREFIX);
   const storage = createStorage(config);
   const passwords = createPasswordHasher(
-    { threads: config.PASSWORD_HASH_THREADS, queueLimit: config.PASSWORD_HASH_QUEUE_LIMIT },
+    {
+      threads: config.PASSWORD_HASH_THREADS,
+      queueLimit: config.PASSWORD_HASH_QUEUE_LIMIT,
+      priority: config.PASSWORD_HASH_PRIORITY,
+      cpuShare: config.PASSWORD_HASH_CPU_SHARE,
+    },
     (err) => logger.error({ err }, 'a password hashing thread failed'),
   );
   let closed = false;

@@ -1,8 +1,8 @@
 // Bursts of 16 concurrent logins against a real API process (api/server.ts as a child): how far its RSS rises
 // (issue 24: under 300 MB), and what the bursts do to /v1/messages latency served by the same process (p50 during
-// bursts vs without, in alternating phases). Also one burst of accounts still holding the old scrypt N=2^17 hashes,
+// bursts vs without, in alternating phases), at capacity (a closed loop) and below it (a fixed rate). Also one burst of accounts still holding the old scrypt N=2^17 hashes,
 // each verified at 128 MiB and rewritten as argon2id: the cost of the transition. Settings the API reads
-// (PASSWORD_HASH_THREADS, PASSWORD_HASH_QUEUE_LIMIT) pass through from the environment.
+// (PASSWORD_HASH_THREADS, PASSWORD_HASH_QUEUE_LIMIT, PASSWORD_HASH_PRIORITY) pass through from the environment.
 // Usage: tsx scripts/bench/login-burst.ts [messages per phase] [phases of each kind]
 import { spawn } from 'node:child_process';
 import { randomBytes, scryptSync } from 'node:crypto';
@@ -59,10 +59,19 @@ const oldUsers = await Promise.all(
   ),
 );
 
-const api = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-  env: inheritedEnv({ NODE_OPTIONS: '', ...bench.env, PORT: '0', LOG_LEVEL: 'info' }),
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const api = spawn(
+  process.execPath,
+  [
+    ...(process.env.LB_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.LB_PROF] : []),
+    '--import',
+    'tsx',
+    'api/server.ts',
+  ],
+  {
+    env: inheritedEnv({ NODE_OPTIONS: '', ...bench.env, PORT: '0', LOG_LEVEL: 'info' }),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const port = await new Promise<number>((resolve, reject) => {
   let out = '';
   api.stdout.on('data', (chunk: Buffer) => {
@@ -94,8 +103,8 @@ const messageBody = JSON.stringify({
   messages: [{ role: 'user', content: 'ping' }],
 });
 
-async function message(): Promise<number> {
-  const started = performance.now();
+/** One request; its latency counts from `since` (for the steady rate: when it was due, not when it left). */
+async function message(since = performance.now()): Promise<number> {
   const res = await request(`${base}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' },
@@ -103,10 +112,11 @@ async function message(): Promise<number> {
   });
   if (res.statusCode !== 200) throw new Error(`/v1/messages answered ${res.statusCode}: ${await res.body.text()}`);
   await res.body.dump();
-  return performance.now() - started;
+  return performance.now() - since;
 }
 
-async function messages(count: number): Promise<number[]> {
+/** Closed loop: MESSAGES_CONCURRENCY requests always in flight, each sent when one returns (the API at capacity). */
+async function closedLoop(count: number): Promise<number[]> {
   const times: number[] = [];
   let sent = 0;
   await Promise.all(
@@ -117,6 +127,21 @@ async function messages(count: number): Promise<number[]> {
       }
     }),
   );
+  return times;
+}
+
+/** Open loop: requests sent on a fixed schedule whatever the answers do (the API below capacity). */
+async function steadyRate(count: number, perSecond: number): Promise<number[]> {
+  const times: number[] = [];
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const due = start + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(message(due).then((ms) => void times.push(ms)));
+  }
+  await Promise.all(pending);
   return times;
 }
 
@@ -132,34 +157,39 @@ async function login(email: string): Promise<Login> {
   return { ms: performance.now() - started, status: res.statusCode };
 }
 
-/** One burst of concurrent logins, with the API's RSS sampled every 5 ms while it lasts. */
+// The API's RSS, read every 5 ms through both kinds of phase (reading it costs this process a little CPU, so the
+// quiet phases pay it too, and the ratio below compares logins against none, not sampling against none).
+let rssPeak = await rssMb();
+let sampling = true;
+const sampler = (async () => {
+  while (sampling) {
+    rssPeak = Math.max(rssPeak, await rssMb());
+    await new Promise((r) => setTimeout(r, 5));
+  }
+})();
+
+/** One burst of concurrent logins, with the API's peak RSS while it lasts. */
 async function burst(emails: string[]): Promise<{ logins: Login[]; before: number; peak: number }> {
   const before = await rssMb();
-  let peak = before;
-  let done = false;
-  const sampler = (async () => {
-    while (!done) {
-      peak = Math.max(peak, await rssMb());
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
+  rssPeak = before;
   const logins = await Promise.all(emails.map(login));
-  done = true;
-  await sampler;
-  return { logins, before, peak: Math.max(peak, await rssMb()) };
+  return { logins, before, peak: Math.max(rssPeak, await rssMb()) };
 }
 
 const emails = users.map((u) => u.email);
-const quiet: number[] = [];
-const loud: number[] = [];
 const logins: Login[] = [];
 let firstBurst: { before: number; peak: number } | undefined;
 let maxRise = 0;
 let bursts = 0;
-try {
-  await messages(50); // warm-up, no logins yet: the first burst below starts the hashing thread
+
+type Phases = { quiet: number[]; loud: number[]; quietSeconds: number };
+/** `phases` pairs of phases, each of `perPhase` requests: one without logins, one with bursts of them throughout. */
+async function alternate(send: (count: number) => Promise<number[]>): Promise<Phases> {
+  const result: Phases = { quiet: [], loud: [], quietSeconds: 0 };
   for (let phase = 0; phase < phases; phase++) {
-    quiet.push(...(await messages(perPhase)));
+    const started = performance.now();
+    result.quiet.push(...(await send(perPhase)));
+    result.quietSeconds += (performance.now() - started) / 1000;
     let running = true;
     const driver = (async () => {
       while (running) {
@@ -170,10 +200,19 @@ try {
         bursts++;
       }
     })();
-    loud.push(...(await messages(perPhase)));
+    result.loud.push(...(await send(perPhase)));
     running = false;
     await driver;
   }
+  return result;
+}
+
+try {
+  await closedLoop(50); // warm-up, no logins yet: the first burst below starts the hashing thread
+  const atCapacity = await alternate(closedLoop);
+  // Below capacity: half the rate the API served in the closed loop's quiet phases.
+  const rate = Math.round(atCapacity.quiet.length / atCapacity.quietSeconds / 2);
+  const belowCapacity = await alternate((count) => steadyRate(count, rate));
   const old = await burst(oldUsers.map((u) => u.email));
   const rows = await ctx.db
     .select({ hash: accounts.passwordHash })
@@ -189,9 +228,13 @@ try {
   const refused = logins.filter((l) => l.status === 503).length;
   const failed = logins.filter((l) => l.status !== 200 && l.status !== 503).length;
   const times = logins.map((l) => l.ms);
-  const [q50, l50] = [median(quiet), median(loud)];
+  const ratioLine = (name: string, p: Phases) => {
+    const [q50, l50] = [median(p.quiet), median(p.loud)];
+    console.log(`  /v1/messages p50 ${name}: ${q50.toFixed(1)} ms without logins, ${l50.toFixed(1)} ms during bursts`);
+    console.log(`    ratio                           : ${(l50 / q50).toFixed(3)} (goal ≤ 1.2)`);
+  };
   console.log(
-    `API process (pid ${api.pid}); ${BURST} concurrent logins per burst, ${bursts} bursts in ${phases} phases`,
+    `API process (pid ${api.pid}); ${BURST} concurrent logins per burst, ${bursts} bursts in ${2 * phases} phases`,
   );
   console.log(
     `  first burst (cold, threads start) : RSS ${firstBurst?.before.toFixed(0)} → ${firstBurst?.peak.toFixed(0)} MB`,
@@ -201,17 +244,23 @@ try {
     `  logins p50 / p99                  : ${median(times).toFixed(0)} / ${percentile(times, 99).toFixed(0)} ms`,
   );
   console.log(`  logins refused (503) / failed     : ${refused} / ${failed} of ${logins.length}`);
-  console.log(`  /v1/messages p50 without logins   : ${q50.toFixed(1)} ms (${quiet.length} requests)`);
-  console.log(`  /v1/messages p50 during bursts    : ${l50.toFixed(1)} ms (${loud.length} requests)`);
-  console.log(`  ratio                             : ${(l50 / q50).toFixed(3)} (goal ≤ 1.2)`);
+  ratioLine(`at capacity (${MESSAGES_CONCURRENCY} in flight)`, atCapacity);
+  ratioLine(`below capacity (${rate}/s, half of it)`, belowCapacity);
   const oldStatuses = [...new Set(old.logins.map((l) => l.status))].join(', ');
   console.log(
     `  ${BURST} logins on old scrypt hashes   : RSS +${(old.peak - old.before).toFixed(1)} MB, p50 ${median(old.logins.map((l) => l.ms)).toFixed(0)} ms, statuses ${oldStatuses}, ${rewritten} rewritten as argon2id`,
   );
   reportHeadline({
-    figure: `/v1/messages p50 during bursts of ${BURST} logins`,
-    value: l50,
-    baseline: q50,
+    figure: `/v1/messages p50 during bursts of ${BURST} logins, at capacity`,
+    value: median(atCapacity.loud),
+    baseline: median(atCapacity.quiet),
+    unit: 'ms',
+    baselineName: 'no logins',
+  });
+  reportHeadline({
+    figure: `/v1/messages p50 during bursts of ${BURST} logins, at half capacity`,
+    value: median(belowCapacity.loud),
+    baseline: median(belowCapacity.quiet),
     unit: 'ms',
     baselineName: 'no logins',
   });
@@ -223,6 +272,8 @@ try {
     baselineName: 'RSS before it',
   });
 } finally {
+  sampling = false;
+  await sampler;
   api.kill('SIGTERM');
   await new Promise((r) => api.once('exit', r));
   await bench.close();

@@ -64,6 +64,10 @@ export const envSchema = z
       .max(64)
       .default(Math.max(1, Math.min(4, availableParallelism() - 1))),
     PASSWORD_HASH_QUEUE_LIMIT: z.coerce.number().int().min(0).max(10_000).default(64),
+    /** How hashing threads yield to the rest of the process (Linux): `idle` (SCHED_IDLE) or `low` (nice +10). */
+    PASSWORD_HASH_PRIORITY: z.enum(['idle', 'low']).default('idle'),
+    /** The share of its core each hashing thread may take: it rests between keys to keep to it (docs/identity.md). */
+    PASSWORD_HASH_CPU_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
     /** Anonymous telemetry events accepted per client address per minute; 0 turns the limit off. */
     TELEMETRY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
 

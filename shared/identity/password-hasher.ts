@@ -16,9 +16,18 @@ import {
   parseHash,
   SALT_LENGTH,
 } from './password-formats.js';
-import type { DerivedKey, DeriveTask } from './password-thread.js';
+import type { DerivedKey, DeriveTask, HashThreadData, HashThreadPriority } from './password-thread.js';
 
-export type PasswordPoolLimits = { threads: number; queueLimit: number };
+/**
+ * `priority`: how the threads are scheduled against the process's other threads (password-thread.ts, default idle);
+ * `cpuShare`: the share of its core each thread may take, resting between keys (hashing-pace.ts, default 1).
+ */
+export type PasswordPoolLimits = {
+  threads: number;
+  queueLimit: number;
+  priority?: HashThreadPriority;
+  cpuShare?: number;
+};
 
 /** `outdated`: the stored hash is at older parameters, to be replaced now that the password is known. */
 export type Verification = { ok: boolean; outdated: boolean };
@@ -39,7 +48,6 @@ export const passwordHashingBusy = (retryAfterSeconds: number) =>
 const thread = threadModule('password-thread', import.meta.url);
 // Threads start on the first hash and stop after this long without one: a process that never hashes has none.
 const IDLE_THREAD_MS = 30_000;
-const HASH_THREAD_NICENESS = 10;
 
 export function createPasswordHasher(
   limits: PasswordPoolLimits,
@@ -62,8 +70,8 @@ export function createPasswordHasher(
         // The queue is bounded here, by `inFlight`, counting hashes whose thread is still starting too.
         maxQueue: Number.POSITIVE_INFINITY,
         idleTimeout: IDLE_THREAD_MS,
-        // Logins can wait a few milliseconds more; requests served by the event loop should not (Linux: nice 10).
-        niceIncrement: HASH_THREAD_NICENESS,
+        // Logins can wait a few milliseconds more; requests served by the event loop should not.
+        workerData: { priority: limits.priority ?? 'idle', cpuShare: limits.cpuShare ?? 1 } satisfies HashThreadData,
       });
       pool.on('error', onThreadError);
     }

@@ -116,13 +116,17 @@ describe('guessing and telemetry limits', () => {
 });
 
 describe('password hashing', () => {
-  it('defaults to one thread per core but one (1 to 4) and a queue of 64', () => {
+  it('defaults to one thread per core but one (1 to 4), a queue of 64 and idle priority', () => {
     const config = loadConfig({});
     expect(config.PASSWORD_HASH_THREADS).toBe(Math.max(1, Math.min(4, availableParallelism() - 1)));
     expect(config.PASSWORD_HASH_QUEUE_LIMIT).toBe(64);
-    expect(loadConfig({ PASSWORD_HASH_THREADS: '3', PASSWORD_HASH_QUEUE_LIMIT: '0' })).toMatchObject({
+    expect(config.PASSWORD_HASH_PRIORITY).toBe('idle');
+    expect(
+      loadConfig({ PASSWORD_HASH_THREADS: '3', PASSWORD_HASH_QUEUE_LIMIT: '0', PASSWORD_HASH_PRIORITY: 'low' }),
+    ).toMatchObject({
       PASSWORD_HASH_THREADS: 3,
       PASSWORD_HASH_QUEUE_LIMIT: 0,
+      PASSWORD_HASH_PRIORITY: 'low',
     });
   });
 
@@ -130,6 +134,7 @@ describe('password hashing', () => {
     ['PASSWORD_HASH_THREADS', '0'],
     ['PASSWORD_HASH_THREADS', '1.5'],
     ['PASSWORD_HASH_QUEUE_LIMIT', '-1'],
+    ['PASSWORD_HASH_PRIORITY', 'realtime'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });

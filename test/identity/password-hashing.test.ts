@@ -6,12 +6,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
+import { Piscina } from 'piscina';
 import { accounts } from '../../shared/db/schema/index.js';
 import { isAppError } from '../../shared/errors/app-error.js';
 import { createAccount } from '../../shared/identity/accounts.js';
-import { encodeHash, MAX_KEY_MEMORY_BYTES, parseHash } from '../../shared/identity/password-formats.js';
+import { CURRENT_PARAMS, encodeHash, MAX_KEY_MEMORY_BYTES, parseHash } from '../../shared/identity/password-formats.js';
 import { createPasswordHasher } from '../../shared/identity/password-hasher.js';
-import { THREAD_NICE_INCREMENT } from '../../shared/identity/password-thread.js';
+import {
+  type DerivedKey,
+  type DeriveTask,
+  type HashThreadData,
+  type HashThreadPriority,
+  THREAD_NICE_INCREMENT,
+} from '../../shared/identity/password-thread.js';
+import { threadModule } from '../../shared/threads/thread-module.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, uniqueEmail } from '../support/identity.js';
 
@@ -154,25 +162,83 @@ describe('hashes at older parameters', () => {
   });
 });
 
-/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
-function threadNiceValues(): number[] {
-  return readdirSync('/proc/self/task').map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
+type ThreadScheduling = { nice: number; policy: number };
+const SCHED_OTHER = 0;
+const SCHED_IDLE = 5;
+
+/** Each thread's nice value and scheduling policy (Linux: fields 19 and 41 of /proc/self/task/<tid>/stat). */
+function threadScheduling(): Map<number, ThreadScheduling> {
+  return new Map(
+    readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return [Number(tid), { nice: Number(fields[16]), policy: Number(fields[38]) }];
+    }),
+  );
+}
+
+/** The threads a pool's first hash started: those that were not there before it. */
+async function hashingThreads(priority?: HashThreadPriority): Promise<ThreadScheduling[]> {
+  const before = threadScheduling();
+  const hasher = createPasswordHasher({ threads: 1, queueLimit: 2, ...(priority ? { priority } : {}) });
+  try {
+    await hasher.hash(PASSWORD);
+    return [...threadScheduling()].filter(([tid]) => !before.has(tid)).map(([, thread]) => thread);
+  } finally {
+    await hasher.close();
+  }
 }
 
 describe('priority', () => {
-  it("runs the hashing thread below the process's priority, and leaves the main thread as it was", async () => {
-    const processNice = getPriority();
-    const hasher = createPasswordHasher({ threads: 1, queueLimit: 2 });
+  const processNice = getPriority();
+  const lowered = Math.min(19, processNice + THREAD_NICE_INCREMENT);
+
+  it('runs the hashing thread as SCHED_IDLE by default, and leaves the main thread as it was', async () => {
+    const started = await hashingThreads();
+    expect(started).toContainEqual({ nice: lowered, policy: SCHED_IDLE });
+    expect(threadScheduling().get(process.pid)).toEqual({ nice: processNice, policy: SCHED_OTHER });
+    expect(getPriority()).toBe(processNice);
+  });
+
+  it("runs it at the process's nice + 10 with PASSWORD_HASH_PRIORITY=low", async () => {
+    const started = await hashingThreads('low');
+    expect(started).toContainEqual({ nice: lowered, policy: SCHED_OTHER });
+    expect(started.some((t) => t.policy === SCHED_IDLE)).toBe(false);
+  });
+});
+
+describe('pace', () => {
+  // The module as the hasher finds it (beside password-hasher.ts), with the flags its thread needs under jest.
+  const thread = threadModule(
+    'password-thread',
+    new URL('../../shared/identity/password-hasher.ts', import.meta.url).href,
+  );
+  const task = (): DeriveTask => ({ password: PASSWORD, salt: randomBytes(16), keyLength: 32, params: CURRENT_PARAMS });
+
+  /** Two keys asked of one thread at once: the second waits for the first, then for the thread's rest. */
+  async function restsBeforeEachKey(cpuShare: number): Promise<number[]> {
+    const pool = new Piscina<DeriveTask, DerivedKey>({
+      filename: thread.filename,
+      ...(thread.execArgv ? { execArgv: thread.execArgv } : {}),
+      maxThreads: 1,
+      workerData: { priority: 'low', cpuShare } satisfies HashThreadData,
+    });
     try {
-      await hasher.hash(PASSWORD);
-      expect(threadNiceValues()).toContain(Math.min(19, processNice + THREAD_NICE_INCREMENT));
-      expect(getPriority()).toBe(processNice);
+      const keys = await Promise.all([pool.run(task()), pool.run(task())]);
+      return keys.map((k) => k.restedMs);
     } finally {
-      await hasher.close();
+      await pool.destroy();
     }
+  }
+
+  it('rests between keys when a thread may take half its core, and answers the first key without resting', async () => {
+    const [first, second] = await restsBeforeEachKey(0.5);
+    expect(first).toBe(0);
+    expect(second).toBeGreaterThan(0);
+  });
+
+  it('never rests at a whole core', async () => {
+    expect(await restsBeforeEachKey(1)).toEqual([0, 0]);
   });
 });
 

@@ -31,6 +31,11 @@ export function testEnv(overrides: TestEnv = {}): TestEnv {
     REDIS_URL: base.REDIS_URL || 'redis://127.0.0.1:6379/0',
     REDIS_PREFIX: `t${run}w${worker}${randomBytes(4).toString('hex')}`,
     STORAGE_LOCAL_DIR: path.join(os.tmpdir(), `ockhub-test-${run}`, `w${worker}`),
+    // The test machine is kept busy on purpose (jest workers, their worker processes, PostgreSQL, Redis): hashing
+    // threads at idle priority that rest between keys would wait on all of it, and every test makes accounts.
+    // The defaults (idle, half a core) are tested in test/identity/password-hashing.test.ts.
+    PASSWORD_HASH_PRIORITY: 'low',
+    PASSWORD_HASH_CPU_SHARE: '1',
     ...overrides,
   };
 }
