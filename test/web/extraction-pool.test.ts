@@ -44,7 +44,13 @@ describe('the extraction pool', () => {
     // Depth 250 is within the depth limit but costs Readability about half a second (cubic in depth).
     const pool = createExtractionPool({ ...DEFAULTS, timeoutMs: 100 });
     try {
-      await pool.extract(bytes(articleHtml('Warm-up')), 'text/html');
+      // One page on each thread first: a thread's first page also loads and compiles the reader, which on a busy
+      // machine alone can take longer than 100 ms, and the page beside the slow one goes to the other thread.
+      await Promise.all(
+        Array.from({ length: DEFAULTS.threads }, (_, i) =>
+          pool.extract(bytes(articleHtml(`Warm-up ${i}`)), 'text/html'),
+        ),
+      );
       const before = pool.threadsStarted();
       const [slow, ordinary] = await Promise.allSettled([
         pool.extract(bytes(nestedDivs(250)), 'text/html'),
