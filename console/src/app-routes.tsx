@@ -31,6 +31,7 @@ const GatewayPage = area(() => import('./pages/gateway/gateway-page.js'), 'Gatew
 const AccountsAdminPage = area(() => import('./pages/platform/accounts-page.js'), 'AccountsAdminPage');
 const QuotaRequestsPage = area(() => import('./pages/platform/quota-requests-page.js'), 'QuotaRequestsPage');
 const WalletsAdminPage = area(() => import('./pages/platform/wallets-page.js'), 'WalletsAdminPage');
+const AuditLogPage = area(() => import('./pages/platform/audit-log-page.js'), 'AuditLogPage');
 
 const signedIn = (page: React.ReactNode, roles?: ('Publisher' | 'Moderator' | 'Admin')[]) => (
   <RequireSignIn {...(roles ? { roles } : {})}>{page}</RequireSignIn>
@@ -66,6 +67,7 @@ export function AppRoutes() {
         <Route path="platform" element={signedIn(<AccountsAdminPage />, ['Admin'])} />
         <Route path="platform/quota-requests" element={signedIn(<QuotaRequestsPage />, ['Admin'])} />
         <Route path="platform/wallets" element={signedIn(<WalletsAdminPage />, ['Admin'])} />
+        <Route path="platform/audit-log" element={signedIn(<AuditLogPage />, ['Admin'])} />
         <Route
           path="*"
           element={

@@ -4,25 +4,9 @@
 import type { DbExecutor } from '../db/client.js';
 import { auditLog } from '../db/schema/index.js';
 import { currentCorrelationId } from '../logging/correlation.js';
+import type { AuditAction } from './audit-actions.js';
 
-/** Every action the log records; filters accept exactly these. */
-export const auditActions = [
-  'account.roles.set',
-  'quota_request.approve',
-  'quota_request.reject',
-  'api_key.delete',
-  'wallet.recharge',
-  'wallet.refund',
-  'wallet.redeem',
-  'top_up_code.issue',
-  'top_up_code.revoke',
-  'member.role.set',
-  'member.remove',
-  'project_member.role.set',
-  'project_member.remove',
-  'invite_token.revoke',
-] as const;
-export type AuditAction = (typeof auditActions)[number];
+export { type AuditAction, auditActions } from './audit-actions.js';
 
 /** Who made a change, with which credential, from where. The seed and other internal steps act as `system`. */
 export type AuditActor = {

@@ -1,6 +1,6 @@
 // The gateway page (a project's video tasks live until finished, the video playable in the page; its recent
-// requests) and the platform Admin's pages (accounts and roles, quota requests, recharges and refunds, the queue
-// dashboard reached with the console session).
+// requests) and the platform Admin's pages (accounts and roles, quota requests, recharges and refunds, the audit
+// log, the queue dashboard reached with the console session).
 import type { Page } from 'playwright-core';
 import { recharge } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
@@ -158,6 +158,20 @@ describe('the platform pages', () => {
     expect(await consumption.count()).toBe(before);
     await target.getByText('refunded', { exact: true }).waitFor();
     await checkPage(admin, 'platform-wallets');
+  });
+
+  it('shows the recharge and the refund just made in the audit log, filtered by action', async () => {
+    await admin.goto('/platform');
+    await admin.getByRole('link', { name: 'Audit log' }).click();
+    const log = admin.getByRole('table', { name: 'Audit log' });
+    await log.getByRole('cell', { name: 'wallet.recharge', exact: true }).first().waitFor();
+    await admin.getByLabel('Action').selectOption('wallet.refund');
+    const refund = log.locator('tbody tr');
+    await waitUntil(async () => (await refund.count()) === 1, 10_000, 50);
+    await refund.getByRole('cell', { name: 'wallet.refund', exact: true }).waitFor();
+    await refund.getByText(/^after: .*Goodwill/).waitFor();
+    expect(await refund.getByText('by session').count()).toBe(1);
+    await checkPage(admin, 'platform-audit-log');
   });
 
   it('opens the queue dashboard with the console session', async () => {
