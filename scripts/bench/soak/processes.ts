@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { inheritedEnv } from '../../../shared/config/index.js';
-import { freePort } from '../../../test/support/loopback-ports.js';
+import { freePort, isListening } from '../../../test/support/loopback-ports.js';
 
 export type SoakChild = { name: string; proc: ChildProcess };
 
@@ -46,17 +46,16 @@ export function soakProcesses(intervalMs: number) {
     const server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
+    // Connect once it listens: a client whose first connect failed goes on reconnecting by itself, and a second
+    // connect() then throws "already connecting" (seen in CI when the machine was slow to start the server).
+    for (let tries = 0; !(await isListening(port)); tries++) {
+      if (server.exitCode !== null) throw new Error(`redis-server exited with ${server.exitCode} before listening`);
+      if (tries > 200) throw new Error(`redis-server did not listen on port ${port} within 10 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const url = `redis://127.0.0.1:${port}`;
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null });
-    for (let tries = 0; ; tries++) {
-      try {
-        await redis.connect();
-        break;
-      } catch (error) {
-        if (tries > 100) throw error;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    await redis.connect();
     return { url, redis, server };
   }
 
