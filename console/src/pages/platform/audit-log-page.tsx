@@ -1,5 +1,5 @@
 // The whole audit log, newest first, for platform Admins: who changed what, with which credential, from where, and
-// the values before and after; filtered by action. Read-only, as the log is (docs/security.md).
+// the values before and after; filtered by action. Read-only, as the log is (docs/operations.md, "Audit log").
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { auditActions } from '../../../../shared/audit/audit-actions.js';
