@@ -6,7 +6,6 @@ import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import {
   accounts,
-  apiKeys,
   type OrganizationRole,
   organizationMemberships,
   organizations,
@@ -14,9 +13,9 @@ import {
   projects,
 } from '../db/schema/index.js';
 import { conflict, notFound } from '../errors/app-error.js';
-import { CredentialCache } from '../identity/credential-cache.js';
 import { isUuid } from '../validation/uuid.js';
 import { membershipOf, membershipRow } from './organizations.js';
+import { deleteKeysBeyondAccess, forgetDeletedKeys } from './project-key-access.js';
 
 export type MemberEntry = {
   userId: string;
@@ -85,28 +84,32 @@ async function adminCount(tx: DbExecutor, organizationId: string) {
   return row?.n ?? 0;
 }
 
+/** Changes a member's role; one who stops being an Admin loses the keys bound to projects they are not a member of. */
 export async function changeMemberRole(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'redis' | 'config'>,
   organizationId: string,
   userId: string,
   role: OrganizationRole,
   actor: AuditActor,
 ): Promise<{ userId: string; role: OrganizationRole }> {
   if (!isUuid(userId)) throw memberNotFound();
-  return withOrganizationLocked(ctx, organizationId, async (tx) => {
+  const { changed, revoked } = await withOrganizationLocked(ctx, organizationId, async (tx) => {
     const current = (await membershipOf(tx, organizationId, userId))?.role;
     if (!current) throw memberNotFound();
     if (current === 'Admin' && role !== 'Admin' && (await adminCount(tx, organizationId)) <= 1) throw lastAdmin();
     await tx.update(organizationMemberships).set({ role }).where(membershipRow(organizationId, userId));
+    const keys = role === 'Admin' ? [] : await deleteKeysBeyondAccess(tx, organizationId, userId);
     await recordAudit(tx, actor, {
       action: 'member.role.set',
       organizationId,
       target: { type: 'account', id: userId },
       before: { role: current },
-      after: { role },
+      after: { role, ...(keys.length > 0 ? { deletedApiKeys: keys.map((k) => k.id) } : {}) },
     });
-    return { userId, role };
+    return { changed: { userId, role }, revoked: keys };
   });
+  await forgetDeletedKeys(ctx, revoked);
+  return changed;
 }
 
 /**
@@ -131,11 +134,8 @@ export async function removeMember(
     await tx
       .delete(projectMembers)
       .where(and(eq(projectMembers.accountId, userId), inArray(projectMembers.projectId, orgProjects)));
-    const keys = await tx
-      .delete(apiKeys)
-      .where(and(eq(apiKeys.accountId, userId), inArray(apiKeys.projectId, orgProjects)))
-      .returning({ id: apiKeys.id, tokenHash: apiKeys.tokenHash });
     await tx.delete(organizationMemberships).where(membershipRow(organizationId, userId));
+    const keys = await deleteKeysBeyondAccess(tx, organizationId, userId);
     await recordAudit(tx, actor, {
       action: 'member.remove',
       organizationId,
@@ -143,7 +143,7 @@ export async function removeMember(
       before: { role: current },
       after: { deletedApiKeys: keys.map((k) => k.id) },
     });
-    return keys.map((k) => k.tokenHash);
+    return keys;
   });
-  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials(revoked);
+  await forgetDeletedKeys(ctx, revoked);
 }

@@ -2,12 +2,14 @@
 
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { type AuditActor, recordAudit } from '../audit/audit-log.js';
+import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { accounts, type ProjectRole, projectMembers } from '../db/schema/index.js';
 import { badRequest, notFound } from '../errors/app-error.js';
 import { isUuid } from '../validation/uuid.js';
 import { memberNotFound } from './members.js';
 import { membershipOf } from './organizations.js';
+import { deleteKeysBeyondAccess, forgetDeletedKeys } from './project-key-access.js';
 
 export type ProjectMemberEntry = { userId: string; email: string; name: string; role: ProjectRole; addedAt: Date };
 
@@ -71,23 +73,28 @@ export async function putProjectMember(
   return { member, created: row.inserted };
 }
 
+/** Removes a project member; unless they are an Admin of the organization, their keys bound to it are deleted. */
 export async function removeProjectMember(
-  db: DbExecutor,
+  ctx: Pick<AppContext, 'db' | 'redis' | 'config'>,
   project: ProjectRef,
   userId: string,
   actor: AuditActor,
 ): Promise<void> {
   if (!isUuid(userId)) throw memberNotFound();
-  await db.transaction(async (tx) => {
+  const revoked = await ctx.db.transaction(async (tx) => {
     const [deleted] = await tx
       .delete(projectMembers)
       .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.accountId, userId)))
       .returning({ role: projectMembers.role });
     if (!deleted) throw notFound('ProjectMember.NotFound', 'No such member in this project.');
+    const keys = await deleteKeysBeyondAccess(tx, project.organizationId, userId);
     await recordAudit(tx, actor, {
       action: 'project_member.remove',
       ...auditTarget(project, userId),
       before: { role: deleted.role },
+      ...(keys.length > 0 ? { after: { deletedApiKeys: keys.map((k) => k.id) } } : {}),
     });
+    return keys;
   });
+  await forgetDeletedKeys(ctx, revoked);
 }

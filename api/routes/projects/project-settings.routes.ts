@@ -55,7 +55,7 @@ export const projectSettingsRoutes = defineRoutes([
     handler: (ctx) => async (req, res) => {
       const access = projectOf(res);
       requireProjectManager(access, 'manage project members');
-      await removeProjectMember(ctx.db, access.project, pathParam(req, 'userId'), auditActorOf(req, res));
+      await removeProjectMember(ctx, access.project, pathParam(req, 'userId'), auditActorOf(req, res));
       sendData(res, { message: 'The member was removed from the project.', userId: pathParam(req, 'userId') });
     },
   },
