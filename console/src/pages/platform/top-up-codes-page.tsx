@@ -14,7 +14,7 @@ import { formatMoney, formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { ShownOnce } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
-import { Field } from '../../ui/field.js';
+import { type ControlProps, Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { FormError, Loading, StatusBadge } from '../../ui/status.js';
@@ -40,6 +40,15 @@ type IssuedCodes = { batchId: string; codes: (TopUpCode & { code: string })[] };
 const CODES = ['admin-top-up-codes'] as const;
 const PAGE_SIZE = 25;
 const DAY_MS = 86_400_000;
+
+/** A count from 1 to `max`, as the browser checks it before the API does. */
+const WholeNumber = ({
+  max,
+  onChange,
+  ...control
+}: ControlProps & { max: number; value: string; onChange: (value: string) => void }) => (
+  <input {...control} type="number" min={1} max={max} step={1} onChange={(e) => onChange(e.target.value)} />
+);
 
 function IssueForm() {
   const client = useQueryClient();
@@ -78,28 +87,10 @@ function IssueForm() {
           {(p) => <input {...p} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />}
         </Field>
         <Field label="Number of codes" hint={`1–${MAX_CODES_PER_BATCH}.`}>
-          {(p) => (
-            <input
-              {...p}
-              type="number"
-              min={1}
-              max={MAX_CODES_PER_BATCH}
-              value={count}
-              onChange={(e) => setCount(e.target.value)}
-            />
-          )}
+          {(p) => <WholeNumber {...p} max={MAX_CODES_PER_BATCH} value={count} onChange={setCount} />}
         </Field>
         <Field label="Valid for (days)" hint={`1–${MAX_CODE_LIFETIME_DAYS}; empty: ${DEFAULT_CODE_LIFETIME_DAYS}.`}>
-          {(p) => (
-            <input
-              {...p}
-              type="number"
-              min={1}
-              max={MAX_CODE_LIFETIME_DAYS}
-              value={days}
-              onChange={(e) => setDays(e.target.value)}
-            />
-          )}
+          {(p) => <WholeNumber {...p} max={MAX_CODE_LIFETIME_DAYS} value={days} onChange={setDays} />}
         </Field>
         <Field label="Note" hint="The description of the Recharge a redemption writes.">
           {(p) => <input {...p} maxLength={200} value={description} onChange={(e) => setDescription(e.target.value)} />}
