@@ -31,6 +31,7 @@ const GatewayPage = area(() => import('./pages/gateway/gateway-page.js'), 'Gatew
 const AccountsAdminPage = area(() => import('./pages/platform/accounts-page.js'), 'AccountsAdminPage');
 const QuotaRequestsPage = area(() => import('./pages/platform/quota-requests-page.js'), 'QuotaRequestsPage');
 const WalletsAdminPage = area(() => import('./pages/platform/wallets-page.js'), 'WalletsAdminPage');
+const TopUpCodesPage = area(() => import('./pages/platform/top-up-codes-page.js'), 'TopUpCodesPage');
 const AuditLogPage = area(() => import('./pages/platform/audit-log-page.js'), 'AuditLogPage');
 
 const signedIn = (page: React.ReactNode, roles?: ('Publisher' | 'Moderator' | 'Admin')[]) => (
@@ -67,6 +68,7 @@ export function AppRoutes() {
         <Route path="platform" element={signedIn(<AccountsAdminPage />, ['Admin'])} />
         <Route path="platform/quota-requests" element={signedIn(<QuotaRequestsPage />, ['Admin'])} />
         <Route path="platform/wallets" element={signedIn(<WalletsAdminPage />, ['Admin'])} />
+        <Route path="platform/top-up-codes" element={signedIn(<TopUpCodesPage />, ['Admin'])} />
         <Route path="platform/audit-log" element={signedIn(<AuditLogPage />, ['Admin'])} />
         <Route
           path="*"

@@ -11,10 +11,10 @@ import { walletRecords, walletTopUpCodes } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../errors/app-error.js';
 import { keyedHash } from '../identity/tokens.js';
 import { formatMicros } from './money.js';
+import type { TopUpCodeStatus } from './top-up-code-rules.js';
 
 export type TopUpCode = typeof walletTopUpCodes.$inferSelect;
-export type TopUpCodeStatus = 'active' | 'redeemed' | 'revoked' | 'expired';
-export const topUpCodeStatuses = ['active', 'redeemed', 'revoked', 'expired'] as const;
+export { type TopUpCodeStatus, topUpCodeStatuses } from './top-up-code-rules.js';
 
 const PREFIX = 'OTC';
 /** Crockford's base32: no I, L, O or U, so a code read aloud or typed from paper survives. */

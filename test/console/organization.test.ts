@@ -181,7 +181,7 @@ describe('the organization pages', () => {
     expect(await table.locator('tbody tr').count()).toBe(1);
     const today = new Date().toISOString().slice(0, 10);
     await admin.getByLabel('From').fill(today);
-    await admin.getByLabel('To').fill(today);
+    await admin.getByLabel('To', { exact: true }).fill(today);
     expect(await table.locator('tbody tr').count()).toBe(1);
     const [download] = await Promise.all([
       admin.waitForEvent('download'),

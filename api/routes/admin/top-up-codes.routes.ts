@@ -1,5 +1,6 @@
 // `/api/v1/admin/top-up-codes` (platform Admin; guarded by the admin area): issue codes (each shown once), list
 // them, revoke one nobody redeemed. Organizations redeem them at POST /api/organization/wallet/redeem.
+import { DEFAULT_CODE_LIFETIME_DAYS } from '../../../shared/wallet/top-up-code-rules.js';
 import { issueTopUpCodes, listTopUpCodes, revokeTopUpCode } from '../../../shared/wallet/top-up-codes.js';
 import { pathParam, uuidParam } from '../../http/path-params.js';
 import { body, query } from '../../http/validate.js';
@@ -7,7 +8,7 @@ import { auditActorOf } from '../../middleware/audit-actor.js';
 import { principalOf } from '../../middleware/auth.js';
 import { defineRoutes } from '../route.js';
 import { presentIssuedTopUpCode, presentListedTopUpCode, presentTopUpCode } from './top-up-codes.presenters.js';
-import { DEFAULT_CODE_LIFETIME_DAYS, issueTopUpCodesBody, topUpCodesQuery } from './top-up-codes.schemas.js';
+import { issueTopUpCodesBody, topUpCodesQuery } from './top-up-codes.schemas.js';
 
 const admin = { access: 'bearer', dailyQuota: 'counted' } as const;
 

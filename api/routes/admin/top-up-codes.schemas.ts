@@ -1,13 +1,12 @@
 // Request bodies and queries of the platform Admin's top-up code routes.
 import { z } from 'zod';
 import { moneyInput } from '../../../shared/wallet/money.js';
-import { topUpCodeStatuses } from '../../../shared/wallet/top-up-codes.js';
+import {
+  MAX_CODE_LIFETIME_DAYS,
+  MAX_CODES_PER_BATCH,
+  topUpCodeStatuses,
+} from '../../../shared/wallet/top-up-code-rules.js';
 import { pageParams } from '../catalog/catalog.schemas.js';
-
-/** At most this many codes per request, and this far ahead their expiry. */
-export const MAX_CODES_PER_BATCH = 100;
-export const MAX_CODE_LIFETIME_DAYS = 366;
-export const DEFAULT_CODE_LIFETIME_DAYS = 30;
 
 export const issueTopUpCodesBody = z.object({
   amount: moneyInput({ positive: true }),

@@ -60,7 +60,8 @@ async function parse(res: Response): Promise<unknown> {
   return text === '' ? undefined : text;
 }
 
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** The answer's status beside its body, for routes whose success status says something (201 done, 200 done before). */
+export async function apiResponse<T>(path: string, options: RequestOptions = {}): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.organizationId) headers['x-organization-id'] = options.organizationId;
@@ -73,7 +74,11 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   });
   const body = await parse(res);
   if (!res.ok) throw errorFrom(res.status, body);
-  return body as T;
+  return { status: res.status, body: body as T };
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiResponse<T>(path, options)).body;
 }
 
 /** The organization family's success envelope `{data, code, error, ...page}`. */

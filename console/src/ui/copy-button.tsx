@@ -23,18 +23,22 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
-/** A secret the API shows once, with its copy button and the warning that it will not be shown again. */
-export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone?: () => void }) {
+/** Secrets the API shows once (one, or a batch), with a copy button and the warning that they will not be shown again. */
+export function ShownOnce({ label, value, onDone }: { label: string; value: string | string[]; onDone?: () => void }) {
+  const values = typeof value === 'string' ? [value] : value;
+  const many = values.length > 1;
   return (
     <section className="shown-once" aria-label={label}>
       <p>
-        <strong>{label}</strong> — shown only this once; copy it now.
+        <strong>{label}</strong> — shown only this once; copy {many ? 'them' : 'it'} now.
       </p>
-      <code className="secret" data-testid="shown-once">
-        {value}
-      </code>
+      {values.map((v) => (
+        <code key={v} className="secret" data-testid="shown-once">
+          {v}
+        </code>
+      ))}
       <div className="row">
-        <CopyButton text={value} />
+        <CopyButton text={values.join('\n')} label={many ? 'Copy all' : 'Copy'} />
         {onDone ? (
           <button type="button" onClick={onDone}>
             Done

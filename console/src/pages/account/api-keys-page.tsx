@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { api } from '../../api/http.js';
 import { formatCount, formatTime } from '../../format.js';
 import { useOrganization } from '../../session/organization.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
 import { ShownOnce } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -77,7 +78,6 @@ function CreateKeyForm() {
 
 function KeyRow({ apiKey }: { apiKey: ApiKey }) {
   const client = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const action = useMutation({
     mutationFn: (what: 'enable' | 'disable' | 'delete') =>
       what === 'delete'
@@ -109,20 +109,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
               Enable
             </button>
           )}
-          {confirming ? (
-            <>
-              <button type="button" className="danger" onClick={() => action.mutate('delete')}>
-                Delete for good
-              </button>
-              <button type="button" onClick={() => setConfirming(false)}>
-                Keep
-              </button>
-            </>
-          ) : (
-            <button type="button" className="danger" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          )}
+          <ConfirmButton label="Delete" confirmLabel="Delete for good" onConfirm={() => action.mutate('delete')} />
         </div>
         <FormError error={action.error} />
       </td>

@@ -1,5 +1,5 @@
 // Recharging an organization's wallet (a platform Admin: recharging creates money). One small component on
-// purpose: where organization Admins redeem top-up codes instead, that form sits beside this one.
+// purpose: organization Admins redeem top-up codes instead, with the form beside it (redeem-form.tsx).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { apiData } from '../../api/http.js';

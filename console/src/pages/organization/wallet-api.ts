@@ -19,6 +19,8 @@ export type WalletRecord = {
   description?: string;
   requestLogId?: string;
   refundOf?: string;
+  /** The top-up code a redemption's Recharge took (its id, never the code). */
+  topUpCodeId?: string;
   createdAt: string;
 };
 

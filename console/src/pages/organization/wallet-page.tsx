@@ -1,5 +1,5 @@
 // The organization's wallet: available balance and the amount held by requests in flight, the balance over time,
-// the records; a platform Admin also recharges and refunds here.
+// the records; the organization's Admins redeem top-up codes here, and a platform Admin also recharges and refunds.
 import { formatMoney } from '../../format.js';
 import { useMe } from '../../session/session.js';
 import { Page } from '../../ui/page.js';
@@ -8,9 +8,10 @@ import { BalanceChart } from './balance-chart.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 import { RechargeForm } from './recharge-form.js';
 import { RecordsTable } from './records-table.js';
+import { RedeemForm } from './redeem-form.js';
 import { useWallet } from './wallet-api.js';
 
-function Wallet({ organizationId }: { organizationId: string }) {
+function Wallet({ organizationId, isOrgAdmin }: { organizationId: string; isOrgAdmin: boolean }) {
   const me = useMe().data;
   const wallet = useWallet(organizationId);
   if (wallet.isPending) return <Loading />;
@@ -32,6 +33,12 @@ function Wallet({ organizationId }: { organizationId: string }) {
           <dd>{w.isActive ? 'active' : 'inactive'}</dd>
         </div>
       </dl>
+      {isOrgAdmin ? (
+        <section className="panel">
+          <h2>Redeem a top-up code</h2>
+          <RedeemForm organizationId={organizationId} currency={w.currency} />
+        </section>
+      ) : null}
       {me?.isAdmin ? (
         <section className="panel">
           <h2>Recharge (platform Admin)</h2>
@@ -48,7 +55,7 @@ export function WalletPage() {
   return (
     <Page title="Wallet">
       <OrgTabs />
-      <WithOrganization>{(org) => <Wallet organizationId={org.id} />}</WithOrganization>
+      <WithOrganization>{(org) => <Wallet organizationId={org.id} isOrgAdmin={org.isAdmin} />}</WithOrganization>
     </Page>
   );
 }

@@ -9,6 +9,7 @@ export const PlatformTabs = () => (
     </NavLink>
     <NavLink to="/platform/quota-requests">Quota requests</NavLink>
     <NavLink to="/platform/wallets">Recharges and refunds</NavLink>
+    <NavLink to="/platform/top-up-codes">Top-up codes</NavLink>
     <NavLink to="/platform/audit-log">Audit log</NavLink>
     <a href="/admin/queues">Queue dashboard</a>
   </Tabs>
