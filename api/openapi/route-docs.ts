@@ -95,11 +95,12 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
     responses[403] = errorResponse(family, 'The credential may not do this.');
   }
   if (params) responses[404] = errorResponse(family, 'Not found.');
+  const conflicts = [
+    doc.conflicts,
+    doc.idempotencyKey ? 'Idempotency.RequestInFlight: the first request with this key is in flight.' : undefined,
+  ].filter(Boolean);
+  if (conflicts.length > 0) responses[409] = errorResponse(family, conflicts.join(' '));
   if (doc.idempotencyKey) {
-    responses[409] = errorResponse(
-      family,
-      'Idempotency.RequestInFlight: the first request with this key is in flight.',
-    );
     responses[422] = errorResponse(family, 'Idempotency.KeyReused: this key came first with a different body.');
   }
   const limits = [doc.rateLimited, doc.dailyQuota === 'counted' ? quotaExceeded : undefined].filter(Boolean);

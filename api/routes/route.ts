@@ -44,6 +44,9 @@ export type Route = {
   status?: number;
   returns?: string;
   content?: 'json' | 'text' | 'csv' | 'html' | 'none' | 'json-or-sse' | 'json-or-csv' | 'binary';
+  /** The route answers 409 when the caller's state refuses it, such as a limit on what it may hold (a sentence
+   * naming the code and the cause). */
+  conflicts?: string;
   /** The route answers 429 with Retry-After under this limit (a sentence naming it). */
   rateLimited?: string;
   /** The route also answers 503 with Retry-After when this pool is full (a sentence naming it). */

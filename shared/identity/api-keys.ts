@@ -1,10 +1,10 @@
 // API keys: `ock_` tokens shown once, stored as a keyed hash; enable, disable and delete take effect at once.
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
-import { apiKeyDailyUsage, apiKeys, projects } from '../db/schema/index.js';
-import { notFound } from '../errors/app-error.js';
+import { accounts, apiKeyDailyUsage, apiKeys, projects } from '../db/schema/index.js';
+import { conflict, notFound } from '../errors/app-error.js';
 import { addDays, utcDay } from '../time/utc-day.js';
 import { CredentialCache } from './credential-cache.js';
 import { assertCanBindProject } from './project-binding.js';
@@ -16,6 +16,24 @@ export type ApiKeyRecord = ApiKeyRow & { usage: { today: number; total: number }
 /** Days whose counters may still live only in Redis (the rollover persists them after midnight). */
 const UNPERSISTED_DAYS = 3;
 
+/**
+ * The keys one account may hold at once, enabled and disabled alike (deleting one makes room). It bounds the list,
+ * which reads every key's usage, and what one signed-in account can add to the credential tables.
+ */
+export const MAX_API_KEYS_PER_ACCOUNT = 100;
+
+export const apiKeyLimitReached = () =>
+  conflict(
+    'ApiKey.LimitReached',
+    `An account may hold at most ${MAX_API_KEYS_PER_ACCOUNT} API keys (enabled or disabled): delete one to create another.`,
+  );
+
+/**
+ * Creates a key, within the account's limit. In `db`'s transaction when it is one (a project from a template), else
+ * in its own; either way the account row is locked while the keys are counted, so N concurrent creates with M places
+ * left make exactly M keys. `no key update` is enough to serialize creates and, unlike `update`, does not wait for
+ * the foreign-key checks of rows that reference the account (sessions, memberships).
+ */
 export async function createApiKey(
   ctx: AppContext,
   accountId: string,
@@ -24,26 +42,38 @@ export async function createApiKey(
 ): Promise<{ record: ApiKeyRecord; token: string }> {
   if (input.projectId) await assertCanBindProject(ctx, accountId, input.projectId, db);
   const token = generateToken('api-key');
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      accountId,
-      name: input.name,
-      prefix: displayPrefix(token),
-      tokenHash: keyedHash(ctx.config.SECRET_KEY, token),
-      projectId: input.projectId ?? null,
-    })
-    .returning();
-  const created = row as ApiKeyRow;
+  const created = await db.transaction(async (tx) => {
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('no key update');
+    // A separate statement after the lock: under READ COMMITTED it sees every key committed before the lock was ours.
+    const [held] = await tx.select({ n: count() }).from(apiKeys).where(eq(apiKeys.accountId, accountId));
+    if ((held?.n ?? 0) >= MAX_API_KEYS_PER_ACCOUNT) throw apiKeyLimitReached();
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        accountId,
+        name: input.name,
+        prefix: displayPrefix(token),
+        tokenHash: keyedHash(ctx.config.SECRET_KEY, token),
+        projectId: input.projectId ?? null,
+      })
+      .returning();
+    return row as ApiKeyRow;
+  });
   return { record: { ...created, usage: { today: 0, total: 0 }, lastUsed: null }, token };
 }
 
+/**
+ * The account's keys, newest first, with their usage: at most MAX_API_KEYS_PER_ACCOUNT (an account that made more
+ * before the limit existed sees its newest ones, and the older ones as it deletes). The live counters of every key
+ * are read in one Redis pipeline (one round trip).
+ */
 export async function listApiKeys(ctx: AppContext, accountId: string, now = new Date()): Promise<ApiKeyRecord[]> {
   const rows = await ctx.db
     .select()
     .from(apiKeys)
     .where(eq(apiKeys.accountId, accountId))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    .limit(MAX_API_KEYS_PER_ACCOUNT);
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const persisted = await ctx.db

@@ -1,9 +1,9 @@
 // Project templates: the built-in system ones and an organization's custom ones, with their visibility rules.
 
-import { and, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../db/client.js';
-import { projectTemplates, type TemplateCategory, type TemplateConfig } from '../db/schema/index.js';
-import { notFound } from '../errors/app-error.js';
+import { organizations, projectTemplates, type TemplateCategory, type TemplateConfig } from '../db/schema/index.js';
+import { conflict, notFound } from '../errors/app-error.js';
 import { isUuid } from '../validation/uuid.js';
 import { systemTemplates } from './system-templates.js';
 
@@ -26,10 +26,34 @@ function visibleTo(organizationId: string | undefined): SQL {
   return organizationId ? (or(shared, eq(projectTemplates.organizationId, organizationId)) as SQL) : shared;
 }
 
+/**
+ * Public templates one organization may publish. Every organization's public templates are listed to every other
+ * one, and anyone can make an organization: the limit keeps one account from filling everybody's list.
+ */
+export const MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION = 20;
+
+/** The largest page of `GET /api/project-templates` (also its default, so one page usually holds the whole list). */
+export const MAX_TEMPLATES_PAGE_SIZE = 100;
+
+export const publicTemplateLimitReached = () =>
+  conflict(
+    'Template.PublicLimitReached',
+    `An organization may publish at most ${MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION} public templates; create this one as private.`,
+  );
+
+/**
+ * The list's order: the built-in templates, then the organization's own, then other organizations' public ones,
+ * each oldest first. So what the organization relies on comes first, whatever others publish.
+ */
+function listOrder(organizationId: string | undefined): SQL {
+  const own = organizationId ? sql`when ${projectTemplates.organizationId} = ${organizationId} then 1` : sql``;
+  return sql`case when ${projectTemplates.isSystem} then 0 ${own} else 2 end`;
+}
+
 export async function listTemplates(
   db: DbExecutor,
   organizationId: string | undefined,
-  filter: { isPublic?: boolean | undefined },
+  filter: { isPublic?: boolean | undefined; page: number; size: number },
 ): Promise<{ templates: ProjectTemplate[]; total: number }> {
   const conditions = [visibleTo(organizationId)];
   if (filter.isPublic !== undefined) conditions.push(eq(projectTemplates.isPublic, filter.isPublic));
@@ -39,36 +63,57 @@ export async function listTemplates(
       .select()
       .from(projectTemplates)
       .where(where)
-      .orderBy(desc(projectTemplates.isSystem), projectTemplates.createdAt, projectTemplates.id)
-      .limit(500),
+      .orderBy(listOrder(organizationId), projectTemplates.createdAt, projectTemplates.id)
+      .limit(filter.size)
+      .offset((filter.page - 1) * filter.size),
     db.select({ n: count() }).from(projectTemplates).where(where),
   ]);
   return { templates: rows, total: total?.n ?? 0 };
 }
 
+/**
+ * Creates an organization's template. A public one is counted against MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION with the
+ * organization row locked (`no key update`: creates serialize, while rows referencing the organization, such as new
+ * projects, are not held up), so concurrent creates cannot pass the limit together.
+ */
 export async function createTemplate(
   db: DbExecutor,
   organizationId: string,
   createdBy: string,
   input: TemplateInput,
 ): Promise<ProjectTemplate> {
-  const [row] = await db
-    .insert(projectTemplates)
-    .values({
-      organizationId,
-      createdBy,
-      name: input.name,
-      description: input.description ?? null,
-      category: input.category,
-      tags: input.tags,
-      isSystem: false,
-      isPublic: input.isPublic,
-      icon: input.icon ?? null,
-      config: input.config,
-    })
-    .returning();
-  if (!row) throw new Error('template insert returned nothing');
-  return row;
+  return db.transaction(async (tx) => {
+    if (input.isPublic) {
+      await tx
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(eq(organizations.id, organizationId))
+        .for('no key update');
+      // Counted in a statement of its own after the lock, so it sees every template committed before it was ours.
+      const [published] = await tx
+        .select({ n: count() })
+        .from(projectTemplates)
+        .where(and(eq(projectTemplates.organizationId, organizationId), eq(projectTemplates.isPublic, true)));
+      if ((published?.n ?? 0) >= MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION) throw publicTemplateLimitReached();
+    }
+    const [row] = await tx
+      .insert(projectTemplates)
+      .values({
+        organizationId,
+        createdBy,
+        name: input.name,
+        description: input.description ?? null,
+        category: input.category,
+        tags: input.tags,
+        isSystem: false,
+        isPublic: input.isPublic,
+        icon: input.icon ?? null,
+        config: input.config,
+      })
+      .returning();
+    if (!row) throw new Error('template insert returned nothing');
+    return row;
+  });
 }
 
 /** Counts one use of a template the organization may see, and returns it; 404 when it may not. */

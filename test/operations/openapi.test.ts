@@ -65,6 +65,19 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it('documents the 409 a route declares for a limit, beside an idempotency conflict', async () => {
+    type Operation = { responses: Record<string, { description: string; content: Record<string, unknown> }> };
+    const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
+    const conflict = (path: string, method = 'post') => paths[path]?.[method]?.responses['409'];
+    expect(conflict('/api/v1/api-keys')?.description).toMatch(/^ApiKey\.LimitReached: .*100 keys/);
+    expect(conflict('/api/v1/api-keys')?.content['application/problem+json']).toBeDefined();
+    expect(conflict('/api/project-templates')?.description).toMatch(/^Template\.PublicLimitReached: .*20 public/);
+    expect(conflict('/api/projects/from-template')?.description).toMatch(/^ApiKey\.LimitReached/);
+    expect(conflict('/api/project-templates', 'get')).toBeUndefined();
+    expect(conflict('/v1/videos')?.description).toMatch(/^Idempotency\.RequestInFlight/);
+    expect(paths['/api/project-templates']?.get?.responses['400']).toBeDefined();
+  });
+
   it('serves the interactive reference at /docs with its assets from the package, not a CDN', async () => {
     const page = await h.http.get('/docs');
     expect(page.status).toBe(200);

@@ -1,5 +1,11 @@
 // API keys of the caller's account, its daily usage and quota requests (API key or console session).
-import { createApiKey, deleteApiKey, listApiKeys, setApiKeyStatus } from '../../../shared/identity/api-keys.js';
+import {
+  createApiKey,
+  deleteApiKey,
+  listApiKeys,
+  MAX_API_KEYS_PER_ACCOUNT,
+  setApiKeyStatus,
+} from '../../../shared/identity/api-keys.js';
 import { usageHistory } from '../../../shared/identity/daily-usage.js';
 import { listOwnQuotaRequests, submitQuotaRequest } from '../../../shared/identity/quota-requests.js';
 import { pathParam, uuidParam } from '../../http/path-params.js';
@@ -37,6 +43,7 @@ export const apiKeysArea: Area = {
       path: '/',
       summary: 'List the API keys of the account',
       ...account,
+      returns: `The account's keys, newest first (at most ${MAX_API_KEYS_PER_ACCOUNT}).`,
       handler: (ctx) => async (_req, res) => {
         res.json((await listApiKeys(ctx, principalOf(res).accountId)).map(presentApiKey));
       },
@@ -47,6 +54,7 @@ export const apiKeysArea: Area = {
       summary: 'Create an API key (the token is shown once)',
       ...account,
       body: createApiKeyBody,
+      conflicts: `ApiKey.LimitReached: the account already holds ${MAX_API_KEYS_PER_ACCOUNT} keys, enabled or disabled.`,
       handler: (ctx) => async (req, res) => {
         const input = body(req, createApiKeyBody, 'ApiKey.Invalid');
         const { record, token } = await createApiKey(ctx, principalOf(res).accountId, input);

@@ -5,9 +5,10 @@ import { requireOrganizationAdmin } from '../../../shared/organizations/access.j
 import {
   createTemplate,
   listTemplates,
+  MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION,
   type ProjectTemplate,
 } from '../../../shared/organizations/project-templates.js';
-import { sendData } from '../../http/envelope.js';
+import { sendData, sendPage } from '../../http/envelope.js';
 import { withoutNulls } from '../../http/json.js';
 import { body, query } from '../../http/validate.js';
 import { authenticate } from '../../middleware/auth.js';
@@ -48,11 +49,13 @@ export const projectTemplatesArea: Area = {
       summary: 'System and organization templates',
       ...org,
       query: templatesQuery,
+      returns:
+        'A page of templates: the built-in ones, then the current organization’s own, then other organizations’ public ones.',
       before: (ctx, route) => [authenticate(ctx, route), currentOrganization(ctx, { optional: true })],
       handler: (ctx) => async (req, res) => {
         const filter = query(req, templatesQuery, 'Template.InvalidQuery');
         const { templates, total } = await listTemplates(ctx.db, optionalOrganizationOf(res)?.organizationId, filter);
-        sendData(res, templates.map(presentTemplate), 200, { total });
+        sendPage(res, templates.map(presentTemplate), { total, page: filter.page, size: filter.size });
       },
     },
     {
@@ -62,6 +65,7 @@ export const projectTemplatesArea: Area = {
       ...org,
       body: templateBody,
       status: 201,
+      conflicts: `Template.PublicLimitReached: the organization already has ${MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION} public templates.`,
       before: inCurrentOrganization,
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);

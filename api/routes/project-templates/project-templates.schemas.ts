@@ -1,5 +1,6 @@
 // Request bodies and queries of `/api/project-templates`.
 import { z } from 'zod';
+import { MAX_TEMPLATES_PAGE_SIZE } from '../../../shared/organizations/project-templates.js';
 
 const limit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
 
@@ -8,6 +9,8 @@ export const templatesQuery = z.object({
     .enum(['true', 'false'])
     .transform((v) => v === 'true')
     .optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(MAX_TEMPLATES_PAGE_SIZE).default(MAX_TEMPLATES_PAGE_SIZE),
 });
 
 export const templateBody = z.object({

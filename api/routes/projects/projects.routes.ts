@@ -1,6 +1,8 @@
 // `/api/projects`: create (also from a template) and list in the current organization; read and delete one.
 // A project route takes its organization from the project: a caller outside it gets 404. The project's
 // settings and activity are in the neighbouring files; this area mounts them all.
+
+import { MAX_API_KEYS_PER_ACCOUNT } from '../../../shared/identity/api-keys.js';
 import { requireOrganizationAdmin, requireProjectManager } from '../../../shared/organizations/access.js';
 import { createProjectFromTemplate } from '../../../shared/organizations/project-from-template.js';
 import { createProject, deleteProject, listProjects } from '../../../shared/organizations/projects.js';
@@ -53,6 +55,7 @@ export const projectsArea: Area = {
       before: inNamedOrganization,
       body: fromTemplateBody,
       status: 201,
+      conflicts: `ApiKey.LimitReached: the caller already holds ${MAX_API_KEYS_PER_ACCOUNT} API keys (the project's key would pass the limit; nothing is created).`,
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'create projects');
