@@ -40,10 +40,10 @@ export async function createApiKey(
   input: { name: string; projectId?: string },
   db: DbExecutor = ctx.db,
 ): Promise<{ record: ApiKeyRecord; token: string }> {
-  if (input.projectId) await assertCanBindProject(ctx, accountId, input.projectId, db);
   const token = generateToken('api-key');
   const created = await db.transaction(async (tx) => {
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('no key update');
+    if (input.projectId) await assertCanBindProject(tx, accountId, input.projectId);
     // A separate statement after the lock: under READ COMMITTED it sees every key committed before the lock was ours.
     const [held] = await tx.select({ n: count() }).from(apiKeys).where(eq(apiKeys.accountId, accountId));
     if ((held?.n ?? 0) >= MAX_API_KEYS_PER_ACCOUNT) throw apiKeyLimitReached();

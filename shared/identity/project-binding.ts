@@ -1,15 +1,34 @@
 // Whether an account may bind an API key to a project: a member of the project or an Admin of its organization.
-// Anyone else gets the same 404 as for a project that does not exist.
-import type { AppContext } from '../context.js';
+// Anyone else gets the same 404 as for a project that does not exist. The check runs in the transaction that inserts
+// the key and locks the rows that grant the right (FOR SHARE) until it commits: a removal from the project or a
+// demotion racing with the insert waits for it, then deletes the new key with the others
+// (shared/organizations/project-key-access.ts); one that committed first is seen here and refuses the key.
+import { and, eq } from 'drizzle-orm';
 import type { DbExecutor } from '../db/client.js';
-import { notFound } from '../errors/app-error.js';
-import { mayUseProject } from '../organizations/access.js';
+import { organizationMemberships, projectMembers, projects } from '../db/schema/index.js';
+import { projectNotFound } from '../organizations/access.js';
+import { isUuid } from '../validation/uuid.js';
 
-export async function assertCanBindProject(
-  ctx: AppContext,
-  accountId: string,
-  projectId: string,
-  db: DbExecutor = ctx.db,
-): Promise<void> {
-  if (!(await mayUseProject(db, projectId, accountId))) throw notFound('Project.NotFound', 'No such project.');
+export async function assertCanBindProject(tx: DbExecutor, accountId: string, projectId: string): Promise<void> {
+  if (!isUuid(projectId)) throw projectNotFound();
+  const [membership] = await tx
+    .select({ role: organizationMemberships.role })
+    .from(projects)
+    .innerJoin(
+      organizationMemberships,
+      and(
+        eq(organizationMemberships.organizationId, projects.organizationId),
+        eq(organizationMemberships.accountId, accountId),
+      ),
+    )
+    .where(eq(projects.id, projectId))
+    .for('share', { of: organizationMemberships });
+  if (!membership) throw projectNotFound();
+  if (membership.role === 'Admin') return;
+  const [member] = await tx
+    .select({ role: projectMembers.role })
+    .from(projectMembers)
+    .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.accountId, accountId)))
+    .for('share');
+  if (!member) throw projectNotFound();
 }

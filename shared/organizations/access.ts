@@ -10,7 +10,7 @@ import {
   projectMembers,
   projects,
 } from '../db/schema/index.js';
-import { forbidden, isAppError, notFound } from '../errors/app-error.js';
+import { forbidden, notFound } from '../errors/app-error.js';
 import { isUuid } from '../validation/uuid.js';
 
 export type Project = typeof projects.$inferSelect;
@@ -58,15 +58,4 @@ export async function loadProjectAccess(db: DbExecutor, projectId: string, accou
     organizationRole: row.organizationRole,
     projectRole: row.projectRole ?? undefined,
   };
-}
-
-/** Whether an account may bind an API key to a project: a member of the project or an Admin of its organization. */
-export async function mayUseProject(db: DbExecutor, projectId: string, accountId: string): Promise<boolean> {
-  try {
-    const access = await loadProjectAccess(db, projectId, accountId);
-    return access.organizationRole === 'Admin' || access.projectRole !== undefined;
-  } catch (err) {
-    if (isAppError(err) && err.status === 404) return false;
-    throw err;
-  }
 }

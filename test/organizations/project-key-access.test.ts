@@ -1,8 +1,9 @@
 // A project key lives only as long as its holder may use the project (an organization Admin or a project member):
 // leaving the project, or losing the Admin role while outside it, deletes the key at once, cached or not. Found by a
 // security review: the key used to keep spending the organization's wallet after its holder lost access.
-import { bearer } from '../support/identity.js';
+
 import { type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
+import { bearer } from '../support/identity.js';
 import { aMember, aProject, inOrg } from '../support/org-fixtures.js';
 
 let w: GatewayWorld;
@@ -25,12 +26,8 @@ async function keyFor(session: string, projectId: string): Promise<{ id: string;
 
 const addToProject = async (projectId: string, userId: string, role: 'Owner' | 'Member') =>
   expect(
-    (
-      await w.h.http
-        .post(`/api/projects/${projectId}/members`)
-        .set(inOrg(w.org.admin, w.org.id))
-        .send({ userId, role })
-    ).status,
+    (await w.h.http.post(`/api/projects/${projectId}/members`).set(inOrg(w.org.admin, w.org.id)).send({ userId, role }))
+      .status,
   ).toBe(201);
 
 const removeFromProject = async (projectId: string, userId: string) =>
@@ -40,19 +37,12 @@ const removeFromProject = async (projectId: string, userId: string) =>
 
 const setRole = async (userId: string, role: 'Admin' | 'Member') =>
   expect(
-    (
-      await w.h.http
-        .put(`/api/organization/members/${userId}/role`)
-        .set(inOrg(w.org.admin, w.org.id))
-        .send({ role })
-    ).status,
+    (await w.h.http.put(`/api/organization/members/${userId}/role`).set(inOrg(w.org.admin, w.org.id)).send({ role }))
+      .status,
   ).toBe(200);
 
 async function auditAfter(action: string, targetId: string) {
-  const log = await w.h.http
-    .get('/api/organization/audit-log')
-    .query({ action })
-    .set(inOrg(w.org.admin, w.org.id));
+  const log = await w.h.http.get('/api/organization/audit-log').query({ action }).set(inOrg(w.org.admin, w.org.id));
   return log.body.data.find((e: { target: { id: string } }) => e.target.id === targetId)?.after;
 }
 
@@ -91,7 +81,10 @@ it('an Admin demoted to Member loses the keys of projects they are not a member 
 
   expect((await message(outside.token)).status).toBe(401);
   expect((await message(inside.token)).status).toBe(200);
-  expect(await auditAfter('member.role.set', admin.accountId)).toEqual({ role: 'Member', deletedApiKeys: [outside.id] });
+  expect(await auditAfter('member.role.set', admin.accountId)).toEqual({
+    role: 'Member',
+    deletedApiKeys: [outside.id],
+  });
 });
 
 it('an organization Admin removed from a project keeps the key: Admins may use every project of theirs', async () => {
@@ -103,4 +96,20 @@ it('an organization Admin removed from a project keeps the key: Admins may use e
   await setRole(admin.accountId, 'Admin'); // a role set that changes nothing deletes nothing either
 
   expect((await message(key.token)).status).toBe(200);
+});
+
+it('a key created while its holder is being removed from the project never outlives the removal', async () => {
+  for (let round = 0; round < 8; round++) {
+    const member = await aMember(w.h, w.org, 'Member');
+    await addToProject(w.projectId, member.accountId, 'Member');
+    const [created] = await Promise.all([
+      w.h.http.post('/api/v1/api-keys').set(bearer(member.session)).send({ name: 'racing', projectId: w.projectId }),
+      removeFromProject(w.projectId, member.accountId),
+    ]);
+    // Either the removal committed first (404) or it waited for the insert and deleted the new key with the others.
+    expect([200, 404]).toContain(created.status);
+    if (created.status === 200) expect((await message(created.body.token)).status).toBe(401);
+    const keys = await w.h.http.get('/api/v1/api-keys').set(bearer(member.session));
+    expect(keys.body.filter((k: { projectId?: string }) => k.projectId === w.projectId)).toEqual([]);
+  }
 });
