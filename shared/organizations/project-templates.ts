@@ -116,6 +116,30 @@ export async function createTemplate(
   });
 }
 
+/**
+ * Deletes one of the organization's own templates (a public one frees its place under the limit); the built-in ones
+ * and other organizations' are 404. Projects made from it keep their quota: they copied it when they were created.
+ */
+export async function deleteTemplate(
+  db: DbExecutor,
+  organizationId: string,
+  templateId: string,
+): Promise<ProjectTemplate> {
+  if (!isUuid(templateId)) throw templateNotFound();
+  const [row] = await db
+    .delete(projectTemplates)
+    .where(
+      and(
+        eq(projectTemplates.id, templateId),
+        eq(projectTemplates.organizationId, organizationId),
+        eq(projectTemplates.isSystem, false),
+      ),
+    )
+    .returning();
+  if (!row) throw templateNotFound();
+  return row;
+}
+
 /** Counts one use of a template the organization may see, and returns it; 404 when it may not. */
 export async function useTemplate(
   db: DbExecutor,

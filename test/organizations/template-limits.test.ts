@@ -123,3 +123,14 @@ it.each(['size=0', 'size=101', 'page=0', 'page=x'])('refuses ?%s with 400 Templa
     'Template.InvalidQuery',
   );
 });
+
+it('deleting a public template frees its place under the limit', async () => {
+  const org = await anOrganization(h, undefined, 'Tidy publisher');
+  await publish(org, 20, 'Mine');
+  expectEnvelopeError(await post(org, 'One more', true), 409, 'Template.PublicLimitReached');
+  const list = await h.http.get('/api/project-templates').set(inOrg(org.admin, org.id));
+  const first = list.body.data.find((t: Template) => t.organizationId === org.id);
+  expect((await h.http.delete(`/api/project-templates/${first.id}`).set(inOrg(org.admin, org.id))).status).toBe(200);
+  expect((await post(org, 'One more', true)).status).toBe(201);
+  expect(await publicCount(org.id)).toBe(20);
+});

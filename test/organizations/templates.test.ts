@@ -1,7 +1,7 @@
 import { seedSystemTemplates } from '../../shared/organizations/project-templates.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
-import { anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
 
 let h: Harness;
 let org: TestOrg;
@@ -154,5 +154,44 @@ describe('POST /api/projects/from-template', () => {
       .send({ templateId: theirs.body.data.id, name: 'Nope' });
     expectEnvelopeError(res, 404, 'Template.NotFound');
     expect((await h.http.get('/api/projects').set(inOrg(org.admin, org.id))).body.total).toBe(before);
+  });
+});
+
+describe('DELETE /api/project-templates/{id}', () => {
+  const create = (who: TestOrg, name: string, isPublic = true) =>
+    h.http.post('/api/project-templates').set(inOrg(who.admin, who.id)).send({ name, isPublic });
+  const remove = (who: { session: string }, orgId: string, id: string) =>
+    h.http.delete(`/api/project-templates/${id}`).set(inOrg(who, orgId));
+
+  it('deletes one of the organization’s own templates; projects made from it keep their quota', async () => {
+    const made = await create(org, 'Short-lived', true);
+    const project = await h.http
+      .post('/api/projects/from-template')
+      .set(inOrg(org.admin, org.id))
+      .send({ templateId: made.body.data.id, name: 'From short-lived' });
+    expect(project.status).toBe(201);
+
+    const res = await remove(org.admin, org.id, made.body.data.id);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ code: 200, error: null, data: { id: made.body.data.id, name: 'Short-lived' } });
+    const list = await h.http.get('/api/project-templates').set(inOrg(org.admin, org.id));
+    expect(list.body.data.map((t: { id: string }) => t.id)).not.toContain(made.body.data.id);
+    const quota = await h.http.get(`/api/projects/${project.body.data.id}/quota`).set(inOrg(org.admin, org.id));
+    expect(quota.status).toBe(200);
+    expectEnvelopeError(await remove(org.admin, org.id, made.body.data.id), 404, 'Template.NotFound');
+  });
+
+  it('answers 404 for a built-in template, another organization’s public one and a malformed id; 403 to a Member', async () => {
+    const templates = await h.http.get('/api/project-templates').set(inOrg(org.admin, org.id));
+    const starter = templates.body.data.find((t: { name: string }) => t.name === 'Starter');
+    expectEnvelopeError(await remove(org.admin, org.id, starter.id), 404, 'Template.NotFound');
+    const other = await anOrganization(h, undefined, 'Other publisher');
+    const theirs = await create(other, 'Theirs, public');
+    expectEnvelopeError(await remove(org.admin, org.id, theirs.body.data.id), 404, 'Template.NotFound');
+    expectEnvelopeError(await remove(org.admin, org.id, 'not-a-uuid'), 404, 'Template.NotFound');
+    const member = await aMember(h, other, 'Member');
+    expectEnvelopeError(await remove(member, other.id, theirs.body.data.id), 403, 'Organization.Forbidden');
+    const still = await h.http.get('/api/project-templates').set(inOrg(other.admin, other.id));
+    expect(still.body.data.map((t: { id: string }) => t.id)).toContain(theirs.body.data.id);
   });
 });

@@ -4,12 +4,15 @@ import type { TemplateConfig } from '../../../shared/db/schema/index.js';
 import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
 import {
   createTemplate,
+  deleteTemplate,
   listTemplates,
   MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION,
   type ProjectTemplate,
+  templateNotFound,
 } from '../../../shared/organizations/project-templates.js';
 import { sendData, sendPage } from '../../http/envelope.js';
 import { withoutNulls } from '../../http/json.js';
+import { pathParam, uuidParam } from '../../http/path-params.js';
 import { body, query } from '../../http/validate.js';
 import { authenticate } from '../../middleware/auth.js';
 import {
@@ -73,6 +76,21 @@ export const projectTemplatesArea: Area = {
         const input = body(req, templateBody, 'Template.Invalid');
         const created = await createTemplate(ctx.db, access.organizationId, access.accountId, input);
         sendData(res, presentTemplate(created), 201);
+      },
+    },
+    {
+      method: 'delete',
+      path: '/:templateId',
+      summary: 'Delete one of the organization’s own templates',
+      ...org,
+      params: { templateId: uuidParam({ notFound: templateNotFound }) },
+      returns: 'The deleted template. Projects made from it keep the quota they copied from it.',
+      before: inCurrentOrganization,
+      handler: (ctx) => async (req, res) => {
+        const access = organizationOf(res);
+        requireOrganizationAdmin(access, 'delete project templates');
+        const deleted = await deleteTemplate(ctx.db, access.organizationId, pathParam(req, 'templateId'));
+        sendData(res, presentTemplate(deleted));
       },
     },
   ],
