@@ -139,6 +139,11 @@ export const envSchema = z
     VIDEO_TASK_DEADLINE_MS: positiveInt.default(30 * 60_000),
     /** Video steps one worker process runs at once; each mostly waits on the upstream, PostgreSQL and Redis. */
     VIDEO_WORKER_CONCURRENCY: positiveInt.default(200),
+    /**
+     * Decoded bytes of inline (data URL) reference images one organization's video tasks may hold in PostgreSQL at
+     * once, until each task's last submission or end (docs/video.md, "Reference images"); 300 MiB.
+     */
+    VIDEO_INLINE_IMAGES_MAX_BYTES: positiveInt.default(300 * 1024 * 1024),
 
     UPSTREAM_MESSAGES_URL: optionalUrl,
     UPSTREAM_MESSAGES_KEY: z.string().optional(),

@@ -11,6 +11,7 @@ import { pollViewById, recordPoll, type TaskPollView } from './video-poll-store.
 import { startRehost } from './video-schedule.js';
 import {
   claimUpstreamCancel,
+  inlineImagesOf,
   isOpen,
   openStatuses,
   recordUpstreamTask,
@@ -100,17 +101,43 @@ async function fail(s: Step, taskId: string, message: string, type: string): Pro
 }
 
 async function submit(s: Step, task: VideoTask): Promise<AdvanceResult> {
-  if (task.upstreamAttempts === 0 && task.request.images.length > 0) {
+  const images = await submissionImages(s, task);
+  if (!images) return failWithoutImages(s, task);
+  if (task.upstreamAttempts === 0 && images.length > 0) {
     const problem = await referenceImagesProblem(
       s.ctx.config,
-      task.request.images.map((i) => i.url),
+      images.map((i) => i.url),
     );
     if (problem) return fail(s, task.id, problem, 'invalid_request_error');
   }
-  return startUpstreamTask(s, task);
+  return startUpstreamTask(s, task, images);
 }
 
-async function startUpstreamTask(s: Step, task: VideoTask): Promise<AdvanceResult> {
+type SubmissionImage = { url: string; role: string };
+
+/**
+ * The task's images as the upstream takes them: an inline one's data URL from `inline_images`. Undefined when those
+ * are gone although the task still has a submission to make (they are dropped only with the last upstream task or
+ * a final status, so only a row changed by hand gets here).
+ */
+async function submissionImages(s: Step, task: VideoTask): Promise<SubmissionImage[] | undefined> {
+  const { images } = task.request;
+  const inlineCount = images.filter((image) => 'inline' in image).length;
+  const inline = inlineCount ? await inlineImagesOf(s.ctx.db, task.id) : [];
+  if (!inline || inline.length !== inlineCount) return undefined;
+  let next = 0;
+  return images.map((image) => ({ role: image.role, url: 'url' in image ? image.url : (inline[next++] as string) }));
+}
+
+const failWithoutImages = (s: Step, task: VideoTask) =>
+  fail(
+    s,
+    task.id,
+    'The reference images of this video task are no longer held; it cannot be submitted.',
+    'server_error',
+  );
+
+async function startUpstreamTask(s: Step, task: VideoTask, images: SubmissionImage[]): Promise<AdvanceResult> {
   const { ctx, provider } = s;
   const model = loadModelRegistry(ctx.config.MODEL_REGISTRY).get(task.model);
   let upstreamId: string;
@@ -119,6 +146,7 @@ async function startUpstreamTask(s: Step, task: VideoTask): Promise<AdvanceResul
       upstreamModel: model?.upstreamModel ?? task.model,
       seconds: task.seconds,
       ...task.request,
+      images,
     });
   } catch (err) {
     if (err instanceof UpstreamVideoError && err.permanent) {
@@ -127,7 +155,9 @@ async function startUpstreamTask(s: Step, task: VideoTask): Promise<AdvanceResul
     ctx.logger.warn({ taskId: task.id, err: (err as Error).message }, 'video submit failed; trying again later');
     return 'scheduled';
   }
-  const recorded = await recordUpstreamTask(ctx.db, task, upstreamId);
+  // The last upstream task this task may have: nothing submits again, so its inline images go in the same UPDATE.
+  const last = task.upstreamAttempts + 1 >= MAX_UPSTREAM_TASKS;
+  const recorded = await recordUpstreamTask(ctx.db, task, upstreamId, last);
   if (!recorded) {
     // Cancelled (or otherwise finished) while we were submitting: the new upstream task is not wanted.
     await provider.cancel(upstreamId).catch(() => undefined);
@@ -170,7 +200,8 @@ async function poll(s: Step, view: TaskPollView, upstreamId: string): Promise<Ad
       if (!task || !isOpen(task.status) || task.upstreamTaskId !== upstreamId) return 'superseded';
       if (task.upstreamAttempts < MAX_UPSTREAM_TASKS) {
         ctx.logger.info({ taskId: task.id, reason }, 'upstream video task failed; retrying once with a new one');
-        return startUpstreamTask(s, task);
+        const images = await submissionImages(s, task);
+        return images ? startUpstreamTask(s, task, images) : failWithoutImages(s, task);
       }
       return fail(s, task.id, `Video generation failed: ${reason}`, 'server_error');
     }

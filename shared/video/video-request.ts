@@ -1,13 +1,18 @@
 // The checks of a video create that cost nothing (count, URL scheme, data URL type and size, model, resolution),
 // run before anything is charged, and the normalized request the worker submits upstream.
 
-import type { VideoTaskRequest } from '../db/schema/index.js';
+import { createHash } from 'node:crypto';
+import type { InlineImageDescriptor, VideoTaskImage, VideoTaskRequest } from '../db/schema/index.js';
 import { badRequest } from '../errors/app-error.js';
 import type { ModelEntry } from '../gateway/model-registry.js';
 
 export const MAX_REFERENCE_IMAGES = 9;
 export const MAX_IMAGE_BYTES = 30 * 1024 * 1024;
 export const DEFAULT_SECONDS = 5;
+/** An http(s) image URL is kept in the task's row: long enough for signed URLs, too short to store data in. */
+export const MAX_IMAGE_URL_CHARS = 8_192;
+/** The prompt with every text content item joined, as stored with the task (each part alone allows as much). */
+export const MAX_PROMPT_CHARS = 20_000;
 
 const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/i;
 const IMAGE_DATA_URL = /^data:image\/(jpeg|png|webp);base64,/i;
@@ -47,6 +52,9 @@ export function checkImageUrl(url: string, where: string): void {
     }
     return;
   }
+  if (url.length > MAX_IMAGE_URL_CHARS) {
+    throw invalid(`${where}: an image URL may have at most ${MAX_IMAGE_URL_CHARS} characters (got ${url.length}).`);
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -58,7 +66,33 @@ export function checkImageUrl(url: string, where: string): void {
   }
 }
 
-export type NormalizedVideoRequest = { seconds: number; request: VideoTaskRequest };
+/**
+ * `request` is what the task's row keeps (an inline image only as its descriptor); `inlineImages` are the data URLs
+ * of the inline images in order, held only until no submission needs them.
+ */
+export type NormalizedVideoRequest = { seconds: number; request: VideoTaskRequest; inlineImages: string[] };
+
+/** What stays of a data URL once its bytes are dropped: media type, decoded size and SHA-256 of the image. */
+export function inlineImageDescriptor(dataUrl: string): InlineImageDescriptor {
+  const comma = dataUrl.indexOf(',');
+  const decoded = Buffer.from(dataUrl.slice(comma + 1), 'base64');
+  return {
+    mediaType: dataUrl.slice('data:'.length, dataUrl.indexOf(';')).toLowerCase(),
+    bytes: decoded.length,
+    sha256: createHash('sha256').update(decoded).digest('hex'),
+  };
+}
+
+/** Splits the images into what the row keeps and the data URLs held apart until submission. */
+function storedImages(images: { url: string; role: string }[]) {
+  const inlineImages: string[] = [];
+  const stored = images.map(({ url, role }): VideoTaskImage => {
+    if (!url.startsWith('data:')) return { url, role };
+    inlineImages.push(url);
+    return { role, inline: inlineImageDescriptor(url) };
+  });
+  return { stored, inlineImages };
+}
 
 /** Both request forms as one task request; throws 400 on the first problem. */
 export function normalizeVideoRequest(input: VideoCreateInput, model: ModelEntry): NormalizedVideoRequest {
@@ -78,6 +112,11 @@ export function normalizeVideoRequest(input: VideoCreateInput, model: ModelEntry
   });
   const prompt = [input.prompt, ...texts].filter((t): t is string => Boolean(t?.trim())).join('\n');
   if (!prompt && images.length === 0) throw invalid('A prompt (or a text content item) or an image is required.');
+  if (prompt.length > MAX_PROMPT_CHARS) {
+    throw invalid(
+      `The prompt and text items together may have at most ${MAX_PROMPT_CHARS} characters (got ${prompt.length}).`,
+    );
+  }
 
   const resolution = input.resolution ?? (input.size ? resolutionOfSize(input.size) : undefined);
   if (resolution && model.resolutions && !model.resolutions.includes(resolution)) {
@@ -87,11 +126,13 @@ export function normalizeVideoRequest(input: VideoCreateInput, model: ModelEntry
     );
   }
   const seconds = input.duration ?? input.seconds ?? DEFAULT_SECONDS;
+  const { stored, inlineImages } = storedImages(images);
   return {
     seconds,
+    inlineImages,
     request: {
       prompt,
-      images,
+      images: stored,
       ...(input.ratio ? { ratio: input.ratio } : input.size ? { ratio: ratioOfSize(input.size) } : {}),
       ...(resolution ? { resolution } : {}),
       ...(input.size ? { size: input.size } : {}),

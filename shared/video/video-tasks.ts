@@ -1,6 +1,6 @@
 // The video task service of the API: create (idempotent per key for 24 h, charged up front), read, list, cancel.
 import type { AppContext } from '../context.js';
-import { conflict, notFound } from '../errors/app-error.js';
+import { AppError, conflict, notFound } from '../errors/app-error.js';
 import { closeCharge, openCharge } from '../gateway/accounting.js';
 import type { GatewayCaller } from '../gateway/gateway-caller.js';
 import type { ModelEntry } from '../gateway/model-registry.js';
@@ -13,6 +13,7 @@ import { scheduleCancelForwarding, startTaskChain } from './video-schedule.js';
 import {
   expireIdempotencyKey,
   insertTask,
+  insertTaskWithinInlineBound,
   isOpen,
   openStatuses,
   taskByIdempotencyKey,
@@ -36,7 +37,10 @@ export async function createVideoTask(
 ): Promise<VideoTask> {
   const { idempotencyKey } = input;
   if (!idempotencyKey) return insertNewTask(ctx, caller, input, undefined);
-  const fingerprint = requestFingerprint({ model: input.model.id, ...input.normalized });
+  // The stored request names each inline image by its SHA-256, so the fingerprint covers the images' bytes without
+  // hashing the data URLs again.
+  const { seconds, request } = input.normalized;
+  const fingerprint = requestFingerprint({ model: input.model.id, seconds, request });
   const keyed = { key: idempotencyKey, fingerprint, windowStart: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS) };
   return withIdempotencyClaim(
     ctx,
@@ -72,27 +76,39 @@ async function insertNewTask(
     reservationExpiresInMs: deadlineMs + 3_600_000,
   });
   const id = newVideoId();
-  let task: VideoTask | undefined;
+  const row = {
+    id,
+    organizationId: caller.organizationId,
+    projectId: caller.projectId,
+    accountId: caller.accountId,
+    apiKeyId: caller.keyId ?? null,
+    model: model.id,
+    seconds: normalized.seconds,
+    priceMicros: price,
+    request: normalized.request,
+    requestLogId: charge.requestLogId,
+    idempotencyKey: keyed?.key ?? null,
+    requestFingerprint: keyed?.fingerprint ?? null,
+    deadlineAt: new Date(Date.now() + deadlineMs),
+  };
+  let stored: VideoTask | undefined | { held: number };
   try {
-    task = await insertTask(ctx.db, {
-      id,
-      organizationId: caller.organizationId,
-      projectId: caller.projectId,
-      accountId: caller.accountId,
-      apiKeyId: caller.keyId ?? null,
-      model: model.id,
-      seconds: normalized.seconds,
-      priceMicros: price,
-      request: normalized.request,
-      requestLogId: charge.requestLogId,
-      idempotencyKey: keyed?.key ?? null,
-      requestFingerprint: keyed?.fingerprint ?? null,
-      deadlineAt: new Date(Date.now() + deadlineMs),
-    });
+    stored = normalized.inlineImages.length
+      ? await insertTaskWithinInlineBound(
+          ctx.db,
+          { ...row, inlineImages: normalized.inlineImages, inlineImageBytes: inlineBytes(normalized) },
+          ctx.config.VIDEO_INLINE_IMAGES_MAX_BYTES,
+        )
+      : await insertTask(ctx.db, row);
   } catch (err) {
     await closeCharge(ctx, charge, { status: 'failed', costMicros: 0n, errorMessage: 'task not stored' });
     throw err;
   }
+  if (stored && 'held' in stored) {
+    await closeCharge(ctx, charge, { status: 'failed', costMicros: 0n, errorMessage: 'inline images bound' });
+    throw inlineImagesPending(stored.held, ctx.config.VIDEO_INLINE_IMAGES_MAX_BYTES);
+  }
+  const task = stored;
   if (!task) {
     // The same key won a concurrent create (its claim had lapsed, or Redis lost it): this request's reservation
     // goes back, the earlier task answers.
@@ -108,6 +124,21 @@ async function insertNewTask(
   );
   return task;
 }
+
+const inlineBytes = (normalized: NormalizedVideoRequest) =>
+  normalized.request.images.reduce((sum, image) => sum + ('inline' in image ? image.inline.bytes : 0), 0);
+
+const mib = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MiB`;
+
+/** 429: the organization's tasks already hold as many inline image bytes as the bound allows. */
+const inlineImagesPending = (held: number, max: number) =>
+  new AppError(
+    'Video.InlineImagesPending',
+    429,
+    `This organization's video tasks already hold ${mib(held)} of inline (data URL) reference images not yet ` +
+      `submitted for good (at most ${mib(max)}); retry once some have been, or send the images as http(s) URLs.`,
+    { headers: { 'retry-after': '30' } },
+  );
 
 const noSuchVideo = (id: string) => notFound('Video.NotFound', `No video task ${id} in this project.`);
 

@@ -32,6 +32,18 @@ const badRequests: [string, Record<string, unknown>][] = [
     'a 31 MB data URL',
     { ...base, content: [image(`data:image/png;base64,${Buffer.alloc(31 * 1024 * 1024).toString('base64')}`)] },
   ],
+  // The row keeps URLs and the prompt for good: neither may be a way to store data (docs/video.md).
+  ['an image URL over 8,192 characters', { ...base, content: [image(`https://example.com/${'a'.repeat(8_200)}`)] }],
+  [
+    'a prompt and text items over 20,000 characters together',
+    {
+      ...base,
+      content: [
+        { type: 'text', text: 'b'.repeat(15_000) },
+        { type: 'text', text: 'c'.repeat(15_000) },
+      ],
+    },
+  ],
 ];
 
 describe('video create: bad input', () => {

@@ -13,9 +13,17 @@ export type VideoTaskRequest = {
   resolution?: string;
   size?: string;
   generateAudio?: boolean;
-  /** Reference images: http(s) URLs or data URLs, in request order. */
-  images: { url: string; role: string }[];
+  /**
+   * Reference images in request order: an http(s) URL as sent, or for a data URL its descriptor; the data URL itself
+   * is held in `inline_images` only while a submission may still need it (docs/video.md, "Reference images").
+   */
+  images: VideoTaskImage[];
 };
+
+/** What the row keeps of an image sent inline (a data URL): its type, decoded size and SHA-256, never its bytes. */
+export type InlineImageDescriptor = { mediaType: string; bytes: number; sha256: string };
+
+export type VideoTaskImage = { role: string; url: string } | { role: string; inline: InlineImageDescriptor };
 
 export const videoTasks = pgTable(
   'video_tasks',
@@ -30,6 +38,13 @@ export const videoTasks = pgTable(
     /** The price of the requested seconds at create: reserved then, settled on completion. */
     priceMicros: bigint('price_micros', { mode: 'bigint' }).notNull(),
     request: jsonb('request').$type<VideoTaskRequest>().notNull(),
+    /**
+     * The data URLs of the request's inline images, in order, until no submission can need them: cleared (null) in
+     * the UPDATE that records the task's last upstream task or moves it to a final status.
+     */
+    inlineImages: jsonb('inline_images').$type<string[]>(),
+    /** Decoded bytes of the images in `inline_images` (0 once cleared): the organization's bound sums these. */
+    inlineImageBytes: integer('inline_image_bytes').notNull().default(0),
     status: text('status').$type<VideoStatus>().notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
     /** How many polls were recorded (with `last_polled_at`): a count for operators, not a guard. */
@@ -59,6 +74,8 @@ export const videoTasks = pgTable(
     uniqueIndex('video_tasks_idempotency_key')
       .on(t.projectId, t.idempotencyKey)
       .where(sql`idempotency_key is not null`),
+    // The bound on an organization's pending inline images sums these few rows.
+    index('video_tasks_inline_images_idx').on(t.organizationId).where(sql`inline_image_bytes > 0`),
     index('video_tasks_open_idx').on(t.status).where(sql`status in ('queued', 'in_progress')`),
     // The sweep's search for final tasks whose charge or upstream cancel was never closed: few rows, if any.
     index('video_tasks_unsettled_idx')
