@@ -23,7 +23,12 @@ export async function storeBatchResult(
 ): Promise<void> {
   const waitMs = ctx.config.WEB_FETCH_WAIT_MS;
   const left = Math.min(Math.max(enqueuedAt + waitMs - Date.now(), 0), waitMs);
-  await ctx.redis.set(resultKey(ctx.config.REDIS_PREFIX, resultId), JSON.stringify(items), 'PX', left + RESULT_GRACE_MS);
+  await ctx.redis.set(
+    resultKey(ctx.config.REDIS_PREFIX, resultId),
+    JSON.stringify(items),
+    'PX',
+    left + RESULT_GRACE_MS,
+  );
 }
 
 /** The batch's pages, removed as they are read; undefined when there is none (expired, or never written). */

@@ -84,18 +84,29 @@ describe('Redis bytes a paid web fetch can park', () => {
     const everythingBefore = sum(await keysOf('*'));
     const streamBefore = await eventStreamBytes();
 
+    // The result key lives from the worker's write to the API's read: sample it while the request runs.
+    let resultPeak = 0;
+    let requesting = true;
+    const sampling = (async () => {
+      while (requesting) resultPeak = Math.max(resultPeak, sum(await keysOf(':web-fetch:result:*')));
+    })();
     const first = await fetchFreshUrls(w.key);
+    requesting = false;
+    await sampling;
     const streamBytes = (await eventStreamBytes()) - streamBefore;
     const pages = await cachedPages();
     const cached = sum(pages);
     const everything = sum(await keysOf('*')) - everythingBefore;
     console.log(
       `one request of 20 pages of ${CHARACTERS} characters: ${pages.length} pages cached, ${cached} B (MEMORY USAGE, ` +
-        `as counted) of the ${share} B share; events stream +${streamBytes} B; every key of the prefix +${everything} B`,
+        `as counted) of the ${share} B share; events stream +${streamBytes} B; result key peak ${resultPeak} B (0: not ` +
+        `seen while it lived), none after; every key of the prefix +${everything} B`,
     );
     // The stream carries a few small notifications (added, active, completed with `{resultId}`, removed).
     expect(streamBytes).toBeLessThan(2_000);
-    // The result key was read and deleted, and so was the job.
+    // The result key held the batch's JSON (15.0 MB, in the allocator's 16 MiB size class) and was read and deleted;
+    // so was the job.
+    expect(resultPeak).toBeLessThanOrEqual(16 * MiB + 1024);
     expect(await keysOf(':web-fetch:result:*')).toEqual([]);
     expect(await w.h.ctx.queues.queue('web-fetch').getCompletedCount()).toBe(0);
     // The cache took the share (to within one page) and no more: 11 of the 20 pages at the defaults.
