@@ -10,7 +10,7 @@ import type { Config } from '../../shared/config/index.js';
 import { scanKeys } from '../../shared/redis/connection.js';
 import { cacheBytesKeys, cachePage } from '../../shared/web/page-cache.js';
 import { aProjectWithKey, type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
-import { startProcess, type WorkerProcess } from '../support/harness.js';
+import { startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
 
 const CHARACTERS = 250_000; // the most a page's content keeps
@@ -181,4 +181,14 @@ describe('Redis bytes a paid web fetch can park', () => {
     expect(peak).toBeLessThanOrEqual(2 * budget);
     expect(peak).toBeGreaterThan(budget / 2);
   }, 30_000);
+
+  it('still answers a batch queued by an earlier API (no resultId) with its pages as the return value', async () => {
+    const url = `${origin}/earlier-api`;
+    const job = await w.h.ctx.queues.add('web-fetch', 'batch', { urls: [url] });
+    const done = await waitUntil(
+      async () => (await job.isCompleted()) && (await w.h.ctx.queues.queue('web-fetch').getJob(job.id as string)),
+    );
+    expect(done.returnvalue).toEqual({ items: [{ url, title: '', content: expect.any(String) }] });
+    expect(await keysOf(':web-fetch:result:*')).toEqual([]);
+  });
 });
