@@ -107,7 +107,11 @@ export const envSchema = z
 
     OUTBOUND_ALLOWED_HOSTS: list.default([]),
     WEB_BILLING_MULTIPLIER: z.coerce.number().positive().default(1),
+    /** Web fetch page cache (docs/web.md): a page's lifetime (0: off), and the bytes pages may add per window of that
+     * length, in all and per organization; a page past either is served but not cached. */
     WEB_FETCH_CACHE_SECONDS: z.coerce.number().int().min(0).default(300),
+    WEB_FETCH_CACHE_BYTES: positiveInt.default(64 * 1_048_576),
+    WEB_FETCH_CACHE_ORG_BYTES: positiveInt.default(8 * 1_048_576),
     /** Web fetch: total time per page (connect, redirects, body), pages fetched at once per batch, and how long
      * the API waits for a batch before answering 503. */
     WEB_FETCH_PAGE_TIMEOUT_MS: positiveInt.default(10_000),

@@ -31,7 +31,14 @@ export const queueDefinitions = {
   'web-fetch': {
     description: 'fetch and extract a batch of URLs for a waiting API request',
     jobs: {
-      batch: payload({ urls: z.array(z.string().max(4096)).min(1).max(20) }),
+      batch: payload({
+        urls: z.array(z.string().max(4096)).min(1).max(20),
+        /** Whose page-cache share the pages count in; optional for batches queued by earlier versions. */
+        organizationId: uuid.optional(),
+        /** Names the key the pages are handed over in (shared/web/batch-results.ts); without it (a batch queued by
+         * an earlier version) the pages are the job's return value. */
+        resultId: uuid.optional(),
+      }),
     },
     options: { attempts: 1 },
   },
@@ -154,8 +161,9 @@ export const retention = {
 
 /**
  * Entries kept in a queue's events stream (BullMQ's default is 10,000). The stream is a live notification channel:
- * only web-fetch has a reader (each API process waits there for its batches, and a completed event carries the
- * fetched pages), so it keeps enough for a reader that falls behind; the others keep what the dashboard shows.
+ * only web-fetch has a reader (each API process waits there for its batches), so it keeps enough for a reader that
+ * falls behind; the others keep what the dashboard shows. A completed event carries the job's return value, so a
+ * job must return something small: a web-fetch batch returns where its pages wait (shared/web/batch-results.ts).
  */
 export const eventsKept = (queue: QueueName) => (queue === 'web-fetch' ? 1_000 : 100);
 

@@ -11,6 +11,7 @@ import { windowCommands } from '../rate-limit/sliding-window.js';
 import { telemetryFlushCommands } from '../telemetry/telemetry-flush.js';
 import { intakeCommands } from '../telemetry/telemetry-intake.js';
 import { mirrorCommands } from '../wallet/mirror-steps.js';
+import { pageCacheCommands } from '../web/page-cache.js';
 
 export function defineLuaCommands(redis: Redis): void {
   claimCommands(redis);
@@ -20,4 +21,5 @@ export function defineLuaCommands(redis: Redis): void {
   telemetryFlushCommands(redis);
   intakeCommands(redis);
   mirrorCommands(redis);
+  pageCacheCommands(redis);
 }

@@ -11,12 +11,13 @@ async function fetchOne(
   client: OutboundClient,
   readHtml: HtmlReader,
   url: string,
+  organizationId: string | undefined,
 ): Promise<FetchedPage> {
   try {
     const cached = await cachedPage(ctx, url);
     if (cached) return cached;
     const page = await fetchPage(client, readHtml, url);
-    await cachePage(ctx, page);
+    await cachePage(ctx, page, organizationId);
     return page;
   } catch (err) {
     ctx.logger.warn({ url, err: (err as Error).message }, 'web fetch of one URL failed unexpectedly');
@@ -29,6 +30,7 @@ export async function fetchBatch(
   client: OutboundClient,
   readHtml: HtmlReader,
   urls: string[],
+  organizationId?: string,
 ): Promise<FetchedPage[]> {
   // The same URL twice in one batch is fetched once.
   const unique = [...new Set(urls)];
@@ -37,7 +39,7 @@ export async function fetchBatch(
   const lane = async () => {
     while (next < unique.length) {
       const url = unique[next++] as string;
-      pages.set(url, await fetchOne(ctx, client, readHtml, url));
+      pages.set(url, await fetchOne(ctx, client, readHtml, url, organizationId));
     }
   };
   await Promise.all(Array.from({ length: Math.min(ctx.config.WEB_FETCH_CONCURRENCY, unique.length) }, lane));

@@ -14,7 +14,7 @@ export async function fetchPages(ctx: AppContext, caller: GatewayCaller, urls: s
   const charge = await openCharge(ctx, caller, { operation: 'web_fetch', reserveMicros: price });
   let pages: FetchedPage[];
   try {
-    pages = await runFetchBatch(ctx, urls);
+    pages = await runFetchBatch(ctx, caller.organizationId, urls);
   } catch (err) {
     await closeCharge(ctx, charge, {
       status: 'failed',

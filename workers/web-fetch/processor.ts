@@ -1,5 +1,8 @@
-// web-fetch/batch: fetch and extract the URLs of one API request; the result is what the waiting API returns.
+// web-fetch/batch: fetch and extract the URLs of one API request, and hand the pages to the waiting API.
+import type { Job } from 'bullmq';
 import type { AppContext } from '../../shared/context.js';
+import type { ParsedPayload } from '../../shared/queues/registry.js';
+import { storeBatchResult } from '../../shared/web/batch-results.js';
 import { createExtractionPool, type ExtractionPool } from '../../shared/web/extraction-pool.js';
 import { fetchBatch } from '../../shared/web/fetch-batch.js';
 import { pageClient } from '../../shared/web/page-client.js';
@@ -23,13 +26,21 @@ function extractionPool(ctx: AppContext): ExtractionPool {
   return pool;
 }
 
-async function batch({ urls }: { urls: string[] }, ctx: AppContext) {
+async function batch(
+  { urls, organizationId, resultId }: ParsedPayload<'web-fetch', 'batch'>,
+  ctx: AppContext,
+  job: Job,
+) {
   const reader = extractionPool(ctx);
   const readHtml = (body: Uint8Array, contentType: string | undefined) => {
     ctx.logger.debug({ bytes: body.byteLength }, 'reading a page');
     return reader.extract(body, contentType);
   };
-  return { items: await fetchBatch(ctx, pageClient(ctx.config), readHtml, urls) };
+  const items = await fetchBatch(ctx, pageClient(ctx.config), readHtml, urls, organizationId);
+  // The return value is copied into the queue's events stream: only a marker goes there (batch-results.ts).
+  if (!resultId) return { items }; // queued by an API from before the result keys
+  await storeBatchResult(ctx, resultId, items, job.timestamp);
+  return { resultId };
 }
 
 /** At shutdown, after the jobs in hand: the threads go (a page still being read is cut). */
