@@ -1,7 +1,7 @@
 // Token usage of a Messages answer: read from a JSON response, or metered from the SSE stream as it passes
 // (message_start carries input and cache tokens, the last message_delta the cumulative output and any updated
-// input, cache and server-tool figures); a stream cut short is billed for what was produced, estimated from the
-// text received when the final usage never came.
+// input, cache and server-tool figures); a stream cut short is billed for what was produced, estimated from what
+// was received when the final usage never came (see StreamUsageMeter.billable).
 import { anthropicEventReader } from './anthropic-sse.js';
 import { addUsage, type TokenUsage } from './pricing.js';
 
@@ -46,10 +46,27 @@ export function usageOf(fields: UsageFields | undefined | null): TokenUsage {
   return usage;
 }
 
+/**
+ * UTF-8 bytes per token assumed for what a cut stream showed. Tokens never outnumber bytes, and text the caller
+ * chooses can approach a token per character: CJK runs about one token per 3-byte character, English about one per 4
+ * bytes, random ASCII one per 2 to 3. So a third of the bytes bills CJK fully, English about a third above its real
+ * figure, and leaves little to win by choosing the text.
+ */
+const CUT_STREAM_BYTES_PER_TOKEN = 3;
+
+/** Server tools a cut stream is seen to call, by the usage figure that prices them. */
+const serverToolFigures: Record<string, 'webSearchRequests' | 'webFetchRequests'> = {
+  web_search: 'webSearchRequests',
+  web_fetch: 'webFetchRequests',
+};
+
 export class StreamUsageMeter {
   private start: UsageFields = {};
   private final: UsageFields | undefined;
-  private producedChars = 0;
+  private producedBytes = 0;
+  /** What the upstream fed back to the model in a server-side tool loop (result blocks): input of a later pass. */
+  private toolResultBytes = 0;
+  private serverTools = { webSearchRequests: 0, webFetchRequests: 0 };
   completed = false;
   upstreamError: string | undefined;
   /** The `model` of message_start: which upstream model served the stream. */
@@ -64,9 +81,19 @@ export class StreamUsageMeter {
         this.servedModel = typeof message?.model === 'string' ? message.model : undefined;
         return;
       }
+      case 'content_block_start': {
+        const block = data.content_block as { type?: unknown; name?: unknown } | undefined;
+        if (block?.type === 'server_tool_use') {
+          const figure = serverToolFigures[String(block.name)];
+          if (figure) this.serverTools[figure]++;
+        } else if (typeof block?.type === 'string' && block.type.endsWith('_tool_result')) {
+          this.toolResultBytes += Buffer.byteLength(JSON.stringify(block));
+        }
+        return;
+      }
       case 'content_block_delta': {
         const delta = data.delta as { text?: string; thinking?: string; partial_json?: string } | undefined;
-        this.producedChars += (delta?.text ?? delta?.thinking ?? delta?.partial_json ?? '').length;
+        this.producedBytes += Buffer.byteLength(delta?.text ?? delta?.thinking ?? delta?.partial_json ?? '');
         return;
       }
       case 'message_delta': {
@@ -83,7 +110,11 @@ export class StreamUsageMeter {
     }
   }
 
-  /** The usage to bill: the stream's own figures, or for a cut stream an estimate of ~4 characters per token. */
+  /**
+   * The usage to bill: the stream's own figures; for a stream cut before them (a client that leaves before the final
+   * message_delta keeps what it read), a bound the client cannot shrink by its choice of text: output from the bytes
+   * received, the server tools it was seen to call, and their results as input of the pass that read them.
+   */
   billable(): TokenUsage {
     if (this.final?.output_tokens !== undefined && this.final.output_tokens !== null) {
       // message_delta's figures are cumulative; a field it leaves out (or sends as null) keeps message_start's.
@@ -94,6 +125,13 @@ export class StreamUsageMeter {
       return usageOf(merged);
     }
     const usage = usageOf(this.start);
-    return { ...usage, outputTokens: Math.max(usage.outputTokens, Math.ceil(this.producedChars / 4)) };
+    const tokens = (bytes: number) => Math.ceil(bytes / CUT_STREAM_BYTES_PER_TOKEN);
+    return {
+      ...usage,
+      inputTokens: usage.inputTokens + tokens(this.toolResultBytes),
+      outputTokens: Math.max(usage.outputTokens, tokens(this.producedBytes)),
+      webSearchRequests: Math.max(usage.webSearchRequests ?? 0, this.serverTools.webSearchRequests),
+      webFetchRequests: Math.max(usage.webFetchRequests ?? 0, this.serverTools.webFetchRequests),
+    };
   }
 }

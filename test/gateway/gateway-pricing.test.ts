@@ -158,21 +158,70 @@ describe('the stream usage meter', () => {
     });
   });
 
-  it('bills a stream cut short for the text it produced', () => {
+  const cutMeter = () => {
     const meter = new StreamUsageMeter();
     meter.feed(
       sse('message_start', { type: 'message_start', message: { usage: { input_tokens: 10, output_tokens: 1 } } }),
     );
-    meter.feed(
-      sse('content_block_delta', { type: 'content_block_delta', delta: { type: 'text_delta', text: 'x'.repeat(40) } }),
-    );
+    return meter;
+  };
+  const textDelta = (text: string) =>
+    sse('content_block_delta', { type: 'content_block_delta', delta: { type: 'text_delta', text } });
+
+  it('bills a stream cut short for the text it produced: a token per 3 UTF-8 bytes received', () => {
+    const meter = cutMeter();
+    meter.feed(textDelta('x'.repeat(40)));
     expect(meter.completed).toBe(false);
     expect(meter.billable()).toMatchObject({
       inputTokens: 10,
-      outputTokens: 10,
+      outputTokens: 14,
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
     });
+  });
+
+  it('bills CJK text of a cut stream at a token per character, whatever the caller asked the model to write', () => {
+    const meter = cutMeter();
+    meter.feed(textDelta('あ'.repeat(4000)));
+    meter.feed(
+      sse('content_block_delta', { type: 'content_block_delta', delta: { type: 'thinking_delta', thinking: '考' } }),
+    );
+    expect(meter.billable().outputTokens).toBe(4001);
+  });
+
+  it('bills the server tools a cut stream was seen to call, and their results as input of the next pass', () => {
+    const meter = cutMeter();
+    const block = (index: number, content_block: object) =>
+      sse('content_block_start', { type: 'content_block_start', index, content_block });
+    meter.feed(block(0, { type: 'server_tool_use', id: 's1', name: 'web_search', input: {} }));
+    meter.feed(block(1, { type: 'server_tool_use', id: 's2', name: 'web_fetch', input: {} }));
+    meter.feed(block(2, { type: 'server_tool_use', id: 's3', name: 'code_execution', input: {} }));
+    const result = {
+      type: 'web_search_tool_result',
+      tool_use_id: 's1',
+      content: [{ encrypted_content: 'E'.repeat(3000) }],
+    };
+    meter.feed(block(3, result));
+    meter.feed(block(4, { type: 'text', text: '' }));
+    expect(meter.billable()).toMatchObject({
+      inputTokens: 10 + Math.ceil(Buffer.byteLength(JSON.stringify(result)) / 3),
+      webSearchRequests: 1,
+      webFetchRequests: 1,
+    });
+  });
+
+  it('lets the final usage of a complete stream win over what was seen', () => {
+    const meter = cutMeter();
+    meter.feed(
+      sse('content_block_start', {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'server_tool_use', name: 'web_search' },
+      }),
+    );
+    meter.feed(textDelta('あ'.repeat(100)));
+    meter.feed(sse('message_delta', { type: 'message_delta', usage: { output_tokens: 70 } }));
+    expect(meter.billable()).toMatchObject({ inputTokens: 10, outputTokens: 70, webSearchRequests: 0 });
   });
 
   it('reads usage from a JSON answer, treating nulls as zero', () => {
