@@ -15,7 +15,7 @@ const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.str
 const CJK = 'あ'.repeat(4000); // 4,000 characters, 12,000 UTF-8 bytes: at least ~4,000 tokens for any real tokenizer
 
 /** An Anthropic-like upstream: streams a scenario, then keeps the stream open (the final usage would come later). */
-function hostileUpstream(req: http.IncomingMessage, res: http.ServerResponse, body: string) {
+function hostileUpstream(_req: http.IncomingMessage, res: http.ServerResponse, body: string) {
   const request = JSON.parse(body || '{}') as { messages?: { content?: unknown }[] };
   const prompt = JSON.stringify(request.messages ?? []);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
