@@ -67,4 +67,32 @@ describe('the queue dashboard at /admin/queues', () => {
     expect(out.status).toBe(204);
     expect(cookieOf(out)).toMatch(/^ockhub_admin_session=;/);
   });
+
+  it('refuses a state-changing call carried by either cookie unless it comes from a page of this origin', async () => {
+    const admin = await signInAdmin(h);
+    const jar = (cookieOf(await h.http.post('/admin/session').set(bearer(admin.token))) as string).split(
+      ';',
+    )[0] as string;
+    const queue = h.ctx.queues.queue('maintenance');
+    await queue.resume();
+    const pause = (cookie: string, site?: string) => {
+      const call = h.http.put('/admin/queues/api/queues/maintenance/pause').set('cookie', cookie);
+      return site ? call.set('sec-fetch-site', site) : call;
+    };
+    // A fetch() from a sibling subdomain's page: SameSite=Strict still sends the cookie, the browser says same-site.
+    const crossSite = await pause(jar, 'same-site');
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body.title).toBe('Auth.CrossSiteRequest');
+    expect((await pause(jar)).status).toBe(403); // no browser sends a state change with neither header
+    expect((await pause(`ockhub_session=${admin.token}`, 'same-site')).status).toBe(403);
+    expect(await queue.isPaused()).toBe(false);
+
+    expect((await pause(jar, 'same-origin')).status).toBe(200); // the dashboard's own page
+    expect(await queue.isPaused()).toBe(true);
+    await queue.resume();
+    // A bearer header is no cookie: no page can make a browser send it.
+    const byHeader = await h.http.put('/admin/queues/api/queues/maintenance/pause').set(bearer(admin.token));
+    expect(byHeader.status).toBe(200);
+    await queue.resume();
+  });
 });

@@ -1,6 +1,7 @@
 // Who may open the queue dashboard: an Admin's console session, presented as a bearer token, as the HttpOnly cookie
 // that POST /admin/session sets (a browser cannot add headers to the dashboard's own calls), or as the console's
-// own session cookie (the console links here). A state-changing call with the console cookie must be same-origin.
+// own session cookie (the console links here). A state-changing call carried by either cookie must be same-origin:
+// SameSite=Strict still sends a cookie from a sibling subdomain's page (same site, another origin).
 import type { Request, RequestHandler } from 'express';
 import type { AppContext } from '../../../shared/context.js';
 import { forbidden, unauthorized } from '../../../shared/errors/app-error.js';
@@ -26,11 +27,10 @@ export async function adminSessionOf(ctx: AppContext, token: string | undefined)
 /** Guards the dashboard: its own cookie first, then a bearer header, then the console cookie. */
 export function requireAdminSession(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
-    let token = readCookie(req, ADMIN_COOKIE) ?? bearerToken(req);
-    if (!token) {
-      token = readCookie(req, CONSOLE_COOKIE);
-      if (token && changesState(req)) assertSameOrigin(req, ctx.config);
-    }
+    const dashboardCookie = readCookie(req, ADMIN_COOKIE);
+    const header = dashboardCookie ? undefined : bearerToken(req);
+    const token = dashboardCookie ?? header ?? readCookie(req, CONSOLE_COOKIE);
+    if (token && !header && changesState(req)) assertSameOrigin(req, ctx.config);
     res.locals.principal = await adminSessionOf(ctx, token);
     next();
   };
