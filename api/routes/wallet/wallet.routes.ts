@@ -5,7 +5,7 @@ import { requireOrganizationAdmin } from '../../../shared/organizations/access.j
 import { listAlerts } from '../../../shared/wallet/alert-history.js';
 import { getAlertSettings, updateAlertSettings } from '../../../shared/wallet/alert-settings.js';
 import { webhookClient } from '../../../shared/wallet/alert-webhook.js';
-import { requestTestAlert } from '../../../shared/wallet/balance-alerts.js';
+import { requestTestAlert, TEST_ALERTS_PER_HOUR } from '../../../shared/wallet/balance-alerts.js';
 import { listRecords } from '../../../shared/wallet/ledger.js';
 import { redeemTopUpCode } from '../../../shared/wallet/top-up-redemption.js';
 import { liveWallet } from '../../../shared/wallet/wallet-mirror.js';
@@ -101,6 +101,7 @@ export const walletArea: Area = {
       path: '/alerts/test',
       summary: 'Send a test alert',
       ...org,
+      rateLimited: `Alert.TooManyTests: more than ${TEST_ALERTS_PER_HOUR} test alerts by the organization in the last hour.`,
       handler: (ctx) => async (_req, res) => {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'send a test alert');
