@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
+import { BoundedGate } from '../concurrency/bounded-gate.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { catalogVersions } from '../db/schema/index.js';
@@ -30,6 +31,18 @@ async function lockUploadableVersion(tx: DbExecutor, accountId: string, skillId:
 const invalidBundle = (problems: string[]) =>
   badRequest('Skill.InvalidBundle', problems.join(' '), { details: { problems } });
 
+/**
+ * Inspection reads the whole stored bundle (≤ 10 MB) into memory and inflates its entries: per API process, two at
+ * once and eight in line; past that 503 with Retry-After, so concurrent uploads cannot add up the memory without bound.
+ */
+const inspections = new BoundedGate(
+  { running: 2, waiting: 8 },
+  () =>
+    new AppError('Skill.UploadBusy', 503, 'Too many skill bundles are being inspected; try again shortly.', {
+      headers: { 'retry-after': '5' },
+    }),
+);
+
 export async function uploadSkillBundle(
   ctx: AppContext,
   accountId: string,
@@ -51,7 +64,13 @@ export async function uploadSkillBundle(
     throw err;
   }
 
-  const inspection = await inspectSkillBundle(await ctx.storage.getBuffer(key, limit));
+  let inspection: Awaited<ReturnType<typeof inspectSkillBundle>>;
+  try {
+    inspection = await inspections.run(async () => inspectSkillBundle(await ctx.storage.getBuffer(key, limit)));
+  } catch (err) {
+    await ctx.storage.delete(key);
+    throw err;
+  }
   if (!inspection.ok) {
     await ctx.storage.delete(key);
     throw invalidBundle(inspection.problems);
