@@ -42,10 +42,7 @@ export async function checkReviewRevision(
   expected: RevisionPrecondition | undefined,
 ): Promise<void> {
   if (expected === undefined || expected === '*') return;
-  const [row] = await tx
-    .select({ n: count() })
-    .from(catalogTransitions)
-    .where(eq(catalogTransitions.itemId, item.id));
+  const [row] = await tx.select({ n: count() }).from(catalogTransitions).where(eq(catalogTransitions.itemId, item.id));
   const current = reviewRevision(item, version, row?.n ?? 0);
   if (!expected.includes(current)) throw staleReview(current);
 }

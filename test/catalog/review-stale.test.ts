@@ -106,7 +106,7 @@ describe('a decision on content the moderator did not see', () => {
     expect(again.body.versions[0].connections[0].command).toBe('sh');
     expect(again.headers.etag).not.toBe(etag);
     expect(approved.headers.etag).toBe(again.headers.etag);
-    expect((await decideIfMatch(draft.id, 'approve', again.headers.etag)).status).toBe(200);
+    expect((await decideIfMatch(draft.id, 'approve', again.headers.etag as string)).status).toBe(200);
     const item = await h.http.get(`/api/v1/mcp/${draft.slug}`);
     expect(item.body.currentVersion.connections[0].command).toBe('sh');
   });

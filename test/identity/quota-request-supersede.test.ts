@@ -32,7 +32,9 @@ describe('a quota request replaced while the Admin looks', () => {
     expect(swapped.status).toBe(200);
     expect(swapped.body.id).not.toBe(asked.body.id);
 
-    const approved = await h.http.post(`/api/v1/admin/quota-requests/${asked.body.id}/approve`).set(bearer(admin.token));
+    const approved = await h.http
+      .post(`/api/v1/admin/quota-requests/${asked.body.id}/approve`)
+      .set(bearer(admin.token));
     expect(approved.status).toBe(404);
     expect(JSON.parse(approved.text).title).toBe('QuotaRequest.NotFound');
     const usage = await h.http.get('/api/v1/api-keys/usage').set(bearer(user.session));
@@ -43,7 +45,9 @@ describe('a quota request replaced while the Admin looks', () => {
     expect(mine.body.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
       [swapped.body.id, 'pending'],
     ]);
-    const rejected = await h.http.post(`/api/v1/admin/quota-requests/${swapped.body.id}/reject`).set(bearer(admin.token));
+    const rejected = await h.http
+      .post(`/api/v1/admin/quota-requests/${swapped.body.id}/reject`)
+      .set(bearer(admin.token));
     expect(rejected.status).toBe(200);
     expect((await h.http.get('/api/v1/api-keys/usage').set(bearer(user.session))).body.dailyQuota).toBe(1000);
   });

@@ -61,6 +61,7 @@ const decisionRoutes = decisions.map(
     ...item,
     body: schema,
     ifMatch: reviewPrecondition,
+    conflicts: '<Type>.NotInReview: the item is not in review (withdrawn or already decided).',
     handler: (ctx) => async (req, res) => {
       const type = itemTypeOf(req);
       const input = body(req, schema, 'Moderation.Invalid');
