@@ -85,7 +85,11 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
   const params = pathParams(doc);
   const status = doc.status ?? 200;
   const responses: Record<string, ResponseConfig> = {
-    [status]: { description: doc.returns ?? 'Success.', content: successContent(doc, family) },
+    [status]: {
+      description: doc.returns ?? 'Success.',
+      content: successContent(doc, family),
+      ...(doc.etag ? { headers: { ETag: { description: doc.etag, schema: { type: 'string' as const } } } } : {}),
+    },
   };
   if (doc.body || doc.query || params || doc.multipartFiles) {
     responses[400] = errorResponse(family, 'The request is invalid.');
@@ -100,6 +104,7 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
     doc.idempotencyKey ? 'Idempotency.RequestInFlight: the first request with this key is in flight.' : undefined,
   ].filter(Boolean);
   if (conflicts.length > 0) responses[409] = errorResponse(family, conflicts.join(' '));
+  if (doc.ifMatch) responses[412] = errorResponse(family, doc.ifMatch);
   if (doc.idempotencyKey) {
     responses[422] = errorResponse(family, 'Idempotency.KeyReused: this key came first with a different body.');
   }
@@ -118,6 +123,14 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
   const headers = {
     ...(doc.organization ? { 'x-organization-id': z.string().optional() } : {}),
     ...(doc.idempotencyKey ? { 'idempotency-key': z.string().min(1).max(255).optional() } : {}),
+    ...(doc.ifMatch
+      ? {
+          'if-match': z
+            .string()
+            .optional()
+            .meta({ description: 'The ETag the caller read; when it is no longer current the answer is 412.' }),
+        }
+      : {}),
   };
   if (Object.keys(headers).length > 0) request.headers = z.object(headers);
   if (doc.body) request.body = { required: true, content: { 'application/json': { schema: doc.body } } };

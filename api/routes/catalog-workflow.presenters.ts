@@ -5,6 +5,7 @@ import type { MutationResult } from '../../shared/catalog/drafts.js';
 import type { ReportListRow } from '../../shared/catalog/reports.js';
 import type { DraftDetail, QueueRow, WorkflowListRow } from '../../shared/catalog/workflow-reads.js';
 import type { catalogReports, catalogTransitions, publishers } from '../../shared/db/schema/index.js';
+import { entityTag } from '../http/if-match.js';
 import { withoutNulls } from '../http/json.js';
 import { presentItemStats, presentVersionDetail } from './catalog/catalog.presenters.js';
 
@@ -97,7 +98,13 @@ export function presentDraftDetail(detail: DraftDetail) {
       }),
     ),
     transitions: detail.transitions.map(presentTransition),
+    reviewRevision: detail.reviewRevision,
   };
+}
+
+/** The detail's review revision as a strong ETag (what `If-Match` on a decision names); private and never stored. */
+export function draftDetailHeaders(detail: DraftDetail): Record<string, string> {
+  return { etag: entityTag(detail.reviewRevision), 'cache-control': 'no-store' };
 }
 
 export function presentReport(row: ReportListRow | { report: typeof catalogReports.$inferSelect }) {

@@ -47,6 +47,11 @@ export type Route = {
   /** The route answers 409 when the caller's state refuses it, such as a limit on what it may hold (a sentence
    * naming the code and the cause). */
   conflicts?: string;
+  /** The route honours an optional If-Match precondition and answers 412 when it fails (a sentence naming the code
+   * and what the tag names). */
+  ifMatch?: string;
+  /** The success answers an ETag header (a sentence saying what it names). */
+  etag?: string;
   /** The route answers 429 with Retry-After under this limit (a sentence naming it). */
   rateLimited?: string;
   /** The route also answers 503 with Retry-After when this pool is full (a sentence naming it). */

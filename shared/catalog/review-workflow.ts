@@ -9,6 +9,7 @@ import { catalogChanged } from './change-feed.js';
 import type { MutationResult } from './drafts.js';
 import { type ItemRow, lockItem, lockOwnItem, pendingVersion, type VersionRow } from './item-access.js';
 import type { ItemType } from './item-types.js';
+import { checkReviewRevision, type RevisionPrecondition } from './review-revision.js';
 import { enqueueSkillBundleParse } from './skill-bundle-hook.js';
 import { recordTransition } from './transitions.js';
 import { bundleExecutesCode, type McpPayload, type SkillPayload } from './version-payloads.js';
@@ -76,6 +77,11 @@ export async function withdrawFromReview(
 
 export type Decision = 'approve' | 'request_changes' | 'reject';
 
+/**
+ * `expected` is the review revision the moderator saw (`If-Match`): when the item has changed since, the decision is
+ * `412 Review.Stale` and nothing is decided. Without it (the seed's `{comment?}` contract) the decision concerns
+ * whatever is in review now.
+ */
 export async function decideReview(
   ctx: AppContext,
   type: ItemType,
@@ -83,10 +89,12 @@ export async function decideReview(
   itemId: string,
   decision: Decision,
   comment?: string,
+  expected?: RevisionPrecondition,
 ): Promise<MutationResult> {
   const decided = await ctx.db.transaction(async (tx) => {
     const item = await lockItem(tx, type, itemId);
     const version = await inReviewVersion(tx, type, item);
+    await checkReviewRevision(tx, item, version, expected);
     const to = decision === 'approve' ? 'published' : decision === 'reject' ? 'rejected' : 'changes_requested';
     await moveTo(tx, item, version, to, { actorAccountId: moderatorAccountId, action: decision, comment });
     if (decision === 'approve') await publish(tx, item, version);

@@ -2,12 +2,15 @@
 // moderation queue, and the moderator's view of any item.
 
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
+import type { Database, DbExecutor } from '../db/client.js';
 import { readPage } from '../db/page.js';
 import { catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
 import type { ItemType } from './item-types.js';
+import { reviewRevision } from './review-revision.js';
+
+const pendingStatuses = ['draft', 'in_review', 'changes_requested', 'rejected'] as const;
 
 const i = catalogItems;
 
@@ -28,9 +31,19 @@ export async function listOwnItems(db: Database, type: ItemType, accountId: stri
   return withVersionNumbers(db, rows);
 }
 
-/** One item in full for its owner (`ownerAccountId`) or, when that is omitted, for a moderator. */
-export async function getDraftDetail(db: Database, type: ItemType, itemId: string, ownerAccountId?: string) {
+/**
+ * One item in full for its owner (`ownerAccountId`) or, when that is omitted, for a moderator, with its review
+ * revision. One read-only snapshot, so the revision names exactly the content returned beside it.
+ */
+export function getDraftDetail(db: Database, type: ItemType, itemId: string, ownerAccountId?: string) {
   if (!isUuid(itemId)) throw catalogErrors.itemNotFound(type);
+  return db.transaction((tx) => readDraftDetail(tx, type, itemId, ownerAccountId), {
+    isolationLevel: 'repeatable read',
+    accessMode: 'read only',
+  });
+}
+
+async function readDraftDetail(db: DbExecutor, type: ItemType, itemId: string, ownerAccountId?: string) {
   const conditions = [eq(i.id, itemId), eq(i.type, type)];
   if (ownerAccountId) conditions.push(eq(publishers.ownerAccountId, ownerAccountId));
   const [row] = await db
@@ -39,19 +52,18 @@ export async function getDraftDetail(db: Database, type: ItemType, itemId: strin
     .innerJoin(publishers, eq(publishers.id, i.publisherId))
     .where(and(...conditions));
   if (!row) throw catalogErrors.itemNotFound(type);
-  const [versions, transitions] = await Promise.all([
-    db
-      .select()
-      .from(catalogVersions)
-      .where(eq(catalogVersions.itemId, itemId))
-      .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id)),
-    db
-      .select()
-      .from(catalogTransitions)
-      .where(eq(catalogTransitions.itemId, itemId))
-      .orderBy(asc(catalogTransitions.createdAt), asc(catalogTransitions.id)),
-  ]);
-  return { ...row, versions, transitions };
+  const versions = await db
+    .select()
+    .from(catalogVersions)
+    .where(eq(catalogVersions.itemId, itemId))
+    .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id));
+  const transitions = await db
+    .select()
+    .from(catalogTransitions)
+    .where(eq(catalogTransitions.itemId, itemId))
+    .orderBy(asc(catalogTransitions.createdAt), asc(catalogTransitions.id));
+  const pending = versions.find((v) => (pendingStatuses as readonly string[]).includes(v.status));
+  return { ...row, versions, transitions, reviewRevision: reviewRevision(row.item, pending, transitions.length) };
 }
 
 export type DraftDetail = Awaited<ReturnType<typeof getDraftDetail>>;

@@ -1,5 +1,5 @@
 // Requests for a larger daily quota: one pending request per account (a new one replaces it), decided by an Admin.
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import { accounts, quotaRequests } from '../db/schema/index.js';
@@ -8,21 +8,28 @@ import { CredentialCache } from './credential-cache.js';
 
 export type QuotaRequest = typeof quotaRequests.$inferSelect;
 
+/**
+ * A new request supersedes the pending one under a NEW id: the old row is deleted in the same transaction, so an
+ * Admin's approval of the id they were shown can never grant a value they were not shown (it finds no such request,
+ * 404). The account row is locked first, so concurrent requests of one account queue behind each other and the last
+ * one wins, with exactly one pending request left (the partial unique index would refuse a second anyway).
+ */
 export async function submitQuotaRequest(
   ctx: AppContext,
   accountId: string,
   input: { requestedQuota: number; reason?: string },
 ): Promise<QuotaRequest> {
-  const [row] = await ctx.db
-    .insert(quotaRequests)
-    .values({ accountId, requestedQuota: input.requestedQuota, reason: input.reason ?? null })
-    .onConflictDoUpdate({
-      target: quotaRequests.accountId,
-      targetWhere: sql`${quotaRequests.status} = 'pending'`,
-      set: { requestedQuota: input.requestedQuota, reason: input.reason ?? null, createdAt: new Date() },
-    })
-    .returning();
-  return row as QuotaRequest;
+  return ctx.db.transaction(async (tx) => {
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('update');
+    await tx
+      .delete(quotaRequests)
+      .where(and(eq(quotaRequests.accountId, accountId), eq(quotaRequests.status, 'pending')));
+    const [row] = await tx
+      .insert(quotaRequests)
+      .values({ accountId, requestedQuota: input.requestedQuota, reason: input.reason ?? null })
+      .returning();
+    return row as QuotaRequest;
+  });
 }
 
 export function listOwnQuotaRequests(ctx: AppContext, accountId: string): Promise<QuotaRequest[]> {
@@ -52,6 +59,18 @@ export async function decideQuotaRequest(
   actor: AuditActor,
 ): Promise<QuotaRequest> {
   const decided = await ctx.db.transaction(async (tx) => {
+    const [target] = await tx
+      .select({ accountId: quotaRequests.accountId })
+      .from(quotaRequests)
+      .where(eq(quotaRequests.id, requestId));
+    if (!target) throw notFound('QuotaRequest.NotFound', 'No such quota request.');
+    // The account first, as submitQuotaRequest locks it: a decision and a superseding request queue behind each other
+    // (never a deadlock), and a request superseded meanwhile is gone when the update below looks for it.
+    const [account] = await tx
+      .select({ dailyQuota: accounts.dailyQuota })
+      .from(accounts)
+      .where(eq(accounts.id, target.accountId))
+      .for('update');
     const [row] = await tx
       .update(quotaRequests)
       .set({ status: decision, decidedAt: new Date(), decidedBy: actor.accountId })
@@ -62,14 +81,9 @@ export async function decideQuotaRequest(
         .select({ id: quotaRequests.id })
         .from(quotaRequests)
         .where(eq(quotaRequests.id, requestId));
-      if (!existing) throw notFound('QuotaRequest.NotFound', 'No such quota request.');
+      if (!existing) throw notFound('QuotaRequest.NotFound', 'No such quota request (a newer request replaced it).');
       throw conflict('QuotaRequest.AlreadyDecided', 'This quota request has already been decided.');
     }
-    const [account] = await tx
-      .select({ dailyQuota: accounts.dailyQuota })
-      .from(accounts)
-      .where(eq(accounts.id, row.accountId))
-      .for('update');
     if (decision === 'approved') {
       await tx
         .update(accounts)

@@ -10,11 +10,13 @@ import { listReports, resolveReport } from '../../../shared/catalog/reports.js';
 import { decideReview } from '../../../shared/catalog/review-workflow.js';
 import { unlistItem } from '../../../shared/catalog/unlisting.js';
 import { getDraftDetail, listReviewQueue } from '../../../shared/catalog/workflow-reads.js';
+import { ifMatchOf } from '../../http/if-match.js';
 import { checkedParam, pathParam, uuidParam } from '../../http/path-params.js';
 import { body, query } from '../../http/validate.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
 import { itemIdParam, itemTypeOf, itemTypeParam } from '../catalog-params.js';
 import {
+  draftDetailHeaders,
   presentDraftDetail,
   presentMutation,
   presentPublisher,
@@ -41,6 +43,10 @@ const moderator = { access: 'bearer', dailyQuota: 'counted', before: moderatorOn
 const item = { ...moderator, params: { type: itemTypeParam, id: itemIdParam } };
 const account = (res: Response) => principalOf(res).accountId;
 
+const reviewPrecondition =
+  'Review.Stale: the review revision (the ETag of GET /api/v1/moderation/{type}/{id}) is no longer current; the ' +
+  'item changed since it was read, and nothing was decided.';
+
 const decisions = [
   { action: 'approve', summary: 'Approve the version under review', schema: approveBody },
   { action: 'request-changes', summary: 'Ask the publisher for changes', schema: requestChangesBody },
@@ -54,12 +60,15 @@ const decisionRoutes = decisions.map(
     summary,
     ...item,
     body: schema,
+    ifMatch: reviewPrecondition,
+    conflicts: '<Type>.NotInReview: the item is not in review (withdrawn or already decided).',
     handler: (ctx) => async (req, res) => {
       const type = itemTypeOf(req);
       const input = body(req, schema, 'Moderation.Invalid');
       const note = 'reason' in input ? input.reason : input.comment;
       const decision = action === 'request-changes' ? 'request_changes' : action;
-      res.json(presentMutation(await decideReview(ctx, type, account(res), pathParam(req, 'id'), decision, note)));
+      const id = pathParam(req, 'id');
+      res.json(presentMutation(await decideReview(ctx, type, account(res), id, decision, note, ifMatchOf(req))));
     },
   }),
 );
@@ -132,8 +141,10 @@ export const moderationArea: Area = {
       path: '/:type/:id',
       summary: 'An item under review',
       ...item,
+      etag: 'The review revision (also `reviewRevision`): send it as If-Match on the decision.',
       handler: (ctx) => async (req, res) => {
-        res.json(presentDraftDetail(await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'))));
+        const detail = await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'));
+        res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail));
       },
     },
     {

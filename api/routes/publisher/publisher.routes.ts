@@ -14,6 +14,7 @@ import { body } from '../../http/validate.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
 import { itemIdParam, itemTypeOf, itemTypeParam } from '../catalog-params.js';
 import {
+  draftDetailHeaders,
   presentDraftDetail,
   presentMutation,
   presentPublisher,
@@ -89,9 +90,10 @@ export const publisherArea: Area = {
       path: '/:type/:id',
       summary: 'One of my items',
       ...item,
+      etag: 'The review revision (also `reviewRevision`) a moderator decides on.',
       handler: (ctx) => async (req, res) => {
         const detail = await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'), account(res));
-        res.json(presentDraftDetail(detail));
+        res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail));
       },
     },
     {

@@ -1,13 +1,14 @@
 // Reviewing one item: the version under review beside the published one (metadata and type-specific fields), and
-// the decision: approve, request changes (with reasons) or reject (with a reason).
+// the decision: approve, request changes (with reasons) or reject (with a reason). A decision names the review
+// revision it was made on (If-Match), so one made on content the publisher has since changed is refused, not applied.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { api } from '../../api/http.js';
+import { ApiError, api } from '../../api/http.js';
 import { formatTime } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
-import { FormError, Loading, StatusBadge } from '../../ui/status.js';
+import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
 import { type ItemDetail, type ItemType, isItemType, type VersionDetail } from '../hub/hub-api.js';
 import { TypeFields } from '../hub/type-fields.js';
 import type { DraftDetail } from '../publisher/publisher-api.js';
@@ -45,7 +46,22 @@ function Column({ type, side }: { type: ItemType; side: Side }) {
   );
 }
 
-function Decision({ type, id }: { type: ItemType; id: string }) {
+/** The item changed after it was shown (412 Review.Stale): say so plainly and offer the reload. */
+function StaleReview({ onReload }: { onReload: () => void }) {
+  return (
+    <div className="error" role="alert">
+      <p>
+        This item changed after you opened it: the publisher edited or resubmitted it. Nothing was decided. Reload to
+        review what is in review now. <span className="code">(Review.Stale)</span>
+      </p>
+      <button type="button" onClick={onReload}>
+        Reload
+      </button>
+    </div>
+  );
+}
+
+function Decision({ type, id, revision }: { type: ItemType; id: string; revision: string }) {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [text, setText] = useState('');
@@ -60,7 +76,8 @@ function Decision({ type, id }: { type: ItemType; id: string }) {
             : text.trim()
               ? { comment: text }
               : {};
-      return api(`/api/v1/moderation/${type}/${id}/${action}`, { method: 'POST', body });
+      const headers = { 'if-match': `"${revision}"` };
+      return api(`/api/v1/moderation/${type}/${id}/${action}`, { method: 'POST', body, headers });
     },
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['queue'] });
@@ -85,7 +102,16 @@ function Decision({ type, id }: { type: ItemType; id: string }) {
       >
         {(p) => <textarea {...p} rows={3} value={text} onChange={(e) => setText(e.target.value)} />}
       </Field>
-      <FormError error={decide.error} />
+      {decide.error instanceof ApiError && decide.error.code === 'Review.Stale' ? (
+        <StaleReview
+          onReload={() => {
+            decide.reset();
+            void client.invalidateQueries({ queryKey: ['review', type, id] });
+          }}
+        />
+      ) : (
+        <FormError error={decide.error} />
+      )}
       <div className="row">
         <button type="button" className="primary" onClick={() => act('approve')} disabled={decide.isPending}>
           Approve
@@ -123,6 +149,7 @@ function Review({ type, id }: { type: ItemType; id: string }) {
   const underReview = d.versions.find((v) => v.status === 'in_review');
   const current = d.versions.find((v) => v.isCurrent);
   const pub = published.data;
+  const withdrawals = d.transitions.filter((t) => t.action === 'withdraw' && t.versionId === underReview?.id);
   return (
     <Page title={`Review: ${d.name}`}>
       <ModerationTabs />
@@ -136,6 +163,14 @@ function Review({ type, id }: { type: ItemType; id: string }) {
         ) : null}
         {underReview?.submittedAt ? ` · submitted ${formatTime(underReview.submittedAt)}` : ''}
       </p>
+      {underReview && withdrawals.length > 0 ? (
+        <Notice>
+          Resubmitted: the publisher withdrew this version{' '}
+          {withdrawals.length === 1 ? 'once' : `${withdrawals.length} times`} (last{' '}
+          {formatTime(withdrawals[withdrawals.length - 1]?.at ?? '')}) and submitted it again; its content may differ
+          from an earlier look.
+        </Notice>
+      ) : null}
       <div className="side-by-side">
         <Column
           type={type}
@@ -155,7 +190,7 @@ function Review({ type, id }: { type: ItemType; id: string }) {
         />
       </div>
       {d.status === 'in_review' ? (
-        <Decision type={type} id={id} />
+        <Decision type={type} id={id} revision={d.reviewRevision} />
       ) : (
         <p className="muted">Not waiting for a decision.</p>
       )}

@@ -21,7 +21,8 @@ export function QuotaRequestsPage() {
   const decide = useMutation({
     mutationFn: (d: { id: string; action: 'approve' | 'reject' }) =>
       api(`/api/v1/admin/quota-requests/${d.id}/${d.action}`, { method: 'POST' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['admin-quota-requests'] }),
+    // Also after an error: a request the account replaced meanwhile is gone (404), and the list shows its successor.
+    onSettled: () => client.invalidateQueries({ queryKey: ['admin-quota-requests'] }),
   });
   const _rows = requests.data ?? [];
   return (

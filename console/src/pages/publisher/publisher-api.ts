@@ -46,6 +46,8 @@ export type Transition = {
 export type DraftDetail = Omit<WorkflowEntry, 'currentVersion' | 'pendingVersion'> & {
   versions: DraftVersion[];
   transitions: Transition[];
+  /** What a moderator's decision names in If-Match: the state this detail shows. */
+  reviewRevision: string;
 };
 
 export type Mutation = {
