@@ -1,12 +1,13 @@
-// Reads of the workflow side: a publisher's own items and one draft in full (every version, every transition), the
-// moderation queue, and the moderator's view of any item.
+// Reads of the workflow side: a publisher's own items and one draft (its versions, the current and the pending one in
+// full, and its newest transitions), the moderation queue, and the moderator's view of any item.
 
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { readPage } from '../db/page.js';
 import { catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
+import { DETAIL_TRANSITIONS, MAX_VERSIONS_PER_ITEM } from './catalog-limits.js';
 import type { ItemType } from './item-types.js';
 
 const i = catalogItems;
@@ -28,7 +29,25 @@ export async function listOwnItems(db: Database, type: ItemType, accountId: stri
   return withVersionNumbers(db, rows);
 }
 
-/** One item in full for its owner (`ownerAccountId`) or, when that is omitted, for a moderator. */
+const pendingStatuses = ['draft', 'in_review', 'changes_requested', 'rejected'] as const;
+
+/** What the version list of a draft detail shows of every version: no readme, changelog or payload. */
+const versionSummary = {
+  id: catalogVersions.id,
+  version: catalogVersions.version,
+  status: catalogVersions.status,
+  createdAt: catalogVersions.createdAt,
+  submittedAt: catalogVersions.submittedAt,
+  publishedAt: catalogVersions.publishedAt,
+  hasBundle: sql<boolean>`${catalogVersions.bundleStorageKey} is not null`,
+};
+
+/**
+ * One item for its owner (`ownerAccountId`) or, when that is omitted, for a moderator. Every version (newest first,
+ * at most MAX_VERSIONS_PER_ITEM) comes as a summary; only the two a reader acts on are read in full: the current
+ * (published) one and the pending one (the newest not yet published or superseded). So one read loads at most two
+ * versions' bodies however many versions the item holds, and the newest DETAIL_TRANSITIONS transitions.
+ */
 export async function getDraftDetail(db: Database, type: ItemType, itemId: string, ownerAccountId?: string) {
   if (!isUuid(itemId)) throw catalogErrors.itemNotFound(type);
   const conditions = [eq(i.id, itemId), eq(i.type, type)];
@@ -39,19 +58,30 @@ export async function getDraftDetail(db: Database, type: ItemType, itemId: strin
     .innerJoin(publishers, eq(publishers.id, i.publisherId))
     .where(and(...conditions));
   if (!row) throw catalogErrors.itemNotFound(type);
-  const [versions, transitions] = await Promise.all([
+  const [versions, newestTransitions] = await Promise.all([
     db
-      .select()
+      .select(versionSummary)
       .from(catalogVersions)
       .where(eq(catalogVersions.itemId, itemId))
-      .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id)),
+      .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id))
+      .limit(MAX_VERSIONS_PER_ITEM),
     db
       .select()
       .from(catalogTransitions)
       .where(eq(catalogTransitions.itemId, itemId))
-      .orderBy(asc(catalogTransitions.createdAt), asc(catalogTransitions.id)),
+      .orderBy(desc(catalogTransitions.createdAt), desc(catalogTransitions.id))
+      .limit(DETAIL_TRANSITIONS),
   ]);
-  return { ...row, versions, transitions };
+  const pending = versions.find((v) => (pendingStatuses as readonly string[]).includes(v.status));
+  const fullIds = [pending?.id, row.item.currentVersionId].filter((id): id is string => Boolean(id));
+  const full =
+    fullIds.length === 0 ? [] : await db.select().from(catalogVersions).where(inArray(catalogVersions.id, fullIds));
+  return {
+    ...row,
+    versions,
+    fullVersions: new Map(full.map((v) => [v.id, v])),
+    transitions: newestTransitions.reverse(),
+  };
 }
 
 export type DraftDetail = Awaited<ReturnType<typeof getDraftDetail>>;

@@ -2,6 +2,7 @@
 // and curation (featured items, categories; publisher verification is Admin only).
 import type { Response } from 'express';
 import { catalogErrors } from '../../../shared/catalog/catalog-errors.js';
+import { draftDetailReturns } from '../../../shared/catalog/catalog-limits.js';
 import { upsertCategory } from '../../../shared/catalog/categories.js';
 import { setFeatured } from '../../../shared/catalog/curation.js';
 import type { ItemType } from '../../../shared/catalog/item-types.js';
@@ -132,6 +133,7 @@ export const moderationArea: Area = {
       path: '/:type/:id',
       summary: 'An item under review',
       ...item,
+      returns: draftDetailReturns,
       handler: (ctx) => async (req, res) => {
         res.json(presentDraftDetail(await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'))));
       },
