@@ -171,13 +171,13 @@ export async function addVersion(
       .select({ version: catalogVersions.version })
       .from(catalogVersions)
       .where(eq(catalogVersions.itemId, item.id));
+    if (existing.length >= MAX_VERSIONS_PER_ITEM) throw catalogLimitErrors.versions();
     const notLower = existing.find((e) => !semver.gt(input.version, e.version));
     if (notLower) {
       throw catalogErrors.versionExists(
         `Version ${input.version} must be greater than every existing version (${notLower.version} exists).`,
       );
     }
-    if (existing.length >= MAX_VERSIONS_PER_ITEM) throw catalogLimitErrors.versions();
     const unsubmitted = and(
       eq(catalogVersions.itemId, item.id),
       inArray(catalogVersions.status, ['draft', 'changes_requested']),
