@@ -1,6 +1,6 @@
-// JSON of the catalog workflow, shared by the publisher and moderation areas: namespaces, own items, a draft in full
-// with every version and transition, mutation results, queue entries and reports. Pending metadata edits are shown
-// merged.
+// JSON of the catalog workflow, shared by the publisher and moderation areas: namespaces, own items, a draft (its
+// versions, the current and pending ones in full, and its newest transitions), mutation results, queue entries and
+// reports. Pending metadata edits are shown merged.
 import type { MutationResult } from '../../shared/catalog/drafts.js';
 import type { ReportListRow } from '../../shared/catalog/reports.js';
 import type { DraftDetail, QueueRow, WorkflowListRow } from '../../shared/catalog/workflow-reads.js';
@@ -88,15 +88,20 @@ export function presentDraftDetail(detail: DraftDetail) {
   return {
     ...withoutNulls(itemHeader(detail)),
     stats: presentItemStats(item),
-    versions: detail.versions.map((v) =>
-      withoutNulls({
-        ...presentVersionDetail(item.type, v),
+    // Every version as a summary; the current and the pending one (`full: true`) with readme, changelog and fields.
+    versions: detail.versions.map((v) => {
+      const full = detail.fullVersions.get(v.id);
+      return withoutNulls({
+        ...(full
+          ? presentVersionDetail(item.type, full)
+          : { id: v.id, version: v.version, createdAt: v.createdAt, publishedAt: v.publishedAt }),
         status: v.status,
         submittedAt: v.submittedAt,
         isCurrent: v.id === item.currentVersionId,
-        ...(item.type === 'skill' ? { hasBundle: v.bundleStorageKey !== null } : {}),
-      }),
-    ),
+        full: full !== undefined,
+        ...(item.type === 'skill' ? { hasBundle: v.hasBundle } : {}),
+      });
+    }),
     transitions: detail.transitions.map(presentTransition),
     reviewRevision: detail.reviewRevision,
   };

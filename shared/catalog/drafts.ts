@@ -1,12 +1,13 @@
 // Publisher writes: create a draft with its first version, update a draft's metadata and pending version, and add
 // a version. Each runs in one transaction on the locked item; nothing is written when a rule fails.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import semver from 'semver';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
-import { catalogItems, catalogVersions, publishers } from '../db/schema/index.js';
+import { accounts, catalogItems, catalogVersions, publishers } from '../db/schema/index.js';
 import { badRequest } from '../errors/app-error.js';
 import { catalogErrors } from './catalog-errors.js';
+import { catalogLimitErrors, MAX_UNPUBLISHED_ITEMS_PER_ACCOUNT, MAX_VERSIONS_PER_ITEM } from './catalog-limits.js';
 import { assertCategoriesExist } from './categories.js';
 import { lockOwnItem, pendingVersion } from './item-access.js';
 import { type ItemStatus, type ItemType, isEditable, reservedSlugs } from './item-types.js';
@@ -43,11 +44,21 @@ export async function createDraft(
 ): Promise<MutationResult> {
   if (reservedSlugs.has(input.slug)) throw badRequest('Draft.Invalid', `slug: "${input.slug}" is reserved.`);
   return ctx.db.transaction(async (tx) => {
+    // The account row is locked while its unpublished items are counted, so N concurrent creates with M places left
+    // make exactly M drafts (`no key update`, as createApiKey: it does not wait on rows that reference the account).
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('no key update');
     const [publisher] = await tx
       .select({ id: publishers.id })
       .from(publishers)
       .where(and(eq(publishers.slug, input.publisherSlug), eq(publishers.ownerAccountId, accountId)));
     if (!publisher) throw catalogErrors.publisherNotFound(input.publisherSlug);
+    // A separate statement after the lock: under READ COMMITTED it sees every item committed before the lock was ours.
+    const [unpublished] = await tx
+      .select({ n: count() })
+      .from(catalogItems)
+      .innerJoin(publishers, eq(publishers.id, catalogItems.publisherId))
+      .where(and(eq(publishers.ownerAccountId, accountId), isNull(catalogItems.currentVersionId)));
+    if ((unpublished?.n ?? 0) >= MAX_UNPUBLISHED_ITEMS_PER_ACCOUNT) throw catalogLimitErrors.unpublishedItems();
     const categories = unique(input.categories) ?? [];
     await assertCategoriesExist(tx, type, categories);
     const [item] = await tx
@@ -141,7 +152,8 @@ async function patchPendingVersion(
 
 /**
  * Adds a version greater than every existing one. On a published item it starts a new review cycle (the item goes
- * back to draft while its published version stays visible); an older unsubmitted version becomes superseded.
+ * back to draft while its published version stays visible); an older unsubmitted version becomes superseded (and
+ * its skill bundle is deleted). An item holds at most MAX_VERSIONS_PER_ITEM versions.
  */
 export async function addVersion(
   ctx: AppContext,
@@ -150,23 +162,41 @@ export async function addVersion(
   itemId: string,
   input: VersionInput,
 ): Promise<MutationResult> {
-  return ctx.db.transaction(async (tx) => {
+  let orphanedBundles: string[] = [];
+  const result = await ctx.db.transaction(async (tx) => {
     const item = await lockOwnItem(tx, type, accountId, itemId);
     if (item.status === 'in_review') throw catalogErrors.notEditable(type, item.status);
+    // The item row is locked (lockOwnItem), so concurrent adds are counted one after another.
     const existing = await tx
       .select({ version: catalogVersions.version })
       .from(catalogVersions)
       .where(eq(catalogVersions.itemId, item.id));
+    if (existing.length >= MAX_VERSIONS_PER_ITEM) throw catalogLimitErrors.versions();
     const notLower = existing.find((e) => !semver.gt(input.version, e.version));
     if (notLower) {
       throw catalogErrors.versionExists(
         `Version ${input.version} must be greater than every existing version (${notLower.version} exists).`,
       );
     }
+    const unsubmitted = and(
+      eq(catalogVersions.itemId, item.id),
+      inArray(catalogVersions.status, ['draft', 'changes_requested']),
+    );
+    // A superseded version can never be submitted again, so its skill bundle is of no use: it is deleted below.
+    const orphaned = await tx
+      .select({ key: catalogVersions.bundleStorageKey })
+      .from(catalogVersions)
+      .where(and(unsubmitted, isNotNull(catalogVersions.bundleStorageKey)));
     await tx
       .update(catalogVersions)
-      .set({ status: 'superseded', updatedAt: new Date() })
-      .where(and(eq(catalogVersions.itemId, item.id), inArray(catalogVersions.status, ['draft', 'changes_requested'])));
+      .set({
+        status: 'superseded',
+        bundleStorageKey: null,
+        bundleSha256: null,
+        bundleSizeBytes: null,
+        updatedAt: new Date(),
+      })
+      .where(unsubmitted);
     const { version, columns, payload } = splitVersionInput(type, input);
     const [created] = await tx
       .insert(catalogVersions)
@@ -181,6 +211,11 @@ export async function addVersion(
       from: item.status,
       to: 'draft',
     });
-    return { id: item.id, type, slug: item.slug, status: 'draft', versionId: created!.id, version };
+    orphanedBundles = orphaned.flatMap((o) => o.key ?? []);
+    return { id: item.id, type, slug: item.slug, status: 'draft' as const, versionId: created!.id, version };
   });
+  // After the commit (only skills have bundles, and they are never added inside another transaction); a failed
+  // delete leaves an unreferenced object, never a version pointing at nothing.
+  for (const key of orphanedBundles) await ctx.storage.delete(key).catch(() => undefined);
+  return result;
 }

@@ -1,12 +1,13 @@
-// Reads of the workflow side: a publisher's own items and one draft in full (every version, every transition), the
-// moderation queue, and the moderator's view of any item.
+// Reads of the workflow side: a publisher's own items and one draft (its versions, the current and the pending one in
+// full, and its newest transitions), the moderation queue, and the moderator's view of any item.
 
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../db/client.js';
 import { readPage } from '../db/page.js';
 import { catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
+import { DETAIL_TRANSITIONS, MAX_VERSIONS_PER_ITEM } from './catalog-limits.js';
 import type { ItemType } from './item-types.js';
 import { reviewRevision } from './review-revision.js';
 
@@ -31,9 +32,23 @@ export async function listOwnItems(db: Database, type: ItemType, accountId: stri
   return withVersionNumbers(db, rows);
 }
 
+/** What the version list of a draft detail shows of every version: no readme, changelog or payload. */
+const versionSummary = {
+  id: catalogVersions.id,
+  version: catalogVersions.version,
+  status: catalogVersions.status,
+  createdAt: catalogVersions.createdAt,
+  submittedAt: catalogVersions.submittedAt,
+  publishedAt: catalogVersions.publishedAt,
+  hasBundle: sql<boolean>`${catalogVersions.bundleStorageKey} is not null`,
+};
+
 /**
- * One item in full for its owner (`ownerAccountId`) or, when that is omitted, for a moderator, with its review
- * revision. One read-only snapshot, so the revision names exactly the content returned beside it.
+ * One item for its owner (`ownerAccountId`) or, when that is omitted, for a moderator. Every version (newest first,
+ * at most MAX_VERSIONS_PER_ITEM) comes as a summary; only the two a reader acts on are read in full: the current
+ * (published) one and the pending one (the newest not yet published or superseded). So one read loads at most two
+ * versions' bodies however many versions the item holds, and the newest DETAIL_TRANSITIONS transitions. With its
+ * review revision, from one read-only snapshot, so the revision names exactly the content returned beside it.
  */
 export function getDraftDetail(db: Database, type: ItemType, itemId: string, ownerAccountId?: string) {
   if (!isUuid(itemId)) throw catalogErrors.itemNotFound(type);
@@ -52,18 +67,29 @@ async function readDraftDetail(db: DbExecutor, type: ItemType, itemId: string, o
     .innerJoin(publishers, eq(publishers.id, i.publisherId))
     .where(and(...conditions));
   if (!row) throw catalogErrors.itemNotFound(type);
-  const versions = await db
-    .select()
-    .from(catalogVersions)
-    .where(eq(catalogVersions.itemId, itemId))
-    .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id));
-  const transitions = await db
-    .select()
-    .from(catalogTransitions)
-    .where(eq(catalogTransitions.itemId, itemId))
-    .orderBy(asc(catalogTransitions.createdAt), asc(catalogTransitions.id));
+  const [versions, newestTransitions, [transitionCount]] = await Promise.all([
+    db
+      .select(versionSummary)
+      .from(catalogVersions)
+      .where(eq(catalogVersions.itemId, itemId))
+      .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id))
+      .limit(MAX_VERSIONS_PER_ITEM),
+    db
+      .select()
+      .from(catalogTransitions)
+      .where(eq(catalogTransitions.itemId, itemId))
+      .orderBy(desc(catalogTransitions.createdAt), desc(catalogTransitions.id))
+      .limit(DETAIL_TRANSITIONS),
+    db.select({ n: count() }).from(catalogTransitions).where(eq(catalogTransitions.itemId, itemId)),
+  ]);
   const pending = versions.find((v) => (pendingStatuses as readonly string[]).includes(v.status));
-  return { ...row, versions, transitions, reviewRevision: reviewRevision(row.item, pending, transitions.length) };
+  const fullIds = [pending?.id, row.item.currentVersionId].filter((id): id is string => Boolean(id));
+  const full =
+    fullIds.length === 0 ? [] : await db.select().from(catalogVersions).where(inArray(catalogVersions.id, fullIds));
+  const fullVersions = new Map(full.map((v) => [v.id, v]));
+  // Every transition counts towards the revision, not only the newest ones listed.
+  const revision = reviewRevision(row.item, pending && fullVersions.get(pending.id), transitionCount?.n ?? 0);
+  return { ...row, versions, fullVersions, transitions: newestTransitions.reverse(), reviewRevision: revision };
 }
 
 export type DraftDetail = Awaited<ReturnType<typeof getDraftDetail>>;

@@ -102,17 +102,19 @@ type Draft = ReturnType<typeof draftFromServerJson>;
  * has no place for them). Metadata changes go through the draft update, so a published item's wait for approval.
  */
 async function saveVersion(ctx: AppContext, accountId: string, itemId: string, server: ServerJsonInput, draft: Draft) {
+  // Numbers and statuses of every version; only the newest is read in full (its fields carry over to a new one).
   const versions = await ctx.db
-    .select()
+    .select({ id: catalogVersions.id, version: catalogVersions.version, status: catalogVersions.status })
     .from(catalogVersions)
     .where(eq(catalogVersions.itemId, itemId))
     .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id));
   const same = versions.find((v) => v.version === server.version);
-  const metadata = {
+  // The catalog's draft rules for name, summary and icon (an icon is http(s) only), whichever branch follows.
+  const metadata = catalogRules(draftPatchBody('mcp'), {
     ...(draft.title ? { name: draft.title } : {}),
     summary: draft.summary,
     ...(draft.iconUrl ? { iconUrl: draft.iconUrl } : {}),
-  };
+  });
   if (same) {
     if (same.status === 'published' || same.status === 'superseded' || !isEditable(same.status)) {
       throw conflict(
@@ -123,7 +125,9 @@ async function saveVersion(ctx: AppContext, accountId: string, itemId: string, s
     const patch = catalogRules(versionInputSchema('mcp').partial(), draft.version);
     return updateDraft(ctx, 'mcp', accountId, itemId, { ...metadata, version: patch });
   }
-  const newest = versions[0];
+  const [newest] = versions[0]
+    ? await ctx.db.select().from(catalogVersions).where(eq(catalogVersions.id, versions[0].id))
+    : [];
   const kept = (newest?.payload ?? {}) as Record<string, unknown>;
   const input = catalogRules(versionInputSchema('mcp'), {
     ...(newest?.license ? { license: newest.license } : {}),
@@ -132,7 +136,7 @@ async function saveVersion(ctx: AppContext, accountId: string, itemId: string, s
     ...draft.version,
   });
   await addVersion(ctx, 'mcp', accountId, itemId, input);
-  return updateDraft(ctx, 'mcp', accountId, itemId, catalogRules(draftPatchBody('mcp'), metadata));
+  return updateDraft(ctx, 'mcp', accountId, itemId, metadata);
 }
 
 /** The server.json of the version now in review, as the read API will serve it once approved. */

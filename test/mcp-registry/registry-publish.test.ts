@@ -219,3 +219,52 @@ describe('POST /v0.1/publish', () => {
     expectError(res, 400, /not valid JSON/);
   });
 });
+
+// review2: re-publishing the same, still editable, version updated the draft with the server.json's metadata without
+// the catalog's draft rules, so a `javascript:` icon was stored and served after approval.
+describe('POST /v0.1/publish of an existing server', () => {
+  const withIcon = (slug: string, src: string, version = '1.0.0') =>
+    serverJson(slug, {
+      version,
+      icons: [{ src }],
+      packages: undefined,
+      remotes: [{ type: 'streamable-http', url: 'https://tides.example.com/mcp' }],
+    });
+
+  async function publishedThenWithdrawn(slug: string) {
+    await publish(withIcon(slug, 'https://tides.example.com/icon.png')).expect(200);
+    const id = (await itemBySlug(slug))!.id;
+    await h.http.post(`/api/v1/publisher/mcp/${id}/withdraw`).set(bearer(a.publisher.session)).expect(200);
+    return id;
+  }
+
+  it.each([['javascript:alert(document.domain)'], ['data:image/svg+xml;base64,PHN2Zz4=']])(
+    'holds the same version, published again, to the icon rule (%s: 400 {error}, nothing written)',
+    async (icon) => {
+      const slug = uniqueSlug('tides');
+      const id = await publishedThenWithdrawn(slug);
+      expectError(await publish(withIcon(slug, icon)), 400, /iconUrl/);
+      const detail = await draftDetail(id);
+      expect(detail).toMatchObject({ status: 'draft', iconUrl: 'https://tides.example.com/icon.png' });
+      expect(detail.versions).toHaveLength(1);
+    },
+  );
+
+  it('holds a new version to the icon rule before adding it', async () => {
+    const slug = uniqueSlug('tides');
+    const id = await publishedThenWithdrawn(slug);
+    expectError(await publish(withIcon(slug, 'javascript:alert(1)', '1.1.0')), 400, /iconUrl/);
+    const detail = await draftDetail(id);
+    expect(detail.iconUrl).toBe('https://tides.example.com/icon.png');
+    expect(detail.versions.map((v: { version: string }) => v.version)).toEqual(['1.0.0']);
+  });
+
+  it('still updates the icon of the same version with an https one, served once approved', async () => {
+    const slug = uniqueSlug('tides');
+    const id = await publishedThenWithdrawn(slug);
+    await publish(withIcon(slug, 'https://tides.example.com/new.png')).expect(200);
+    await decide(h, a, 'mcp', id, 'approve').expect(200);
+    const item = await h.http.get(`/api/v1/mcp/${slug}`).expect(200);
+    expect(item.body.iconUrl).toBe('https://tides.example.com/new.png');
+  });
+});

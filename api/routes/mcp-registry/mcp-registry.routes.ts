@@ -1,7 +1,9 @@
 // The MCP Registry API v0.1 under /v0.1 (docs/mcp-registry.md): public reads of the published mcp items as
 // server.json, open to any origin, and the optional publish with a Publisher's `ock_` API key.
+
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
+import { MAX_UNPUBLISHED_ITEMS_PER_ACCOUNT, MAX_VERSIONS_PER_ITEM } from '../../../shared/catalog/catalog-limits.js';
 import type { AppContext } from '../../../shared/context.js';
 import { unauthorized } from '../../../shared/errors/app-error.js';
 import { authenticateToken } from '../../../shared/identity/authenticator.js';
@@ -126,6 +128,7 @@ export const mcpRegistryArea: Area = {
       dailyQuota: 'counted',
       body: serverJsonBody,
       returns: '`{server, _meta}`: the server.json as it will be served once approved.',
+      conflicts: `McpRegistry.NameTaken: the slug belongs to another publisher's server. Version.Exists: the version exists and is not editable, or is not greater than every existing one. Version.LimitReached: the item already holds ${MAX_VERSIONS_PER_ITEM} versions. Draft.LimitReached: a new server would pass the account's ${MAX_UNPUBLISHED_ITEMS_PER_ACCOUNT} unpublished items.`,
       before: (ctx, route) => [publisherApiKey(ctx, route), requireRole('Publisher')],
       handler: (ctx) => async (req, res) => {
         const published = await publishServerJson(ctx, principalOf(res).accountId, req.body);

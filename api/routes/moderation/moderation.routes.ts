@@ -2,6 +2,7 @@
 // and curation (featured items, categories; publisher verification is Admin only).
 import type { Response } from 'express';
 import { catalogErrors } from '../../../shared/catalog/catalog-errors.js';
+import { draftDetailReturns } from '../../../shared/catalog/catalog-limits.js';
 import { upsertCategory } from '../../../shared/catalog/categories.js';
 import { setFeatured } from '../../../shared/catalog/curation.js';
 import type { ItemType } from '../../../shared/catalog/item-types.js';
@@ -142,6 +143,7 @@ export const moderationArea: Area = {
       summary: 'An item under review',
       ...item,
       etag: 'The review revision (also `reviewRevision`): send it as If-Match on the decision.',
+      returns: draftDetailReturns,
       handler: (ctx) => async (req, res) => {
         const detail = await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'));
         res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail));

@@ -2,6 +2,12 @@
 // unpublish. The skill bundle upload is the skill-package area.
 import type { Response } from 'express';
 import { z } from 'zod';
+import {
+  draftDetailReturns,
+  MAX_PUBLISHERS_PER_ACCOUNT,
+  MAX_UNPUBLISHED_ITEMS_PER_ACCOUNT,
+  MAX_VERSIONS_PER_ITEM,
+} from '../../../shared/catalog/catalog-limits.js';
 import { addVersion, createDraft, updateDraft } from '../../../shared/catalog/drafts.js';
 import { itemTypes } from '../../../shared/catalog/item-types.js';
 import { createPublisher, listOwnPublishers } from '../../../shared/catalog/publishers.js';
@@ -50,6 +56,7 @@ export const publisherArea: Area = {
       summary: 'Create a publisher namespace',
       ...publisher,
       body: publisherBody,
+      conflicts: `Publisher.SlugExists: the slug is taken. Publisher.LimitReached: the account already owns ${MAX_PUBLISHERS_PER_ACCOUNT} namespaces.`,
       handler: (ctx) => async (req, res) => {
         const input = body(req, publisherBody, 'Publisher.Invalid');
         res.json(presentPublisher(await createPublisher(ctx.db, account(res), input)));
@@ -79,6 +86,7 @@ export const publisherArea: Area = {
       summary: 'Create a draft',
       ...ofType,
       body: perType(draftBody),
+      conflicts: `<Type>.SlugExists: the slug is taken. Draft.LimitReached: the account already holds ${MAX_UNPUBLISHED_ITEMS_PER_ACCOUNT} items that are not published (drafts, in review, sent back, rejected, unpublished).`,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
         const input = parseDraftInput(req, draftBody(type), 'Draft.Invalid');
@@ -91,6 +99,7 @@ export const publisherArea: Area = {
       summary: 'One of my items',
       ...item,
       etag: 'The review revision (also `reviewRevision`) a moderator decides on.',
+      returns: draftDetailReturns,
       handler: (ctx) => async (req, res) => {
         const detail = await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'), account(res));
         res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail));
@@ -114,6 +123,7 @@ export const publisherArea: Area = {
       summary: 'Add a version',
       ...item,
       body: perType(versionInputSchema),
+      conflicts: `Version.Exists: the version is not greater than every existing one. Version.LimitReached: the item already holds ${MAX_VERSIONS_PER_ITEM} versions.`,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
         const input = body(req, versionInputSchema(type), 'Version.Invalid');

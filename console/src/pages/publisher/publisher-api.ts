@@ -26,7 +26,12 @@ export type WorkflowEntry = {
   submitComment?: string;
 };
 
+/**
+ * A version of a draft detail. Only the current and the pending version come `full` (readme, changelog, the type's
+ * fields); the others carry id, version, status and dates.
+ */
 export type DraftVersion = VersionDetail & {
+  full: boolean;
   status: string;
   submittedAt?: string;
   isCurrent: boolean;
