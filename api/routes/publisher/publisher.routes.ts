@@ -8,6 +8,7 @@ import {
   MAX_UNPUBLISHED_ITEMS_PER_ACCOUNT,
   MAX_VERSIONS_PER_ITEM,
 } from '../../../shared/catalog/catalog-limits.js';
+import { deleteDraft } from '../../../shared/catalog/draft-deletion.js';
 import { addVersion, createDraft, updateDraft } from '../../../shared/catalog/drafts.js';
 import { itemTypes } from '../../../shared/catalog/item-types.js';
 import { createPublisher, listOwnPublishers } from '../../../shared/catalog/publishers.js';
@@ -163,6 +164,19 @@ export const publisherArea: Area = {
         const { reason } = body(req, unpublishBody, 'Publisher.Invalid');
         const unlisting = { by: 'publisher' as const, accountId: account(res), reason };
         res.json(presentMutation(await unlistItem(ctx, type, pathParam(req, 'id'), unlisting)));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/:type/:id',
+      summary: 'Delete an item that was never published (draft, sent back or rejected)',
+      ...item,
+      returns: 'The deleted item’s id and slug (the slug is free again).',
+      conflicts:
+        '<Type>.AlreadyInReview: withdraw it first; <Type>.WasPublished: it has been public, unpublish it instead.',
+      handler: (ctx) => async (req, res) => {
+        const deleted = await deleteDraft(ctx, itemTypeOf(req), account(res), pathParam(req, 'id'));
+        res.json({ deleted: true, ...deleted });
       },
     },
   ],
