@@ -218,6 +218,26 @@ describe('publishing', () => {
     );
   });
 
+  it('deletes a draft that was never published, after asking twice; a published item offers no delete', async () => {
+    await pub.goto('/publisher');
+    await pub.getByRole('link', { name: 'Triage agent' }).click();
+    await pub.getByRole('heading', { name: 'Triage agent', level: 1 }).waitFor();
+    await pub.getByRole('button', { name: 'Delete this draft' }).click();
+    await checkPage(pub, 'publisher-delete-draft');
+    await pub.getByRole('button', { name: 'Delete for good' }).click();
+    await pub.waitForURL(/\/publisher$/);
+    await pub.getByRole('heading', { name: 'Publisher', level: 1 }).waitFor();
+    await waitUntil(async () => (await pub.getByRole('link', { name: 'Triage agent' }).count()) === 0);
+    const left = await w.h.http.get('/api/v1/publisher/agent/mine').set(bearer(publisher.session));
+    expect(left.body.map((i: { slug: string }) => i.slug)).not.toContain('triage-agent');
+
+    await pub.goto('/publisher');
+    await pub.getByRole('link', { name: 'Gentle coach' }).click();
+    await pub.getByRole('heading', { name: 'Gentle coach', level: 1 }).waitFor();
+    await pub.getByRole('heading', { name: 'Review' }).waitFor();
+    expect(await pub.getByRole('button', { name: 'Delete this draft' }).count()).toBe(0);
+  });
+
   it('refuses a decision on a version the publisher changed after the moderator opened it, and says reload', async () => {
     const as = bearer(publisher.session);
     const connection = (command: string, args: string[]) => ({ connections: [{ transport: 'stdio', command, args }] });

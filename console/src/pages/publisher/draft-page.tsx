@@ -2,9 +2,10 @@
 // bundle upload, submit and withdraw, a new version once published, every version and every review step.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/http.js';
 import { formatTime } from '../../format.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
@@ -148,6 +149,36 @@ function ReviewActions({ type, detail, onDone }: { type: ItemType; detail: Draft
   );
 }
 
+/** An item never in the public catalog, not in review: its owner may delete it (and its versions and bundles). */
+function DeleteDraft({ type, detail }: { type: ItemType; detail: DraftDetail }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const remove = useMutation({
+    mutationFn: () => api<{ deleted: true }>(`/api/v1/publisher/${type}/${detail.id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['mine', type] });
+      void navigate('/publisher');
+    },
+  });
+  return (
+    <section className="panel stack" aria-label="Delete">
+      <h2>Delete</h2>
+      <p className="muted">
+        It was never published: deleting removes it with every version and bundle, and frees its slug.
+      </p>
+      <div>
+        <ConfirmButton
+          label="Delete this draft"
+          confirmLabel="Delete for good"
+          disabled={remove.isPending}
+          onConfirm={() => remove.mutate()}
+        />
+      </div>
+      <FormError error={remove.error} />
+    </section>
+  );
+}
+
 /** The item as it stands while it cannot be edited (in review, or published with nothing pending). */
 function ReadOnly({ detail, version }: { detail: DraftDetail; version: DraftVersion | undefined }) {
   return (
@@ -246,6 +277,9 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
         </div>
         <aside>
           <ReviewActions type={type} detail={detail} onDone={refresh} />
+          {editable.includes(detail.status) && detail.versions.every((v) => !v.publishedAt && !v.isCurrent) ? (
+            <DeleteDraft type={type} detail={detail} />
+          ) : null}
         </aside>
       </div>
     </Page>
