@@ -2,8 +2,8 @@
 // Entries live CATALOG_READ_CACHE_MS and are all dropped when a catalog write in this process changes public data;
 // writes in other processes (telemetry counters, other API instances) show after at most the TTL. Memory is bounded
 // by bytes, not entries: an area holds at most READ_CACHE_MAX_BYTES of bodies, oldest first out, never a body over
-// READ_CACHE_MAX_BODY_BYTES, and an expired entry is gone within one TTL of expiring (on access, on insert, or by
-// the sweep timer), so a flood of distinct URLs costs a bounded amount and nothing after the TTL.
+// READ_CACHE_MAX_BODY_BYTES, and an expired entry goes when it expires (the sweep timer; also on access and on
+// insert), so a flood of distinct URLs costs a bounded amount while it lasts and nothing once the TTL has passed.
 import { createHash } from 'node:crypto';
 import { onCatalogChange } from '../../shared/catalog/change-feed.js';
 import type { AppContext } from '../../shared/context.js';

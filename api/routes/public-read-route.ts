@@ -19,6 +19,5 @@ export const publicReadRoute = (
   method: 'get',
   access: 'public',
   ...route,
-  handler: (ctx) =>
-    publicRead(catalogReadCache(ctx, cacheArea), (req) => read(ctx, req), queryKeysOf(route.query)),
+  handler: (ctx) => publicRead(catalogReadCache(ctx, cacheArea), (req) => read(ctx, req), queryKeysOf(route.query)),
 });
