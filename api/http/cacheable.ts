@@ -27,12 +27,30 @@ function send(req: Request, res: Response, response: CachedResponse): void {
 export type PublicBody = { json: unknown } | { text: string; contentType: string };
 
 /**
- * A public GET route: answers from the read cache when it can, else runs `load` (which validates and reads) and
- * caches what it returns. Errors are never cached.
+ * What a public read's answer depends on: the route, its decoded path parameters, and the query parameters it
+ * declares (`queryKeys`, sorted), each as it arrived. Nothing else in the URL makes a new entry: not an unknown
+ * parameter (`?n=1`), the order of parameters, percent-encoding of a path segment or a trailing slash. The routes of
+ * one cache area have distinct paths (cacheable routes of one area share a cache).
  */
-export function publicRead(cache: PublicReadCache, load: (req: Request) => Promise<PublicBody>): RequestHandler {
+export function readCacheKey(req: Request, queryKeys: readonly string[]): string {
+  const path = (req.route as { path?: string } | undefined)?.path ?? req.path;
+  if (queryKeys.length === 0) return JSON.stringify([path, req.params]);
+  const query = req.query as Record<string, unknown>;
+  return JSON.stringify([path, req.params, queryKeys.map((name) => query[name] ?? null)]);
+}
+
+/**
+ * A public GET route: answers from the read cache when it can, else runs `load` (which validates and reads) and
+ * caches what it returns. Errors are never cached. `queryKeys`: the query parameters the route reads.
+ */
+export function publicRead(
+  cache: PublicReadCache,
+  load: (req: Request) => Promise<PublicBody>,
+  queryKeys: readonly string[] = [],
+): RequestHandler {
+  const names = [...queryKeys].sort();
   return async (req, res) => {
-    const key = req.originalUrl;
+    const key = readCacheKey(req, names);
     const hit = cache.get(key);
     if (hit) return send(req, res, hit);
     const since = cache.begin();
