@@ -3,7 +3,8 @@
 // delta (view, usage), or its append to the once-events stream (install, favorite: checked once ever in PostgreSQL
 // by the flush). Counted deltas wait in the pending hash that the telemetry flush moves to PostgreSQL every second.
 // Group commit: the requests that arrive while a step is in flight are taken together in the next one (one Lua call,
-// one reply), in arrival order; a lone request is sent at once, never held for a timer.
+// one reply), in arrival order; a lone request is sent at once, never held for a timer, and so is a call once it is
+// full (INTAKE_CALL_MAX_EVENTS).
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { addressBucket } from '../rate-limit/address-bucket.js';
@@ -117,8 +118,8 @@ type Group = {
   reject: (err: unknown) => void;
 };
 
-/** The requests of one connection and settings waiting for the next call, and the calls in flight. */
-type Lane = { waiting: Group[]; inFlight: number };
+/** The requests of one connection and settings waiting for the next call (and their events), the calls in flight. */
+type Lane = { waiting: Group[]; waitingEvents: number; inFlight: number };
 const lanes = new WeakMap<Redis, Map<string, Lane>>();
 
 function laneOf(redis: Redis, settings: IntakeSettings): Lane {
@@ -130,7 +131,7 @@ function laneOf(redis: Redis, settings: IntakeSettings): Lane {
   const name = `${settings.limitPerMinute}|${settings.prefix}`;
   let lane = bySettings.get(name);
   if (!lane) {
-    lane = { waiting: [], inFlight: 0 };
+    lane = { waiting: [], waitingEvents: 0, inFlight: 0 };
     bySettings.set(name, lane);
   }
   return lane;
@@ -164,6 +165,7 @@ function send(redis: IntakeRedis, settings: IntakeSettings, lane: Lane): void {
   const { pending, once } = telemetryKeys(settings.prefix);
   const waiting = lane.waiting;
   lane.waiting = [];
+  lane.waitingEvents = 0;
   let next = 0;
   while (next < waiting.length) {
     const call: Group[] = [];
@@ -222,6 +224,8 @@ export function intake(
   const taken = new Promise<Taken>((resolve, reject) => {
     lane.waiting.push({ keys, args, events: events.length, resolve, reject });
   });
-  if (lane.inFlight === 0) send(intakeCommands(redis), settings, lane);
+  lane.waitingEvents += events.length;
+  // Waiting longer would not make the next call larger once it is full (a batch request fills one alone).
+  if (lane.inFlight === 0 || lane.waitingEvents >= INTAKE_CALL_MAX_EVENTS) send(intakeCommands(redis), settings, lane);
   return taken;
 }
