@@ -30,7 +30,7 @@ export const INTAKE_CALL_MAX_EVENTS = 100;
  * events (the once stream again for install and favorite). ARGV: 1 limit (0: off), 2 window ms, 3 member base,
  * 4 usage cap, then per group: its event count, its dedup TTL, and per event: kind (view|usage|once), counter field,
  * tool field ('' for none), once-event JSON ('' for the others). The groups are taken in order, each exactly as if
- * alone (its window sees the groups before it). Returns per group {ms until the window has room (0 when all were
+ * alone (its window sees the groups before it; one clock reading serves the call). Returns per group {ms until the window has room (0 when all were
  * taken), accepted events}: the first ones fit the window, the rest are refused and count nothing.
  */
 const intakeLua = `
