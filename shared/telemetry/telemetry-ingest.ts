@@ -1,6 +1,6 @@
 // POST /api/v1/telemetry's work: find each event's public item, hash the client (never stored raw), and take the
 // events in one Redis step (telemetry-intake.ts). Counting is finished by the telemetry flush.
-import { createHash, randomUUID } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { catalogErrors } from '../catalog/catalog-errors.js';
 import type { ItemType } from '../catalog/item-types.js';
@@ -18,9 +18,12 @@ export type TelemetryInput = {
   clientId?: string | undefined;
 };
 
-/** SPEC: the first 16 hex characters of SHA-256 of the client id (or caller IP) and the item. */
+/**
+ * SPEC: the first 16 hex characters of SHA-256 of the client id (or caller IP) and the item. Node's one-shot hash:
+ * the same digest as createHash's without a Hash object per event (which showed in the intake's CPU profile).
+ */
 export const clientHashOf = (client: string, itemId: string) =>
-  createHash('sha256').update(`${client}\u0000${itemId}`).digest('hex').slice(0, 16);
+  hash('sha256', `${client}\u0000${itemId}`, 'hex').slice(0, 16);
 
 const FOUND_MS = 60_000;
 const MISSING_MS = 5_000;
@@ -48,7 +51,6 @@ async function toIntakeEvent(ctx: AppContext, input: TelemetryInput, ip: string)
     eventType: input.eventType,
     clientHash: clientHashOf(input.clientId ?? ip, itemId),
     ...(input.eventType === 'usage' && input.itemType === 'mcp' && input.toolName ? { toolName: input.toolName } : {}),
-    eventId: randomUUID(),
   };
 }
 

@@ -1,12 +1,16 @@
-// The telemetry intake's one Redis step for one or many events of one client address: the per-address sliding
-// window, then per accepted event SPEC's dedup rule and its counter delta (view, usage), or its append to the
-// once-events stream (install, favorite: checked once ever in PostgreSQL by the flush). Counted deltas wait in the
-// pending hash that the telemetry flush moves to PostgreSQL every second.
+// The telemetry intake's Redis step for the events of one or many client addresses: per group (one request: its
+// address and its events) the per-address sliding window, then per accepted event SPEC's dedup rule and its counter
+// delta (view, usage), or its append to the once-events stream (install, favorite: checked once ever in PostgreSQL
+// by the flush). Counted deltas wait in the pending hash that the telemetry flush moves to PostgreSQL every second.
+// Group commit: the requests that arrive while a step is in flight are taken together in the next one (one Lua call,
+// one reply), in arrival order; a lone request is sent at once, never held for a timer, and so is a call once it is
+// full (INTAKE_CALL_MAX_EVENTS).
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { addressBucket } from '../rate-limit/address-bucket.js';
 import { nextWindowMember } from '../rate-limit/window-member.js';
 import { secondsUntilNextUtcMidnight, utcDay } from '../time/utc-day.js';
-import { counterField, telemetryKeys, toolField } from './telemetry-keys.js';
+import { counterField, type TelemetryKeys, telemetryKeys, toolField } from './telemetry-keys.js';
 
 export const USAGE_DAILY_CAP = 1_000;
 /**
@@ -15,52 +19,70 @@ export const USAGE_DAILY_CAP = 1_000;
  */
 const DEDUP_AFTER_MIDNIGHT_SECONDS = 3_600;
 const WINDOW_MS = 60_000;
+/**
+ * At most this many events in one Lua call (a group, i.e. one request, is never split: a batch request holds at most
+ * 100 events), so one call never grows without bound and Redis is never held by one script for long.
+ */
+export const INTAKE_CALL_MAX_EVENTS = 100;
 
 /**
- * KEYS: 1 the address's window, 2 the pending hash, 3 the once stream, 3+i the dedup key of event i (the once stream
- * again for install and favorite). ARGV: 1 limit (0: off), 2 window ms, 3 member base, 4 dedup TTL, 5 usage cap, then
- * per event: kind (view|usage|once), counter field, tool field ('' for none), once-event JSON ('' for the others).
- * Returns {ms until the window has room (0 when all were taken), accepted events}: the first ones fit the window,
- * the rest are refused and count nothing.
+ * KEYS: 1 the pending hash, 2 the once stream, then per group its address's window and the dedup key of each of its
+ * events (the once stream again for install and favorite). ARGV: 1 limit (0: off), 2 window ms, 3 member base,
+ * 4 usage cap, then per group: its event count, its dedup TTL, and per event: kind (view|usage|once), counter field,
+ * tool field ('' for none), once-event JSON ('' for the others). The groups are taken in order, each exactly as if
+ * alone (its window sees the groups before it; one clock reading serves the call). Returns per group {ms until the window has room (0 when all were
+ * taken), accepted events}: the first ones fit the window, the rest are refused and count nothing.
  */
 const intakeLua = `
-local n = #KEYS - 3
-local allowed, wait = n, 0
-local limit = tonumber(ARGV[1])
+local limit, window, base, cap = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+local now = 0
 if limit > 0 then
   local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  local window = tonumber(ARGV[2])
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-  local count = redis.call('ZCARD', KEYS[1])
-  allowed = math.max(0, math.min(n, limit - count))
-  for i = 1, allowed do redis.call('ZADD', KEYS[1], now, ARGV[3] .. ':' .. i) end
-  if allowed > 0 then redis.call('PEXPIRE', KEYS[1], window) end
-  if allowed < n then
-    local total = count + allowed
-    local edge = redis.call('ZRANGE', KEYS[1], total - limit, total - limit, 'WITHSCORES')
-    wait = math.max(1, tonumber(edge[2]) + window - now)
-  end
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local ttl, cap = tonumber(ARGV[4]), tonumber(ARGV[5])
-for i = 1, allowed do
-  local a = 5 + (i - 1) * 4
-  local kind, field, tool = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
-  local key = KEYS[3 + i]
-  if kind == 'view' then
-    if redis.call('SET', key, '1', 'NX', 'EX', ttl) then redis.call('HINCRBY', KEYS[2], field, 1) end
-  elseif kind == 'usage' then
-    local used = redis.call('INCR', key)
-    if used == 1 then redis.call('EXPIRE', key, ttl) end
-    if used <= cap then
-      redis.call('HINCRBY', KEYS[2], field, 1)
-      if tool ~= '' then redis.call('HINCRBY', KEYS[2], tool, 1) end
+local out, k, a, m = {}, 3, 5, 0
+while a <= #ARGV do
+  local n, ttl = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  local wkey = KEYS[k]
+  a, k = a + 2, k + 1
+  local allowed, wait = n, 0
+  if limit > 0 then
+    redis.call('ZREMRANGEBYSCORE', wkey, '-inf', now - window)
+    local count = redis.call('ZCARD', wkey)
+    allowed = math.max(0, math.min(n, limit - count))
+    for i = 1, allowed do
+      m = m + 1
+      redis.call('ZADD', wkey, now, base .. ':' .. m)
     end
-  else
-    redis.call('XADD', KEYS[3], '*', 'e', ARGV[a + 4])
+    if allowed > 0 then redis.call('PEXPIRE', wkey, window) end
+    if allowed < n then
+      local total = count + allowed
+      local edge = redis.call('ZRANGE', wkey, total - limit, total - limit, 'WITHSCORES')
+      wait = math.max(1, tonumber(edge[2]) + window - now)
+    end
   end
+  for i = 1, allowed do
+    local e = a + (i - 1) * 4
+    local kind, field, tool = ARGV[e], ARGV[e + 1], ARGV[e + 2]
+    local key = KEYS[k + i - 1]
+    if kind == 'view' then
+      if redis.call('SET', key, '1', 'NX', 'EX', ttl) then redis.call('HINCRBY', KEYS[1], field, 1) end
+    elseif kind == 'usage' then
+      local used = redis.call('INCR', key)
+      if used == 1 then redis.call('EXPIRE', key, ttl) end
+      if used <= cap then
+        redis.call('HINCRBY', KEYS[1], field, 1)
+        if tool ~= '' then redis.call('HINCRBY', KEYS[1], tool, 1) end
+      end
+    else
+      redis.call('XADD', KEYS[2], '*', 'e', ARGV[e + 3])
+    end
+  end
+  a, k = a + n * 4, k + n
+  out[#out + 1] = wait
+  out[#out + 1] = allowed
 end
-return {wait, allowed}
+return out
 `;
 
 export type IntakeEvent = {
@@ -69,10 +91,11 @@ export type IntakeEvent = {
   clientHash: string;
   /** MCP usage only. */
   toolName?: string | undefined;
-  eventId: string;
+  /** The once-event's id (install, favorite); drawn here when absent. */
+  eventId?: string | undefined;
 };
 
-type IntakeRedis = Redis & { ockTelemetryIntake(...args: string[]): Promise<[number, number]> };
+type IntakeRedis = Redis & { ockTelemetryIntake(...args: string[]): Promise<number[]> };
 const registered = new WeakSet<Redis>();
 
 export function intakeCommands(redis: Redis): IntakeRedis {
@@ -83,21 +106,44 @@ export function intakeCommands(redis: Redis): IntakeRedis {
   return redis as IntakeRedis;
 }
 
-/** Takes the events of one address in one Redis round trip; returns how many fit the window (the first ones). */
-export async function intake(
-  redis: Redis,
-  settings: { prefix: string; limitPerMinute: number },
-  address: string,
-  events: IntakeEvent[],
-  at: Date,
-): Promise<{ accepted: number; retryAfterMs: number }> {
-  const keys = telemetryKeys(settings.prefix);
+export type IntakeSettings = { prefix: string; limitPerMinute: number };
+type Taken = { accepted: number; retryAfterMs: number };
+
+/** One request's share of a call: its keys and arguments, and how its caller is answered. */
+type Group = {
+  keys: string[];
+  args: string[];
+  events: number;
+  resolve: (taken: Taken) => void;
+  reject: (err: unknown) => void;
+};
+
+/** The requests of one connection and settings waiting for the next call (and their events), the calls in flight. */
+type Lane = { waiting: Group[]; waitingEvents: number; inFlight: number };
+const lanes = new WeakMap<Redis, Map<string, Lane>>();
+
+function laneOf(redis: Redis, settings: IntakeSettings): Lane {
+  let bySettings = lanes.get(redis);
+  if (!bySettings) {
+    bySettings = new Map();
+    lanes.set(redis, bySettings);
+  }
+  const name = `${settings.limitPerMinute}|${settings.prefix}`;
+  let lane = bySettings.get(name);
+  if (!lane) {
+    lane = { waiting: [], waitingEvents: 0, inFlight: 0 };
+    bySettings.set(name, lane);
+  }
+  return lane;
+}
+
+function groupOf(keys: TelemetryKeys, address: string, events: IntakeEvent[], at: Date) {
   const day = utcDay(at);
-  const eventKeys: string[] = [];
-  const args: string[] = [];
+  const groupKeys = [keys.rateLimit(addressBucket(address))];
+  const args = [String(events.length), String(secondsUntilNextUtcMidnight(at) + DEDUP_AFTER_MIDNIGHT_SECONDS)];
   for (const e of events) {
     if (e.eventType === 'view' || e.eventType === 'usage') {
-      eventKeys.push(
+      groupKeys.push(
         e.eventType === 'view' ? keys.view(e.itemId, e.clientHash, day) : keys.usage(e.itemId, e.clientHash, day),
       );
       args.push(
@@ -107,22 +153,79 @@ export async function intake(
         '',
       );
     } else {
-      eventKeys.push(keys.once);
-      args.push('once', '', '', JSON.stringify(e));
+      groupKeys.push(keys.once);
+      args.push('once', '', '', JSON.stringify({ ...e, eventId: e.eventId ?? randomUUID() }));
     }
   }
-  const [wait, accepted] = await intakeCommands(redis).ockTelemetryIntake(
-    String(3 + events.length),
-    keys.rateLimit(addressBucket(address)),
-    keys.pending,
-    keys.once,
-    ...eventKeys,
-    String(settings.limitPerMinute),
-    String(WINDOW_MS),
-    nextWindowMember(),
-    String(secondsUntilNextUtcMidnight(at) + DEDUP_AFTER_MIDNIGHT_SECONDS),
-    String(USAGE_DAILY_CAP),
-    ...args,
-  );
-  return { accepted: Number(accepted), retryAfterMs: Number(wait) };
+  return { keys: groupKeys, args };
+}
+
+/** Sends the waiting groups, at most INTAKE_CALL_MAX_EVENTS events a call (all calls leave at once, in order). */
+function send(redis: IntakeRedis, settings: IntakeSettings, lane: Lane): void {
+  const { pending, once } = telemetryKeys(settings.prefix);
+  const waiting = lane.waiting;
+  lane.waiting = [];
+  lane.waitingEvents = 0;
+  let next = 0;
+  while (next < waiting.length) {
+    const call: Group[] = [];
+    let events = 0;
+    for (; next < waiting.length; next++) {
+      const group = waiting[next] as Group;
+      if (call.length > 0 && events + group.events > INTAKE_CALL_MAX_EVENTS) break;
+      call.push(group);
+      events += group.events;
+    }
+    const keys = [pending, once];
+    const args = [String(settings.limitPerMinute), String(WINDOW_MS), nextWindowMember(), String(USAGE_DAILY_CAP)];
+    for (const g of call) {
+      keys.push(...g.keys);
+      args.push(...g.args);
+    }
+    lane.inFlight++;
+    let reply: Promise<number[]>;
+    try {
+      reply = redis.ockTelemetryIntake(String(keys.length), ...keys, ...args);
+    } catch (err) {
+      reply = Promise.reject(err);
+    }
+    reply
+      .then(
+        (answers) => {
+          call.forEach((g, i) => {
+            g.resolve({ retryAfterMs: Number(answers[2 * i]), accepted: Number(answers[2 * i + 1]) });
+          });
+        },
+        (err: unknown) => {
+          for (const g of call) g.reject(err);
+        },
+      )
+      .finally(() => {
+        lane.inFlight--;
+        if (lane.inFlight === 0) send(redis, settings, lane);
+      });
+  }
+}
+
+/**
+ * Takes the events of one address (the first ones that fit its window); returns how many were accepted. Taken in
+ * one Redis step with the other requests waiting on this connection at the time (group commit): each group exactly
+ * as if alone, in arrival order. A Redis error fails every request of that step with that same error.
+ */
+export function intake(
+  redis: Redis,
+  settings: IntakeSettings,
+  address: string,
+  events: IntakeEvent[],
+  at: Date,
+): Promise<Taken> {
+  const { keys, args } = groupOf(telemetryKeys(settings.prefix), address, events, at);
+  const lane = laneOf(redis, settings);
+  const taken = new Promise<Taken>((resolve, reject) => {
+    lane.waiting.push({ keys, args, events: events.length, resolve, reject });
+  });
+  lane.waitingEvents += events.length;
+  // Waiting longer would not make the next call larger once it is full (a batch request fills one alone).
+  if (lane.inFlight === 0 || lane.waitingEvents >= INTAKE_CALL_MAX_EVENTS) send(intakeCommands(redis), settings, lane);
+  return taken;
 }

@@ -2,7 +2,7 @@
 // intake's one Lua step may touch the limiter, the dedup keys, the pending counters and the once-events stream.
 import { telemetryKeyBase } from '../redis/tagged-keys.js';
 
-export const telemetryKeys = (prefix: string) => {
+function keysOf(prefix: string) {
   const base = telemetryKeyBase(prefix);
   return {
     /** Sliding window of one client address (shared/rate-limit/address-bucket.ts). */
@@ -15,7 +15,20 @@ export const telemetryKeys = (prefix: string) => {
     flushing: `${base}:flushing`,
     flushingId: `${base}:flushing:id`,
   };
-};
+}
+
+export type TelemetryKeys = Readonly<ReturnType<typeof keysOf>>;
+/** Made once per prefix (a process has one; a test run a few): the intake asks for them on every event. */
+const byPrefix = new Map<string, TelemetryKeys>();
+
+export function telemetryKeys(prefix: string): TelemetryKeys {
+  let keys = byPrefix.get(prefix);
+  if (!keys) {
+    keys = Object.freeze(keysOf(prefix));
+    byPrefix.set(prefix, keys);
+  }
+  return keys;
+}
 
 /** Fields of the pending hash: `{itemId}|{counter}` and `{itemId}|tool|{toolName}`. */
 export const counterField = (itemId: string, counter: string) => `${itemId}|${counter}`;
