@@ -42,16 +42,28 @@ async function readSmall(body: Readable): Promise<string> {
   return out;
 }
 
-/** An upstream error answer, as the caller sees it: its status and Anthropic error type when it gave one. */
-function upstreamFailure(status: number, text: string): AppError {
-  let message = `The upstream answered ${status}.`;
+/** What the caller is told when the upstream failed on the gateway's side (its credentials, its own fault). */
+const UPSTREAM_FAILED = 'The upstream model provider failed to answer this request; try again shortly.';
+const UPSTREAM_UNREACHABLE = 'The upstream model provider could not be reached; try again shortly.';
+
+/**
+ * An upstream error answer, as the caller sees it, and what the operator's log keeps. A refusal of the caller's own
+ * request (400, 404, 413, 429, 529 overloaded…) passes through with its status and message: it tells the caller what
+ * to change. One that is the gateway's side (the upstream refusing the operator's credentials, 401/403, or failing,
+ * 5xx) is a 500 with a fixed message: the upstream's text can name the operator's key or hosts (a security review
+ * found an upstream 401 echoing the key to the caller), so it goes only to the log.
+ */
+function upstreamFailure(status: number, text: string): { error: AppError; upstreamMessage: string } {
+  let upstreamMessage = `The upstream answered ${status}.`;
   try {
     const parsed = JSON.parse(text) as { error?: { message?: string } };
-    if (parsed.error?.message) message = parsed.error.message;
+    if (parsed.error?.message) upstreamMessage = parsed.error.message;
   } catch {}
-  // The upstream refusing the gateway's own credentials is the gateway's fault, not the caller's.
-  const mapped = status === 529 ? 529 : status === 401 || status === 403 || status >= 500 ? 500 : status;
-  return new AppError(`Upstream.Status${status}`, mapped, message);
+  const gatewaySide = status !== 529 && (status === 401 || status === 403 || status >= 500);
+  const error = gatewaySide
+    ? new AppError(`Upstream.Status${status}`, 500, UPSTREAM_FAILED)
+    : new AppError(`Upstream.Status${status}`, status, upstreamMessage);
+  return { error, upstreamMessage };
 }
 
 export async function startMessages(
@@ -73,22 +85,27 @@ export async function startMessages(
   try {
     const reply = await anthropicMessagesProvider(ctx.config).call(call);
     if (reply.status >= 400) {
-      const failure = upstreamFailure(reply.status, await readSmall(reply.body));
+      const { error, upstreamMessage } = upstreamFailure(reply.status, await readSmall(reply.body));
+      if (error.status === 500) {
+        ctx.logger.warn({ upstreamStatus: reply.status, upstreamMessage }, 'upstream refused or failed a request');
+      }
       await closeCharge(ctx, charge, {
         status: 'failed',
         httpStatus: reply.status,
         costMicros: 0n,
-        errorMessage: failure.message,
+        errorMessage: error.message,
       });
-      throw failure;
+      throw error;
     }
     const contentType = String(reply.headers['content-type'] ?? 'application/json');
     return { charge, status: reply.status, body: reply.body, contentType };
   } catch (err) {
     if (err instanceof AppError) throw err;
-    const message = isOutboundRequestError(err) ? err.message : 'The upstream could not be reached.';
-    await closeCharge(ctx, charge, { status: 'failed', costMicros: 0n, errorMessage: message });
-    throw new AppError('Upstream.Unavailable', 529, message, { cause: err });
+    // The outbound error names the configured upstream host: the log keeps it, the caller and request log do not.
+    const reason = isOutboundRequestError(err) ? err.message : String(err);
+    ctx.logger.warn({ reason }, 'upstream could not be reached');
+    await closeCharge(ctx, charge, { status: 'failed', costMicros: 0n, errorMessage: UPSTREAM_UNREACHABLE });
+    throw new AppError('Upstream.Unavailable', 529, UPSTREAM_UNREACHABLE, { cause: err });
   }
 }
 

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { type Logger, pino, type TransportSingleOptions } from 'pino';
 import type { Config } from '../config/index.js';
 import { currentCorrelationId } from './correlation.js';
+import { serializeError } from './error-serializer.js';
 
 export type { Logger };
 
@@ -38,6 +39,7 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, n
       const correlationId = currentCorrelationId();
       return correlationId ? { correlationId } : {};
     },
+    serializers: { err: serializeError },
     redact: {
       paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.password', '*.token'],
       censor: '[redacted]',

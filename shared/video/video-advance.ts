@@ -149,6 +149,11 @@ async function startUpstreamTask(s: Step, task: VideoTask, images: SubmissionIma
       images,
     });
   } catch (err) {
+    if (err instanceof UpstreamVideoError && (err.status === 401 || err.status === 403)) {
+      // The provider refusing the operator's credentials: its text can echo the key, so only the log keeps it.
+      ctx.logger.error({ taskId: task.id, err: err.message }, 'the video provider refused the gateway credentials');
+      return fail(s, task.id, 'The video provider refused the gateway’s credentials; try again later.', 'server_error');
+    }
     if (err instanceof UpstreamVideoError && err.permanent) {
       return fail(s, task.id, `The video provider refused the task: ${err.message}`, 'invalid_request_error');
     }
