@@ -57,24 +57,61 @@ export type InputMeasure = {
   cacheWrite1h: boolean;
 };
 
+/**
+ * Where a value sits, as far as images go: `messages` of the body (role `body`), a message, a content block (an
+ * element of a message's content, of a tool result's content or of a content document's), or anywhere else. Only
+ * a content block of type `image` is read by the upstream as an image; the same shape anywhere else (inside a
+ * tool_use's input, a tool's schema) is JSON text the upstream reads and bills as text, so it is measured as text.
+ * (A security review hid a megabyte of text in `{"type":"image","text":…}` inside tool call arguments, reserved as
+ * one image.)
+ */
+export type Place = 'body' | 'message' | 'block' | 'other';
+
+function childPlace(place: Place, obj: Record<string, unknown>, key: string): Place {
+  if (place === 'body' && key === 'messages') return 'message';
+  if (place === 'message' && key === 'content') return 'block';
+  if (place === 'block' && key === 'content' && obj.type === 'tool_result') return 'block';
+  return 'other';
+}
+
 /** Walks a value without recursion (a deeply nested body cannot exhaust the stack). */
-export function measureInput(root: unknown, measure?: InputMeasure): InputMeasure {
+export function measureInput(root: unknown, measure?: InputMeasure, place: Place = 'body'): InputMeasure {
   const acc = measure ?? { bytes: 0, images: 0, unmeasurable: false, cacheWrite5m: false, cacheWrite1h: false };
-  const stack: unknown[] = [root];
+  const stack: [unknown, Place][] = [[root, place]];
   while (stack.length > 0) {
-    const value = stack.pop();
+    const [value, place] = stack.pop() as [unknown, Place];
     if (typeof value === 'string') {
       acc.bytes += Buffer.byteLength(value, 'utf8') + 2;
     } else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
       acc.bytes += String(value).length;
     } else if (Array.isArray(value)) {
       acc.bytes += 2 + value.length;
-      for (const v of value) stack.push(v);
+      for (const v of value) stack.push([v, place]);
     } else if (typeof value === 'object' && value !== undefined) {
       const obj = value as Record<string, unknown>;
-      if (obj.type === 'image') {
+      if (place === 'block' && obj.type === 'image') {
+        // Its source (base64 data, a URL, a file) is a resized image to the upstream; any other field is text.
         acc.images += 1;
+        for (const [key, v] of Object.entries(obj)) {
+          if (key === 'source') continue;
+          acc.bytes += Buffer.byteLength(key, 'utf8') + 4;
+          stack.push([v, 'other']);
+        }
         continue;
+      }
+      if (obj.type === 'document') {
+        // A document whose source is content blocks holds images the upstream reads as images.
+        const source = obj.source as { type?: unknown; content?: unknown } | undefined;
+        if (place === 'block' && source?.type === 'content' && Array.isArray(source.content)) {
+          acc.bytes += 2;
+          stack.push([source.content, 'block']);
+          for (const [key, v] of Object.entries(obj)) {
+            if (key === 'source') continue;
+            acc.bytes += Buffer.byteLength(key, 'utf8') + 4;
+            stack.push([v, 'other']);
+          }
+          continue;
+        }
       }
       if (obj.type === 'redacted_thinking') acc.unmeasurable = true;
       if (obj.type === 'document') {
@@ -90,7 +127,7 @@ export function measureInput(root: unknown, measure?: InputMeasure): InputMeasur
         if (unmeasurableKeys.has(key)) acc.unmeasurable = true;
         if (key === 'source' && v && typeof v === 'object' && 'url' in v) acc.unmeasurable = true;
         acc.bytes += Buffer.byteLength(key, 'utf8') + 4;
-        stack.push(v);
+        stack.push([v, childPlace(place, obj, key)]);
       }
     }
   }
@@ -132,7 +169,7 @@ export function messagesBound(
   for (const [key, value] of Object.entries(body)) {
     if (!measuredFields.has(key)) measure.unmeasurable = true;
     if (key === 'metadata' || key === 'model') continue;
-    measureInput(value, measure);
+    measureInput(value, measure, key === 'messages' ? 'message' : 'other');
   }
   if (body.cache_control && typeof body.cache_control === 'object') measure.cacheWrite5m = true;
   const tools = Array.isArray(body.tools) ? body.tools : [];

@@ -64,6 +64,44 @@ describe('the reservation estimate', () => {
     }
   });
 
+  it('counts a fixed bound only for an image the upstream reads as one; the same shape elsewhere is text', () => {
+    const hidden = 'h'.repeat(60_000);
+    const disguised = {
+      type: 'image',
+      text: hidden,
+      source: { type: 'base64', media_type: 'image/png', data: hidden },
+    };
+    for (const body of [
+      // as a tool call's input (chat completions' tool_calls arguments arrive here), and in a tool's schema
+      {
+        ...base,
+        messages: [
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: { x: disguised } }] },
+        ],
+      },
+      { ...base, messages: [], tools: [{ name: 't', input_schema: { type: 'object', properties: { x: disguised } } }] },
+      // a real image block's fields other than its source
+      {
+        ...base,
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image', text: hidden, source: { type: 'url', url: 'https://a.example/i.png' } }],
+          },
+        ],
+      },
+    ]) {
+      expect(messagesBound(body, limits).inputTokens).toBeGreaterThanOrEqual(60_000);
+    }
+    const inToolResult = {
+      type: 'tool_result',
+      tool_use_id: 't1',
+      content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(100_000) } }],
+    };
+    const bound = messagesBound({ ...base, messages: [{ role: 'user', content: [inToolResult] }] }, limits);
+    expect(bound.inputTokens).toBeLessThan(IMAGE_TOKENS + 1_000);
+  });
+
   it('bounds an image by its resized size and what it cannot measure by the whole context window', () => {
     const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(100_000) } };
     const imageBound = messagesBound({ ...base, messages: [{ role: 'user', content: [image] }] }, limits);
