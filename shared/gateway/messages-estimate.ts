@@ -58,19 +58,22 @@ export type InputMeasure = {
 };
 
 /**
- * Where a value sits, as far as images go: `messages` of the body (role `body`), a message, a content block (an
- * element of a message's content, of a tool result's content or of a content document's), or anywhere else. Only
+ * Where a value sits, as far as images go: the body, a message, a content block (an element of a message's content,
+ * of a tool result's content or of a content document's), a document's source, or anywhere else. Only
  * a content block of type `image` is read by the upstream as an image; the same shape anywhere else (inside a
  * tool_use's input, a tool's schema) is JSON text the upstream reads and bills as text, so it is measured as text.
  * (A security review hid a megabyte of text in `{"type":"image","text":…}` inside tool call arguments, reserved as
  * one image.)
  */
-export type Place = 'body' | 'message' | 'block' | 'other';
+export type Place = 'body' | 'message' | 'block' | 'document source' | 'other';
 
 function childPlace(place: Place, obj: Record<string, unknown>, key: string): Place {
   if (place === 'body' && key === 'messages') return 'message';
   if (place === 'message' && key === 'content') return 'block';
   if (place === 'block' && key === 'content' && obj.type === 'tool_result') return 'block';
+  // A document whose source is content blocks holds images the upstream reads as images.
+  if (place === 'block' && key === 'source' && obj.type === 'document') return 'document source';
+  if (place === 'document source' && key === 'content' && obj.type === 'content') return 'block';
   return 'other';
 }
 
@@ -98,20 +101,6 @@ export function measureInput(root: unknown, measure?: InputMeasure, place: Place
           stack.push([v, 'other']);
         }
         continue;
-      }
-      if (obj.type === 'document') {
-        // A document whose source is content blocks holds images the upstream reads as images.
-        const source = obj.source as { type?: unknown; content?: unknown } | undefined;
-        if (place === 'block' && source?.type === 'content' && Array.isArray(source.content)) {
-          acc.bytes += 2;
-          stack.push([source.content, 'block']);
-          for (const [key, v] of Object.entries(obj)) {
-            if (key === 'source') continue;
-            acc.bytes += Buffer.byteLength(key, 'utf8') + 4;
-            stack.push([v, 'other']);
-          }
-          continue;
-        }
       }
       if (obj.type === 'redacted_thinking') acc.unmeasurable = true;
       if (obj.type === 'document') {

@@ -98,8 +98,19 @@ describe('the reservation estimate', () => {
       tool_use_id: 't1',
       content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(100_000) } }],
     };
-    const bound = messagesBound({ ...base, messages: [{ role: 'user', content: [inToolResult] }] }, limits);
-    expect(bound.inputTokens).toBeLessThan(IMAGE_TOKENS + 1_000);
+    const inDocument = {
+      type: 'document',
+      source: { type: 'content', content: [inToolResult.content[0]] },
+      cache_control: { type: 'ephemeral', ttl: '1h' },
+    };
+    for (const block of [inToolResult, inDocument]) {
+      const bound = messagesBound({ ...base, messages: [{ role: 'user', content: [block] }] }, limits);
+      expect(bound.inputTokens).toBeGreaterThanOrEqual(IMAGE_TOKENS);
+      expect(bound.inputTokens).toBeLessThan(IMAGE_TOKENS + 1_000);
+    }
+    expect(messagesBound({ ...base, messages: [{ role: 'user', content: [inDocument] }] }, limits).cacheWrite1h).toBe(
+      true,
+    );
   });
 
   it('bounds an image by its resized size and what it cannot measure by the whole context window', () => {
