@@ -34,11 +34,13 @@ export async function webSearch(ctx: AppContext, caller: GatewayCaller, query: S
         : new AppError(
             'Upstream.Unavailable',
             503,
+            // The outbound error names the upstream's host: it stays in the cause (the server log).
             isOutboundRequestError(err)
-              ? `The search upstream could not be reached: ${err.message}`
+              ? 'The search upstream could not be reached; try again shortly.'
               : 'The search upstream failed.',
             { headers: { 'retry-after': '1' }, cause: err },
           );
+    ctx.logger.warn({ err: failure }, 'search upstream failed');
     await closeCharge(ctx, charge, {
       status: 'failed',
       httpStatus: failure.status,

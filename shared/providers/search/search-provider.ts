@@ -38,15 +38,27 @@ export function normalizeItems(items: SearchItem[], maxResults: number): SearchI
 
 /**
  * An upstream error answer as the caller sees it: 429 stays 429 (with its retry-after), 503 stays 503, anything
- * else (including the upstream refusing our own credentials or parameters) is a 500.
+ * else (including the upstream refusing our own credentials or parameters) is a 500. Each with a fixed message: the
+ * upstream's own words can echo the operator's key (a security review found a 401 doing so), so they travel only as
+ * the error's cause, which the server log shows and the caller and the request log never do.
  */
 export function searchUpstreamFailure(status: number, retryAfter: string | undefined, detail: string): AppError {
-  const message = `The search upstream answered ${status}${detail ? `: ${detail}` : ''}.`;
+  const cause = new Error(`The search upstream answered ${status}${detail ? `: ${detail}` : ''}.`);
   if (status === 429) {
-    return new AppError('Upstream.RateLimited', 429, message, { headers: { 'retry-after': retryAfter ?? '1' } });
+    return new AppError('Upstream.RateLimited', 429, 'The search upstream is limiting this service; retry later.', {
+      headers: { 'retry-after': retryAfter ?? '1' },
+      cause,
+    });
   }
-  if (status === 503) return new AppError('Upstream.Unavailable', 503, message, { headers: { 'retry-after': '1' } });
-  return new AppError(`Upstream.Status${status}`, 500, message);
+  if (status === 503) {
+    return new AppError('Upstream.Unavailable', 503, 'The search upstream is unavailable; try again shortly.', {
+      headers: { 'retry-after': '1' },
+      cause,
+    });
+  }
+  return new AppError(`Upstream.Status${status}`, 500, 'The search upstream failed to answer; try again shortly.', {
+    cause,
+  });
 }
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
