@@ -10,6 +10,12 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const encodeCursor = (c: RegistryCursor) =>
   Buffer.from(JSON.stringify([c.publishedAt, c.versionId])).toString('base64url');
 
+/** A timestamp of the cursor's form that names a real instant (2024-02-30 matches the pattern, not the calendar). */
+const isRealInstant = (text: string) => {
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19);
+};
+
 export function decodeCursor(text: string): RegistryCursor {
   let parsed: unknown;
   try {
@@ -23,6 +29,7 @@ export function decodeCursor(text: string): RegistryCursor {
     typeof parsed[0] !== 'string' ||
     typeof parsed[1] !== 'string' ||
     !timestamp.test(parsed[0]) ||
+    !isRealInstant(parsed[0]) ||
     !uuid.test(parsed[1])
   ) {
     throw badRequest(

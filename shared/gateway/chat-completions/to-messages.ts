@@ -72,7 +72,8 @@ function turnsOf(messages: ChatMessage[]): { system: Block[]; turns: Turn[] } {
   const turns: Turn[] = [];
   const push = (role: Turn['role'], content: Block[]) => {
     const last = turns.at(-1);
-    if (last?.role === role) last.content.push(...content);
+    // One by one: a spread of hundreds of thousands of parts overflows the call stack.
+    if (last?.role === role) for (const block of content) last.content.push(block);
     else turns.push({ role, content });
   };
   for (const [i, m] of messages.entries()) {
