@@ -70,14 +70,17 @@ export type SummaryRow = {
 
 /**
  * Full text of the search: websearch syntax over the weighted vector, OR every word as a prefix of a name word
- * (`git` finds `github`). Words are reduced to letters and digits, so the prefix query is always well formed.
+ * (`git` finds `github`). Words are reduced to letters and digits, so the prefix query is always well formed. The
+ * prefixes are not stemmed (the `simple` configuration): English stemming rewrites a word's end (`happy` becomes
+ * `happi`), after which it is no prefix of the name word it was typed from (`happyhub`); the whole words still go
+ * through the stemmed websearch query.
  */
 export function searchQuery(search: string): SQL {
   const words = (search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
   const web = sql`websearch_to_tsquery('english'::regconfig, ${search})`;
   if (words.length === 0) return web;
   const prefix = words.map((w) => `${w}:*A`).join(' & ');
-  return sql`(${web} || to_tsquery('english'::regconfig, ${prefix}))`;
+  return sql`(${web} || to_tsquery('simple'::regconfig, ${prefix}))`;
 }
 
 const exactName = (search: string) =>

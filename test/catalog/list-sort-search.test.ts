@@ -141,6 +141,14 @@ describe('search', () => {
     expect(ids[4]).toBe(inDescription.id);
   });
 
+  it('matches a prefix that English stemming would rewrite (happy → happi), whatever the made-up word', async () => {
+    const tag = uniqueSlug('stem');
+    const word = `${madeUpWord()}y`;
+    const named = await publishItem(h, a, 'agent', { tags: [tag], name: `${word}hub Connector` });
+    const res = await h.http.get(`/api/v1/agent?tag=${tag}&search=${word}`);
+    expect(res.body.items.map((x: Summary) => x.id)).toEqual([named.id]);
+  });
+
   it('matches a prefix of a word in the name', async () => {
     const word = madeUpWord();
     const tag = uniqueSlug('prefix');
