@@ -36,9 +36,22 @@ export async function setProjectQuota(
   projectId: string,
   input: QuotaInput,
 ): Promise<ProjectQuota> {
-  const row = await upsertProjectQuota(ctx.db, projectId, input);
-  await quotaCountersOf(ctx).settingsChanged(projectId, settingsOf(row));
-  return row;
+  const counters = quotaCountersOf(ctx);
+  try {
+    // The cache is replaced while the upsert still holds the row's lock, so two updates replace it in the order they
+    // commit: written after the commit, the first update's write could land last and keep its limits enforced for
+    // the cache's hour while PostgreSQL holds the second's (found by a review). A reader priming the cache meanwhile
+    // writes only where no settings are cached, so it cannot undo this write either.
+    return await ctx.db.transaction(async (tx) => {
+      const row = await upsertProjectQuota(tx, projectId, input);
+      await counters.settingsChanged(projectId, settingsOf(row));
+      return row;
+    });
+  } catch (err) {
+    // The commit failed after the cache took the new settings: drop them, the next request reads PostgreSQL.
+    await counters.forget(projectId).catch(() => undefined);
+    throw err;
+  }
 }
 
 export const getProjectQuota = (db: DbExecutor, projectId: string) => loadProjectQuota(db, projectId);

@@ -106,7 +106,8 @@ export class QuotaCounters {
     return this.usageFrom(at, reply);
   }
 
-  /** Called after a quota update committed, so the next request sees the new limits. */
+  /** Called by a quota update while it holds the row's lock (so updates replace it in commit order); the next
+   * request sees the new limits. */
   async settingsChanged(projectId: string, settings: QuotaSettings): Promise<void> {
     await replaceSettings(this.deps.redis, await this.base(projectId), settings);
   }
