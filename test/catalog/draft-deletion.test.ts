@@ -73,6 +73,7 @@ it('refuses an item in review (withdraw first), a published one, another account
   expect((await remove(a.outsider.session, 'agent', mine.id)).status).toBe(403); // not a Publisher at all
   expect((await remove(a.publisher.session, 'mcp', mine.id)).status).toBe(404); // another type's path
   expect((await remove(a.publisher.session, 'agent', 'not-a-uuid')).status).toBe(404);
+  expect((await h.http.delete(`/api/v1/publisher/agent/${mine.id}`)).status).toBe(401);
   for (const id of [inReview.id, published.id, mine.id]) expect(await itemExists(id)).toBe(true);
 });
 

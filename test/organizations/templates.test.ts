@@ -191,6 +191,7 @@ describe('DELETE /api/project-templates/{id}', () => {
     expectEnvelopeError(await remove(org.admin, org.id, 'not-a-uuid'), 404, 'Template.NotFound');
     const member = await aMember(h, other, 'Member');
     expectEnvelopeError(await remove(member, other.id, theirs.body.data.id), 403, 'Organization.Forbidden');
+    expectEnvelopeError(await h.http.delete(`/api/project-templates/${theirs.body.data.id}`), 401, 'Auth.Unauthorized');
     const still = await h.http.get('/api/project-templates').set(inOrg(other.admin, other.id));
     expect(still.body.data.map((t: { id: string }) => t.id)).toContain(theirs.body.data.id);
   });
