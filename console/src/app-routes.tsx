@@ -25,6 +25,7 @@ const OrganizationPage = area(() => import('./pages/organization/organization-pa
 const MembersPage = area(() => import('./pages/organization/members-page.js'), 'MembersPage');
 const ProjectsPage = area(() => import('./pages/organization/projects-page.js'), 'ProjectsPage');
 const ProjectPage = area(() => import('./pages/organization/project-page.js'), 'ProjectPage');
+const TemplatesPage = area(() => import('./pages/organization/templates-page.js'), 'TemplatesPage');
 const WalletPage = area(() => import('./pages/organization/wallet-page.js'), 'WalletPage');
 const AlertsPage = area(() => import('./pages/organization/alerts-page.js'), 'AlertsPage');
 const GatewayPage = area(() => import('./pages/gateway/gateway-page.js'), 'GatewayPage');
@@ -61,6 +62,7 @@ export function AppRoutes() {
         <Route path="org/members" element={signedIn(<MembersPage />)} />
         <Route path="org/projects" element={signedIn(<ProjectsPage />)} />
         <Route path="org/projects/:projectId" element={signedIn(<ProjectPage />)} />
+        <Route path="org/templates" element={signedIn(<TemplatesPage />)} />
         <Route path="org/wallet" element={signedIn(<WalletPage />)} />
         <Route path="org/alerts" element={signedIn(<AlertsPage />)} />
         <Route path="gateway" element={signedIn(<GatewayPage />)} />

@@ -135,6 +135,53 @@ describe('the organization pages', () => {
     await checkPage(admin, 'project');
   });
 
+  it('creates a template with its limits, offers it for new projects, and deletes it after confirming', async () => {
+    await admin.goto('/org/templates');
+    const list = admin.getByRole('table', { name: 'Project templates' });
+    const starter = list.locator('tr', { hasText: 'Starter' });
+    await starter.getByText('Built-in').waitFor();
+    expect(await starter.getByRole('button').count()).toBe(0);
+
+    await admin.getByLabel('Template name').fill('Night batch');
+    await admin.getByLabel('Description').fill('Slow and cheap');
+    await admin.getByLabel('Requests per day').fill('500');
+    await admin.getByLabel('Requests per minute').fill('5');
+    await admin.getByRole('button', { name: 'Create template' }).click();
+    await admin.getByText('Template "Night batch" created.').waitFor();
+    const row = list.locator('tr', { hasText: 'Night batch' });
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'Night batchSlow and cheap',
+      'This organization',
+      'Private',
+      '500 requests per day · 5 requests per minute',
+      '0',
+      'Delete',
+    ]);
+    await checkPage(admin, 'templates');
+
+    await admin.goto('/org/projects');
+    await admin
+      .getByLabel('Template')
+      .locator('option', { hasText: /^Night batch/ })
+      .waitFor({ state: 'attached' });
+
+    await admin.goto('/org/templates');
+    await row.getByRole('button', { name: 'Delete', exact: true }).click();
+    await row.getByRole('button', { name: 'Delete for good' }).click();
+    await row.waitFor({ state: 'detached' });
+    await admin.goto('/org/projects');
+    await admin
+      .getByLabel('Template')
+      .locator('option', { hasText: /^Starter/ })
+      .waitFor({ state: 'attached' });
+    expect(
+      await admin
+        .getByLabel('Template')
+        .locator('option', { hasText: /^Night batch/ })
+        .count(),
+    ).toBe(0);
+  });
+
   it('recharges the wallet, then shows the Consume of a gateway call and the balance chart moving', async () => {
     expect(projectKey).toMatch(/^ock_/);
     await admin.goto('/org/wallet');

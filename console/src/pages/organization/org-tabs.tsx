@@ -12,6 +12,7 @@ export function OrgTabs() {
       </NavLink>
       <NavLink to="/org/members">Members and invites</NavLink>
       <NavLink to="/org/projects">Projects</NavLink>
+      <NavLink to="/org/templates">Templates</NavLink>
       <NavLink to="/org/wallet">Wallet</NavLink>
       {current?.role === 'Admin' ? <NavLink to="/org/alerts">Balance alerts</NavLink> : null}
     </Tabs>

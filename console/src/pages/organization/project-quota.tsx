@@ -7,15 +7,7 @@ import { formatTime } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { UsageBar } from '../../ui/meter.js';
 import { FormError, Loading, Notice } from '../../ui/status.js';
-
-const limitKeys = [
-  ['dailyRequestLimit', 'Requests per day'],
-  ['dailyTokenLimit', 'Tokens per day'],
-  ['monthlyRequestLimit', 'Requests per month'],
-  ['monthlyTokenLimit', 'Tokens per month'],
-  ['requestsPerMinuteLimit', 'Requests per minute'],
-] as const;
-type LimitKey = (typeof limitKeys)[number][0];
+import { type LimitKey, limitKeys } from './quota-limits.js';
 
 type Quota = Partial<Record<LimitKey, number>> & { enforceQuota: boolean; customResetDay?: number };
 type Usage = {

@@ -1,10 +1,10 @@
 // Projects of the current organization; Admins create one, blank or from a template (which also creates the
 // project's API key, shown here once).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { apiData } from '../../api/http.js';
-import { formatCount, formatTime } from '../../format.js';
+import { formatTime } from '../../format.js';
 import { ShownOnce } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -12,33 +12,13 @@ import { Page } from '../../ui/page.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 import { type Project, useProjects } from './projects-api.js';
+import { templateLimits, useTemplates } from './templates-api.js';
 
-type Template = {
-  id: string;
-  name: string;
-  description?: string;
-  category: string;
-  isSystem: boolean;
-  config: { quota: Record<string, number | boolean | null>; rateLimit: { requestsPerMinuteLimit?: number | null } };
-};
 type FromTemplate = Project & { templateName: string; apiKeys: { name: string; token: string }[] };
-
-function quotaSummary(t: Template) {
-  const q = t.config.quota;
-  const parts = [
-    q.dailyRequestLimit ? `${formatCount(Number(q.dailyRequestLimit))} requests/day` : null,
-    q.monthlyTokenLimit ? `${formatCount(Number(q.monthlyTokenLimit))} tokens/month` : null,
-    t.config.rateLimit.requestsPerMinuteLimit ? `${t.config.rateLimit.requestsPerMinuteLimit}/min` : null,
-  ].filter(Boolean);
-  return parts.join(' · ') || 'no limits';
-}
 
 function CreateProject({ organizationId }: { organizationId: string }) {
   const client = useQueryClient();
-  const templates = useQuery({
-    queryKey: ['templates', organizationId],
-    queryFn: () => apiData<Template[]>('/api/project-templates', { organizationId }),
-  });
+  const templates = useTemplates(organizationId);
   const [name, setName] = useState('');
   const [templateId, setTemplateId] = useState('');
   const create = useMutation({
@@ -72,9 +52,9 @@ function CreateProject({ organizationId }: { organizationId: string }) {
           {(p) => (
             <select {...p} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
               <option value="">Blank (no quota, no key)</option>
-              {(templates.data ?? []).map((t) => (
+              {(templates.data?.data ?? []).map((t) => (
                 <option key={t.id} value={t.id}>
-                  {t.name} — {quotaSummary(t)}
+                  {t.name} — {templateLimits(t)}
                 </option>
               ))}
             </select>
