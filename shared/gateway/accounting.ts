@@ -90,8 +90,11 @@ function renewWhileOpen(ctx: Ctx, charge: Charge, holdMs: number): void {
       organizationId: charge.caller.organizationId,
       holdId: charge.requestLogId,
       expiresAt: Date.now() + holdMs,
-    }).catch((err: Error) =>
-      ctx.logger.warn({ requestLogId: charge.requestLogId, err: err.message }, 'hold not renewed; retrying later'),
+    }).then(
+      // A hold settled elsewhere (another copy of the charge) or already expired needs no more renewals.
+      (held) => held || clearInterval(charge.renewal),
+      (err: Error) =>
+        ctx.logger.warn({ requestLogId: charge.requestLogId, err: err.message }, 'hold not renewed; retrying later'),
     );
   charge.renewal = setInterval(renew, Math.ceil(holdMs / 3));
   charge.renewal.unref();
