@@ -86,6 +86,9 @@ export const envSchema = z
      * requests of that organization are refused with 503, and how long the first entry waits so a batch can form. */
     LEDGER_BACKLOG_LIMIT: positiveInt.default(50_000),
     LEDGER_FLUSH_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+    /** How long a gateway request's hold lives without renewal: a request in flight renews it every third of it, so
+     * only the hold of a request whose process died goes back after it (docs/wallet.md, "Holds expire"). */
+    GATEWAY_HOLD_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
 
     STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
     STORAGE_LOCAL_DIR: z.string().default('.data/storage'),

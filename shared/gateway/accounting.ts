@@ -11,7 +11,7 @@ import { projectKeyBase, type QuotaLimitName, quotaExceeded, rejection } from '.
 import { primeSettings } from '../quota/quota-settings.js';
 import { encodeEntry } from '../wallet/ledger-entry.js';
 import { requestLedgerWrite } from '../wallet/ledger-writer.js';
-import { admitStep, type Missing, settleStep } from '../wallet/mirror-steps.js';
+import { admitStep, type Missing, renewStep, settleStep } from '../wallet/mirror-steps.js';
 import { loadMirror } from '../wallet/wallet-mirror.js';
 import { insufficientBalance, walletInactive } from '../wallet/wallets.js';
 import type { GatewayCaller } from './gateway-caller.js';
@@ -25,6 +25,8 @@ export type Charge = {
   readonly model: string | undefined;
   readonly startedAt: number;
   closed: boolean;
+  /** Renews the hold while the request runs in this process (a charge with the default hold), until it closes. */
+  renewal?: ReturnType<typeof setInterval>;
 };
 
 export type Outcome = {
@@ -34,9 +36,6 @@ export type Outcome = {
   costMicros: bigint;
   errorMessage?: string;
 };
-
-/** How long a hold lives when the caller names no expiry; a forgotten one goes back to the balance after it. */
-export const DEFAULT_HOLD_MS = 15 * 60_000;
 
 const zeroUsage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
@@ -80,6 +79,32 @@ async function withLoaded<R extends { step: string }>(
   return reply as R;
 }
 
+/**
+ * Keeps the hold of a request this process is still answering: a hold expires so that the money of a request whose
+ * process died goes back, not while the request runs (a stream lasts as long as the upstream writes and the client
+ * reads; released under it, the same money admitted another request, and the first one's cost went uncollected).
+ */
+function renewWhileOpen(ctx: Ctx, charge: Charge, holdMs: number): void {
+  const renew = () =>
+    renewStep(ctx.redis, ctx.config.REDIS_PREFIX, {
+      organizationId: charge.caller.organizationId,
+      holdId: charge.requestLogId,
+      expiresAt: Date.now() + holdMs,
+    }).then(
+      // A hold settled elsewhere (another copy of the charge) or already expired needs no more renewals.
+      (held) => held || clearInterval(charge.renewal),
+      (err: Error) =>
+        ctx.logger.warn({ requestLogId: charge.requestLogId, err: err.message }, 'hold not renewed; retrying later'),
+    );
+  charge.renewal = setInterval(renew, Math.ceil(holdMs / 3));
+  charge.renewal.unref();
+}
+
+/**
+ * Admits a request and holds its most possible cost. Without `reservationExpiresInMs` the hold lives
+ * `GATEWAY_HOLD_MS` and is renewed until `closeCharge` (every such charge is closed by the process that opened it);
+ * with it (a video task, settled by a worker), it lives that long.
+ */
 export async function openCharge(
   ctx: Ctx,
   caller: GatewayCaller,
@@ -100,13 +125,14 @@ export async function openCharge(
       projectId: caller.projectId,
       holdId: charge.requestLogId,
       amount: input.reserveMicros,
-      holdExpiresAt: at.getTime() + (input.reservationExpiresInMs ?? DEFAULT_HOLD_MS),
+      holdExpiresAt: at.getTime() + (input.reservationExpiresInMs ?? ctx.config.GATEWAY_HOLD_MS),
       backlogLimit: ctx.config.LEDGER_BACKLOG_LIMIT,
       at,
     }),
   );
   switch (admission.step) {
     case 'admitted':
+      if (input.reservationExpiresInMs === undefined) renewWhileOpen(ctx, charge, ctx.config.GATEWAY_HOLD_MS);
       return charge;
     case 'balance':
       throw insufficientBalance();
@@ -126,6 +152,7 @@ export type Settled = { charged: bigint; replayed: boolean };
 export async function closeCharge(ctx: Ctx, charge: Charge, outcome: Outcome): Promise<Settled | undefined> {
   if (charge.closed) return undefined;
   charge.closed = true;
+  clearInterval(charge.renewal);
   const usage = outcome.usage ?? zeroUsage;
   const cost = outcome.costMicros;
   const at = new Date();

@@ -125,10 +125,23 @@ export async function finishJsonMessages(
   req: MessagesRequest,
   started: StartedMessages,
 ): Promise<{ json: Record<string, unknown>; bytes: Buffer; settlement: Promise<void> }> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of started.body) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
-  const json = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+  let bytes: Buffer;
+  let json: Record<string, unknown>;
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of started.body) chunks.push(chunk as Buffer);
+    bytes = Buffer.concat(chunks);
+    json = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+  } catch (err) {
+    // An answer cut short or not JSON: the hold goes back now (it would be renewed while open) and the log says so.
+    await closeCharge(ctx, started.charge, {
+      status: 'failed',
+      httpStatus: started.status,
+      costMicros: 0n,
+      errorMessage: 'The upstream answer could not be read.',
+    });
+    throw err;
+  }
   const usage = req.operation === 'count_tokens' ? undefined : usageOf(json.usage as UsageFields | undefined);
   const settlement = closeCharge(ctx, started.charge, {
     status: 'succeeded',

@@ -19,6 +19,22 @@ export type UsageFields = {
 
 const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
+/**
+ * The most any usage figure of one answer can be: the request log's integer columns. No model comes near it (a
+ * context of a few million tokens); an upstream that reports more (a bug, a wrapped counter) is billed at this
+ * figure. Unbounded, one such answer failed every later ledger batch of its organization, and a token total past
+ * 64-bit integers failed the settlement step half-way in Redis (found by a review).
+ */
+export const MAX_USAGE_FIGURE = 2_147_483_647;
+
+function bounded(usage: TokenUsage): TokenUsage {
+  const out = { ...usage };
+  for (const key of Object.keys(out) as (keyof TokenUsage)[]) {
+    out[key] = Math.min(out[key] ?? 0, MAX_USAGE_FIGURE);
+  }
+  return out;
+}
+
 /** Iteration kinds whose tokens the top-level usage does not include (Anthropic: "A `compaction` entry's tokens are
  * not included in the top-level `usage` fields"; an advisor sub-inference is a separate model call). */
 const separatelyCounted = new Set(['compaction', 'advisor_message']);
@@ -43,7 +59,7 @@ export function usageOf(fields: UsageFields | undefined | null): TokenUsage {
   for (const iteration of fields?.iterations ?? []) {
     if (iteration && separatelyCounted.has(String(iteration.type))) usage = addUsage(usage, ownUsage(iteration));
   }
-  return usage;
+  return bounded(usage);
 }
 
 /**
@@ -126,12 +142,12 @@ export class StreamUsageMeter {
     }
     const usage = usageOf(this.start);
     const tokens = (bytes: number) => Math.ceil(bytes / CUT_STREAM_BYTES_PER_TOKEN);
-    return {
+    return bounded({
       ...usage,
       inputTokens: usage.inputTokens + tokens(this.toolResultBytes),
       outputTokens: Math.max(usage.outputTokens, tokens(this.producedBytes)),
       webSearchRequests: Math.max(usage.webSearchRequests ?? 0, this.serverTools.webSearchRequests),
       webFetchRequests: Math.max(usage.webFetchRequests ?? 0, this.serverTools.webFetchRequests),
-    };
+    });
   }
 }

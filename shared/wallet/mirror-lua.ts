@@ -163,6 +163,17 @@ end
 return deleted
 `;
 
+/**
+ * Keeps a hold of a request still in flight. KEYS: h, hx. ARGV: 1 hold id, 2 new expiry (epoch ms). A hold that is
+ * gone or already expired stays so (its money went back); an expiry only ever moves later. Returns 1 when kept.
+ */
+export const renewLua = `
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if not v or v == 'x' then return 0 end
+redis.call('ZADD', KEYS[2], 'GT', ARGV[2], ARGV[1])
+return 1
+`;
+
 /** The sweep's expiry of one organization's holds. KEYS: w, h, hx. ARGV: now, limit, marker keep (ms). */
 export const expireLua = `${common}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end

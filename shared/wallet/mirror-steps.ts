@@ -4,7 +4,7 @@ import { projectKeyBase } from '../quota/quota-counters.js';
 import { dayCounterTtlSeconds, monthCounterTtlSeconds } from '../quota/quota-script.js';
 import { epochMinute, utcDay } from '../quota/quota-windows.js';
 import { organizationKeyBase } from '../redis/tagged-keys.js';
-import { ackLua, admitLua, auditLua, expireLua, settleLua, syncLua } from './mirror-lua.js';
+import { ackLua, admitLua, auditLua, expireLua, renewLua, settleLua, syncLua } from './mirror-lua.js';
 
 /** The keys of one organization's wallet mirror. */
 export type MirrorKeys = { w: string; h: string; hx: string; l: string };
@@ -24,6 +24,7 @@ type MirrorRedis = Redis & {
   ockWalletSync(...args: string[]): Promise<Reply>;
   ockWalletAck(...args: string[]): Promise<number>;
   ockWalletExpire(...args: string[]): Promise<number>;
+  ockWalletRenew(...args: string[]): Promise<number>;
   ockWalletAudit(...args: string[]): Promise<(string | number)[]>;
 };
 
@@ -36,6 +37,7 @@ export function mirrorCommands(redis: Redis): MirrorRedis {
     redis.defineCommand('ockWalletSync', { numberOfKeys: 3, lua: syncLua });
     redis.defineCommand('ockWalletAck', { numberOfKeys: 2, lua: ackLua });
     redis.defineCommand('ockWalletExpire', { numberOfKeys: 3, lua: expireLua });
+    redis.defineCommand('ockWalletRenew', { numberOfKeys: 2, lua: renewLua });
     redis.defineCommand('ockWalletAudit', { numberOfKeys: 3, lua: auditLua });
     registered.add(redis);
   }
@@ -186,6 +188,16 @@ export async function ackStep(
     String(committed.seq),
     ...streamIds,
   );
+}
+
+/** Moves the expiry of a hold still held to `expiresAt`; false when it is gone or already expired. */
+export async function renewStep(
+  redis: Redis,
+  prefix: string,
+  input: { organizationId: string; holdId: string; expiresAt: number },
+): Promise<boolean> {
+  const k = mirrorKeys(prefix, input.organizationId);
+  return (await mirrorCommands(redis).ockWalletRenew(k.h, k.hx, input.holdId, String(input.expiresAt))) === 1;
 }
 
 export async function expireStep(redis: Redis, prefix: string, organizationId: string, now: number, limit: number) {
