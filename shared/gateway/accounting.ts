@@ -79,14 +79,19 @@ async function withLoaded<R extends { step: string }>(
   return reply as R;
 }
 
+/** The longest a request's hold is renewed: far past any real stream, short of money frozen for good. */
+export const MAX_RENEWED_HOLD_MS = 6 * 3_600_000;
+
 /**
  * Keeps the hold of a request this process is still answering: a hold expires so that the money of a request whose
  * process died goes back, not while the request runs (a stream lasts as long as the upstream writes and the client
  * reads; released under it, the same money admitted another request, and the first one's cost went uncollected).
  */
 function renewWhileOpen(ctx: Ctx, charge: Charge, holdMs: number): void {
-  const renew = () =>
-    renewStep(ctx.redis, ctx.config.REDIS_PREFIX, {
+  const renew = () => {
+    // A request no path closed (a bug) must not freeze its money for as long as the process lives.
+    if (Date.now() - charge.startedAt > MAX_RENEWED_HOLD_MS) return clearInterval(charge.renewal);
+    return renewStep(ctx.redis, ctx.config.REDIS_PREFIX, {
       organizationId: charge.caller.organizationId,
       holdId: charge.requestLogId,
       expiresAt: Date.now() + holdMs,
@@ -96,6 +101,7 @@ function renewWhileOpen(ctx: Ctx, charge: Charge, holdMs: number): void {
       (err: Error) =>
         ctx.logger.warn({ requestLogId: charge.requestLogId, err: err.message }, 'hold not renewed; retrying later'),
     );
+  };
   charge.renewal = setInterval(renew, Math.ceil(holdMs / 3));
   charge.renewal.unref();
 }
