@@ -28,7 +28,10 @@ export type ManifestResult = { ok: true; manifest: BundleManifest } | { ok: fals
 export const MAX_PARAMETERS = 50;
 export const MAX_DEPENDENCIES = 200;
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
-const REQUIREMENT = /^(@?[A-Za-z0-9][A-Za-z0-9._/-]*)(?:\[[^\]]*\])?\s*@?\s*(.*?)\s*$/;
+// The name and what comes before the version. No pattern reaches the line's end: `(.*?)\s*$` backtracked over
+// whitespace inside the version, quadratic in its length (a review finding), so the rest is taken as a slice.
+const REQUIREMENT_NAME = /^(@?[A-Za-z0-9][A-Za-z0-9._/-]*)(?:\[[^\]]*\])?\s*@?\s*/;
+const LINE_TERMINATOR = /[\r\u2028\u2029]/;
 
 /** The files (relative to the skill root) whose text the manifest reads, for the inspector's `captureText`. */
 export const isManifestSource = (relativePath: string) =>
@@ -102,9 +105,11 @@ export function readParameters(value: unknown, problems: string[]): SkillParamet
 
 /** "pandas>=1.5", "@scope/pkg@^2", "requests": the name and what follows it as the version constraint. */
 export function splitRequirement(spec: string): { name: string; version?: string } | null {
-  const match = REQUIREMENT.exec(spec.trim());
+  const trimmed = spec.trim();
+  const match = REQUIREMENT_NAME.exec(trimmed);
   if (!match) return null;
-  const version = match[2]?.trim();
+  const version = trimmed.slice(match[0].length);
+  if (LINE_TERMINATOR.test(version)) return null;
   return version ? { name: match[1]!, version } : { name: match[1]! };
 }
 
@@ -141,14 +146,17 @@ function frontMatterDependencies(value: unknown, problems: string[]): SkillDepen
 function requirementsTxtDependencies(text: string | undefined): SkillDependency[] {
   if (text === undefined) return [];
   return text.split(/\r?\n/).flatMap((raw) => {
-    const line = raw
-      .replace(/\s+#.*$/, '')
-      .replace(/;.*$/, '')
-      .trim();
+    const line = beforeFirst(beforeFirst(raw, /\s#/), ';').trim();
     if (!line || line.startsWith('#') || line.startsWith('-') || line.includes('://') || /^[./]/.test(line)) return [];
     const parsed = splitRequirement(line);
     return parsed ? [{ ...parsed, source: 'requirements.txt' as const }] : [];
   });
+}
+
+/** The text before the first `separator` (an inline comment, an environment marker), found by one linear search. */
+function beforeFirst(text: string, separator: RegExp | string): string {
+  const at = typeof separator === 'string' ? text.indexOf(separator) : text.search(separator);
+  return at < 0 ? text : text.slice(0, at);
 }
 
 /** Runtime `dependencies` of package.json (devDependencies are the author's business). */

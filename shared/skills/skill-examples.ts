@@ -35,6 +35,25 @@ export function examplesFromFiles(bundle: InspectedBundle): SkillExample[] {
 
 type Heading = { line: number; level: number; text: string };
 
+const HEADING_OPENING = /^\s{0,3}(#{1,6})\s+/;
+const LINE_TERMINATOR = /[\r\u2028\u2029]/;
+
+/**
+ * An ATX heading's level and text (the closing `#`s dropped), or null. Read without a pattern over the whole line:
+ * `(.*?)(?:\s+#+)?\s*$` backtracked over a run of whitespace inside the text, quadratic in its length (a review
+ * finding: one 100,000-character SKILL.md line took 53 s of a review thread).
+ */
+function atxHeading(line: string): { level: number; text: string } | null {
+  const opening = HEADING_OPENING.exec(line);
+  if (!opening) return null;
+  let text = line.slice(opening[0].length).trimEnd();
+  let hashes = text.length;
+  while (hashes > 0 && text[hashes - 1] === '#') hashes--;
+  if (hashes > 0 && hashes < text.length && /\s/.test(text[hashes - 1] as string))
+    text = text.slice(0, hashes).trimEnd();
+  return LINE_TERMINATOR.test(text) ? null : { level: opening[1]!.length, text };
+}
+
 /** ATX headings outside fenced code blocks. */
 function headingsOf(lines: string[]): Heading[] {
   const headings: Heading[] = [];
@@ -47,8 +66,8 @@ function headingsOf(lines: string[]): Heading[] {
       return;
     }
     if (fence !== null) return;
-    const match = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
-    if (match) headings.push({ line: index, level: match[1]!.length, text: match[2]! });
+    const heading = atxHeading(line);
+    if (heading) headings.push({ line: index, ...heading });
   });
   return headings;
 }

@@ -4,35 +4,67 @@
 import { imageSize } from 'image-size';
 import type { Config } from '../config/index.js';
 import { isOutboundRequestError, type OutboundClient, userUrlClient } from '../http/index.js';
-import { MAX_IMAGE_BYTES } from './video-request.js';
+import { base64Bytes, MAX_IMAGE_BYTES } from './video-request.js';
 
 const FORMATS = new Set(['jpg', 'png', 'webp']);
 const MIN_SIDE = 300;
 const MAX_SIDE = 6000;
 const MIN_ASPECT = 0.4;
 const MAX_ASPECT = 2.5;
+/**
+ * The first bytes of an image, all its dimensions are read from (image-size reads files through the same window).
+ * The rest is counted, not kept: the video worker checks images in up to VIDEO_WORKER_CONCURRENCY tasks at once, and
+ * keeping whole 30 MB bodies took 30 MB per task (a review finding).
+ */
+const HEAD_BYTES = 512 * 1024;
 
 const REFERENCE_IMAGES = { name: 'reference-images', timeoutMs: 30_000, maxBytes: MAX_IMAGE_BYTES, maxRedirects: 3 };
 
-async function imageBytes(client: OutboundClient, url: string): Promise<Buffer> {
-  if (url.startsWith('data:')) return Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
-  let reply: Awaited<ReturnType<OutboundClient['fetchBuffer']>>;
-  try {
-    reply = await client.fetchBuffer(url);
-  } catch (err) {
-    if (isOutboundRequestError(err) && err.reason === 'too-large') throw new Error('it is larger than 30 MB');
-    throw new Error(`the image URL is unreachable (${isOutboundRequestError(err) ? err.message : 'network error'})`);
-  }
-  if (reply.status !== 200) throw new Error(`the image URL is unreachable (HTTP ${reply.status})`);
-  return reply.body;
+/** An image's first HEAD_BYTES and its whole size. */
+type ImageHead = { head: Buffer; bytes: number };
+
+function dataUrlHead(url: string): ImageHead {
+  const payload = url.slice(url.indexOf(',') + 1);
+  // Four base64 characters are three bytes: a prefix of whole quads decodes to the image's first bytes.
+  return { head: Buffer.from(payload.slice(0, Math.ceil(HEAD_BYTES / 3) * 4), 'base64'), bytes: base64Bytes(payload) };
 }
 
+/** Why a download failed, said for the task's error. */
+const downloadFailure = (err: unknown) =>
+  new Error(
+    isOutboundRequestError(err) && err.reason === 'too-large'
+      ? 'it is larger than 30 MB'
+      : `the image URL is unreachable (${isOutboundRequestError(err) ? err.message : 'network error'})`,
+  );
+
+async function downloadedHead(client: OutboundClient, url: string): Promise<ImageHead> {
+  const reply = await client.stream(url).catch((err: unknown) => Promise.reject(downloadFailure(err)));
+  if (reply.status !== 200) {
+    reply.body.destroy();
+    throw new Error(`the image URL is unreachable (HTTP ${reply.status})`);
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of reply.body as AsyncIterable<Buffer>) {
+      if (bytes < HEAD_BYTES) chunks.push(chunk.subarray(0, HEAD_BYTES - bytes));
+      bytes += chunk.length;
+    }
+  } catch (err) {
+    throw downloadFailure(err);
+  }
+  return { head: Buffer.concat(chunks), bytes };
+}
+
+const imageHead = (client: OutboundClient, url: string) =>
+  url.startsWith('data:') ? Promise.resolve(dataUrlHead(url)) : downloadedHead(client, url);
+
 /** Why the image is not acceptable, or null. */
-export function imageProblem(bytes: Buffer): string | null {
-  if (bytes.length > MAX_IMAGE_BYTES) return 'it is larger than 30 MB';
+export function imageProblem({ head, bytes }: ImageHead): string | null {
+  if (bytes > MAX_IMAGE_BYTES) return 'it is larger than 30 MB';
   let size: ReturnType<typeof imageSize>;
   try {
-    size = imageSize(bytes);
+    size = imageSize(head);
   } catch {
     return 'it is not an image';
   }
@@ -57,7 +89,7 @@ export async function referenceImagesProblem(config: Config, urls: string[]): Pr
   for (const [i, url] of urls.entries()) {
     let problem: string | null;
     try {
-      problem = imageProblem(await imageBytes(client, url));
+      problem = imageProblem(await imageHead(client, url));
     } catch (err) {
       problem = (err as Error).message;
     }

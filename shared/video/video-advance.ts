@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { loadModelRegistry } from '../gateway/model-registry.js';
 import { UpstreamVideoError, type VideoProvider, videoProviderFor } from '../providers/video/index.js';
 import { referenceImagesProblem } from './reference-images.js';
+import { countUnconfirmedSubmit, MAX_UNCONFIRMED_SUBMITS, submitSurelyNotTaken } from './unconfirmed-submits.js';
 import { closeTaskCharge } from './video-billing.js';
 import { pollViewById, recordPoll, type TaskPollView } from './video-poll-store.js';
 import { startRehost } from './video-schedule.js';
@@ -157,7 +158,21 @@ async function startUpstreamTask(s: Step, task: VideoTask, images: SubmissionIma
     if (err instanceof UpstreamVideoError && err.permanent) {
       return fail(s, task.id, `The video provider refused the task: ${err.message}`, 'invalid_request_error');
     }
-    ctx.logger.warn({ taskId: task.id, err: (err as Error).message }, 'video submit failed; trying again later');
+    const unconfirmed = submitSurelyNotTaken(err) ? 0 : await countUnconfirmedSubmit(ctx, task);
+    if (unconfirmed >= MAX_UNCONFIRMED_SUBMITS) {
+      // Each of them may have started a paid generation upstream: no more of them for this task.
+      ctx.logger.error({ taskId: task.id, err: (err as Error).message }, 'video submits never confirmed; task failed');
+      return fail(
+        s,
+        task.id,
+        `The video provider did not confirm the task after ${MAX_UNCONFIRMED_SUBMITS} submissions; try again later.`,
+        'server_error',
+      );
+    }
+    ctx.logger.warn(
+      { taskId: task.id, err: (err as Error).message, unconfirmed },
+      'video submit failed; trying again later',
+    );
     return 'scheduled';
   }
   // The last upstream task this task may have: nothing submits again, so its inline images go in the same UPDATE.

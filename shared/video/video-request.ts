@@ -33,7 +33,7 @@ export type VideoCreateInput = {
 const invalid = (message: string) => badRequest('Video.InvalidRequest', message);
 
 /** Decoded byte length of a base64 payload, without decoding it. */
-function base64Bytes(payload: string): number {
+export function base64Bytes(payload: string): number {
   const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
   return Math.floor((payload.length * 3) / 4) - padding;
 }

@@ -89,6 +89,14 @@ export async function attachBundle(h: Harness, versionId: string) {
     .where(eq(catalogVersions.id, versionId));
 }
 
+/** Uploads a skill version's bundle as its publisher does (multipart, one `file` part). */
+export function uploadBundle(h: Harness, a: Actors, draft: { id: string; versionId: string }, zip: Buffer) {
+  return h.http
+    .post(`/api/v1/publisher/skill/${draft.id}/versions/${draft.versionId}/package`)
+    .set(bearer(a.publisher.session))
+    .attach('file', zip, { filename: 'bundle.zip', contentType: 'application/zip' });
+}
+
 export function submit(h: Harness, a: Actors, type: ItemType, id: string, comment?: string) {
   return h.http
     .post(`/api/v1/publisher/${type}/${id}/submit-review`)

@@ -2,9 +2,8 @@
 // (the test holds the item's row lock); the replacement reviews it again and the item changes state once.
 import { and, eq } from 'drizzle-orm';
 import { catalogItems, catalogTransitions } from '../../../shared/db/schema/index.js';
-import { type Actors, createActors, createDraft, submit } from '../../support/catalog-factory.js';
+import { type Actors, createActors, createDraft, submit, uploadBundle } from '../../support/catalog-factory.js';
 import { createHarness, type Harness, type WorkerProcess, waitUntil } from '../../support/harness.js';
-import { bearer } from '../../support/identity.js';
 import { buildZip } from '../../support/zip-builders.js';
 import { recordFigures, secondsBetween } from '../support/figures.js';
 import { holdLocks } from '../support/pg-locks.js';
@@ -26,11 +25,7 @@ afterAll(async () => {
 it('moves a bundle whose worker was SIGKILLed mid-review to changes_requested exactly once', async () => {
   const draft = await createDraft(h, a, 'skill');
   const zip = await buildZip({ 'SKILL.md': '---\nname: pdf-tools\ndescription: ""\n---\nbody\n' });
-  const uploaded = await h.http
-    .post(`/api/v1/publisher/skill/${draft.id}/versions/${draft.versionId}/package`)
-    .set(bearer(a.publisher.session))
-    .attach('file', zip, { filename: 'bundle.zip', contentType: 'application/zip' });
-  expect(uploaded.status).toBe(200);
+  expect((await uploadBundle(h, a, draft, zip)).status).toBe(200);
   expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
 
   const locks = await holdLocks(h.env.DATABASE_URL as string, [
