@@ -16,13 +16,15 @@ type Project = Awaited<ReturnType<typeof aProjectWithKey>>;
 const aVideo = { model: 'seedance-1-0-pro', prompt: 'A kite over the hills', duration: 5 };
 const countTokens = { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'count these words' }] };
 
-async function requestsCounted(p: Project): Promise<number> {
+async function dailyUsage(p: Project): Promise<{ requestCount: number; tokenCount: number }> {
   const usage = await w.h.http
     .get(`/api/projects/${p.projectId}/quota-usage?period=day`)
     .set(inOrg(p.org.admin, p.org.id));
   expect(usage.status).toBe(200);
-  return usage.body.data.dailyUsage.requestCount;
+  return usage.body.data.dailyUsage;
 }
+
+const requestsCounted = async (p: Project) => (await dailyUsage(p)).requestCount;
 
 /** Every read of a task and of the models, each answered as it should be. */
 async function readEverything(p: Project, videoId: string) {
@@ -99,5 +101,28 @@ describe('counted gateway operations', () => {
     expect((await w.h.http.get('/v1/videos').set(bearer(p.key))).body.data).toEqual([]);
     expect(await requestsCounted(p)).toBe(0);
     expect(await walletOf(w.h, p.org)).toMatchObject({ balance: 0, frozenAmount: 0 });
+  });
+
+  it('counts input, output, cache-write and cache-read tokens in the project token counters', async () => {
+    const p = await aProjectWithKey(w.h, '10');
+    const cached = {
+      model: 'claude-haiku-4-5',
+      max_tokens: 32,
+      system: [{ type: 'text', text: `A shared prompt ${'lorem '.repeat(300)}`, cache_control: { type: 'ephemeral' } }],
+      messages: [{ role: 'user', content: 'hi' }],
+    };
+    const answers = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await w.h.http.post('/v1/messages').set(bearer(p.key)).send(cached);
+      expect(res.status).toBe(200);
+      answers.push(res.body.usage);
+    }
+    expect(answers[0].cache_creation_input_tokens).toBeGreaterThan(0);
+    expect(answers[1].cache_read_input_tokens).toBeGreaterThan(0);
+    const tokens = answers.reduce(
+      (sum, u) => sum + u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens,
+      0,
+    );
+    expect(await dailyUsage(p)).toMatchObject({ requestCount: 2, tokenCount: tokens });
   });
 });
