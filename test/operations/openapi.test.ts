@@ -111,6 +111,11 @@ describe('the OpenAPI document', () => {
     expect(statuses('/api/projects/from-template')).toContain('404');
     expect(paths['/api/organization/wallet']?.get?.responses['400']?.description).toMatch(/Organization\.NotSelected/);
     expect(statuses('/api/organization/members', 'get')).toContain('404');
+    expect(statuses('/api/organization/members/{userId}/role', 'put')).toContain('409');
+    expect(statuses('/api/organization/members/{userId}', 'delete')).toContain('409');
+    expect(paths['/api/organization/wallet/records/{recordId}/refund']?.post?.responses['409']?.description).toMatch(
+      /^Wallet\.AlreadyRefunded/,
+    );
   });
 
   it('serves the interactive reference at /docs with its assets from the package, not a CDN', async () => {
