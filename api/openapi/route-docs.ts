@@ -72,6 +72,15 @@ function errorResponse(family: RouteFamily, description: string): ResponseConfig
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } };
 
 const quotaExceeded = "ApiKey.QuotaExceeded: an API key's account has used its daily quota.";
+const projectQuotaExceeded =
+  'Project.QuotaExceeded: the project has reached one of its limits (daily or monthly requests or tokens, requests ' +
+  'per minute); Retry-After is the seconds until that window resets.';
+const walletShort =
+  "Wallet.InsufficientBalance (or Wallet.Inactive): the organization's wallet cannot cover the request's most " +
+  'possible cost; nothing is counted or charged.';
+const noOrganizationSelected =
+  'Organization.NotSelected: no X-Organization-Id header, and the caller belongs to no organization or to several.';
+const organizationNotFound = 'X-Organization-Id names an organization the caller is not a member of.';
 
 /** The routes of an area, under its prefix (Express paths become OpenAPI paths). */
 export function documentArea(registry: OpenAPIRegistry, { prefix, family, area }: MountedArea): void {
@@ -91,24 +100,37 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
       ...(doc.etag ? { headers: { ETag: { description: doc.etag, schema: { type: 'string' as const } } } } : {}),
     },
   };
-  if (doc.body || doc.query || params || doc.multipartFiles) {
-    responses[400] = errorResponse(family, 'The request is invalid.');
-  }
+  const invalid = [
+    doc.body || doc.query || params || doc.multipartFiles ? 'The request is invalid.' : undefined,
+    doc.organization ? noOrganizationSelected : undefined,
+  ].filter(Boolean);
+  if (invalid.length > 0) responses[400] = errorResponse(family, invalid.join(' '));
   if (doc.access !== 'public') {
     responses[401] = errorResponse(family, 'Missing or invalid credentials.');
     responses[403] = errorResponse(family, 'The credential may not do this.');
   }
-  if (params) responses[404] = errorResponse(family, 'Not found.');
+  if (doc.gatewayAccounting === 'paid') responses[402] = errorResponse(family, walletShort);
+  const missing = [
+    params ? 'Not found.' : undefined,
+    doc.notFound,
+    doc.organization ? organizationNotFound : undefined,
+  ].filter(Boolean);
+  if (missing.length > 0) responses[404] = errorResponse(family, missing.join(' '));
   const conflicts = [
     doc.conflicts,
     doc.idempotencyKey ? 'Idempotency.RequestInFlight: the first request with this key is in flight.' : undefined,
   ].filter(Boolean);
   if (conflicts.length > 0) responses[409] = errorResponse(family, conflicts.join(' '));
+  if (doc.gone) responses[410] = errorResponse(family, doc.gone);
   if (doc.ifMatch) responses[412] = errorResponse(family, doc.ifMatch);
   if (doc.idempotencyKey) {
     responses[422] = errorResponse(family, 'Idempotency.KeyReused: this key came first with a different body.');
   }
-  const limits = [doc.rateLimited, doc.dailyQuota === 'counted' ? quotaExceeded : undefined].filter(Boolean);
+  const limits = [
+    doc.rateLimited,
+    doc.dailyQuota === 'counted' ? quotaExceeded : undefined,
+    doc.gatewayAccounting ? projectQuotaExceeded : undefined,
+  ].filter(Boolean);
   if (limits.length > 0) {
     responses[429] = { ...errorResponse(family, limits.join(' ')), headers: retryAfter };
   }

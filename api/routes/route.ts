@@ -47,6 +47,14 @@ export type Route = {
   /** The route answers 409 when the caller's state refuses it, such as a limit on what it may hold (a sentence
    * naming the code and the cause). */
   conflicts?: string;
+  /** The route answers 404 for a resource named outside its declared path parameters (in the body, or a path
+   * parameter any string may fill): a sentence naming the code. */
+  notFound?: string;
+  /** The route answers 410 when what it names is used up or expired (a sentence naming the code and the cause). */
+  gone?: string;
+  /** A counted gateway operation (SPEC section 3): the project quota admits it (429 Project.QuotaExceeded with
+   * Retry-After) and, when `paid`, the wallet must cover its most possible cost (402 Wallet.InsufficientBalance). */
+  gatewayAccounting?: 'paid' | 'free';
   /** The route honours an optional If-Match precondition and answers 412 when it fails (a sentence naming the code
    * and what the tag names). */
   ifMatch?: string;

@@ -78,6 +78,46 @@ describe('the OpenAPI document', () => {
     expect(paths['/api/project-templates']?.get?.responses['400']).toBeDefined();
   });
 
+  it('documents what the gateway and organization routes answer besides success (SPEC sections 3 and 4)', async () => {
+    type Operation = { responses: Record<string, { description: string; content?: Record<string, unknown> }> };
+    const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
+    const statuses = (path: string, method = 'post') => Object.keys(paths[path]?.[method]?.responses ?? {});
+    for (const paid of ['/v1/messages', '/v1/chat/completions', '/v1/videos', '/v1/web/search', '/v1/web/fetch']) {
+      expect(statuses(paid)).toEqual(expect.arrayContaining(['402', '429']));
+      expect(paths[paid]?.post?.responses['429']?.description).toMatch(/Project\.QuotaExceeded/);
+    }
+    expect(paths['/v1/messages']?.post?.responses['402']?.content?.['application/json']).toEqual({
+      schema: { $ref: '#/components/schemas/AnthropicError' },
+    });
+    // count_tokens and cancel are counted but free; reading a task or the models is neither counted nor billed
+    for (const [path, method] of [
+      ['/v1/messages/count_tokens', 'post'],
+      ['/v1/videos/{id}/cancel', 'post'],
+    ] as const) {
+      expect(statuses(path, method)).toContain('429');
+      expect(statuses(path, method)).not.toContain('402');
+    }
+    for (const path of ['/v1/videos/{id}', '/v1/videos/{id}/content', '/v1/videos', '/v1/models']) {
+      expect(statuses(path, 'get')).not.toContain('402');
+      expect(statuses(path, 'get')).not.toContain('429');
+    }
+    expect(statuses('/v1/videos/{id}/content', 'get')).toEqual(expect.arrayContaining(['302', '409']));
+    expect(paths['/v1/videos/{id}/content']?.get?.responses['409']?.description).toMatch(/^Video\.NotCompleted/);
+    expect(statuses('/api/organization/invites/{token}/accept')).toEqual(expect.arrayContaining(['404', '409', '410']));
+    expect(paths['/api/organization/invites/{token}/accept']?.post?.responses['410']?.description).toMatch(
+      /^Invite\.Expired/,
+    );
+    expect(statuses('/api/organization/wallet/alerts/test')).toContain('202');
+    expect(statuses('/api/projects/from-template')).toContain('404');
+    expect(paths['/api/organization/wallet']?.get?.responses['400']?.description).toMatch(/Organization\.NotSelected/);
+    expect(statuses('/api/organization/members', 'get')).toContain('404');
+    expect(statuses('/api/organization/members/{userId}/role', 'put')).toContain('409');
+    expect(statuses('/api/organization/members/{userId}', 'delete')).toContain('409');
+    expect(paths['/api/organization/wallet/records/{recordId}/refund']?.post?.responses['409']?.description).toMatch(
+      /^Wallet\.AlreadyRefunded/,
+    );
+  });
+
   it('serves the interactive reference at /docs with its assets from the package, not a CDN', async () => {
     const page = await h.http.get('/docs');
     expect(page.status).toBe(200);

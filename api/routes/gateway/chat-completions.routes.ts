@@ -27,6 +27,7 @@ export const chatCompletionsRoute: Route = {
   summary: 'OpenAI Chat Completions, served by the Messages upstream; `stream: true` answers with server-sent events',
   ...gatewayCaller,
   hotPath: true,
+  gatewayAccounting: 'paid',
   body: chatCompletionBody,
   content: 'json-or-sse',
   handler: (ctx) => {

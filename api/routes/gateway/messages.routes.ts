@@ -53,6 +53,7 @@ export const messagesArea: Area = {
       summary: 'Anthropic Messages; `stream: true` answers with server-sent events',
       ...gatewayCaller,
       hotPath: true,
+      gatewayAccounting: 'paid',
       body: messagesBody,
       content: 'json-or-sse',
       handler: (ctx) => {
@@ -97,6 +98,7 @@ export const messagesArea: Area = {
       summary: 'Count the input tokens of a messages request',
       ...gatewayCaller,
       hotPath: true,
+      gatewayAccounting: 'free',
       body: countTokensBody,
       handler: (ctx) => {
         const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);

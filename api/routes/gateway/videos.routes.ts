@@ -28,6 +28,7 @@ export const videosRoutes = defineRoutes([
     ...bearerGatewayCaller,
     body: createVideoBody,
     idempotencyKey: true,
+    gatewayAccounting: 'paid',
     handler: (ctx) => {
       const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);
       return async (req, res) => {
@@ -80,6 +81,7 @@ export const videosRoutes = defineRoutes([
     ...video,
     status: 302,
     content: 'none',
+    conflicts: 'Video.NotCompleted: the task is not completed (yet); its content exists once it is.',
     handler: (ctx) => async (req, res) => {
       const task = await getVideoTask(ctx, gatewayCallerOf(res), pathParam(req, 'id'));
       if (task.status !== 'completed' || !task.videoUrl) {
@@ -96,6 +98,8 @@ export const videosRoutes = defineRoutes([
     path: '/videos/:id/cancel',
     summary: 'Cancel a video task',
     ...video,
+    gatewayAccounting: 'free',
+    conflicts: 'Video.NotCancellable: the task is already completed, failed or cancelled.',
     handler: (ctx) => async (req, res) => {
       res.json(presentVideo(await cancelVideoTask(ctx, gatewayCallerOf(res), pathParam(req, 'id'))));
     },

@@ -14,6 +14,7 @@ export const webRoutes = defineRoutes([
     path: '/web/search',
     summary: 'Web search',
     ...gatewayCaller,
+    gatewayAccounting: 'paid',
     body: webSearchBody,
     handler: (ctx) => async (req, res) => {
       const input = body(req, webSearchBody, 'WebSearch.Invalid');
@@ -32,6 +33,7 @@ export const webRoutes = defineRoutes([
     path: '/web/fetch',
     summary: 'Fetch and extract up to 20 URLs',
     ...gatewayCaller,
+    gatewayAccounting: 'paid',
     body: webFetchBody,
     handler: (ctx) => async (req, res) => {
       const input = body(req, webFetchBody, 'WebFetch.Invalid');

@@ -17,6 +17,7 @@ export const inviteRoutes = defineRoutes([
     path: '/invites/:token',
     summary: 'Preview an invite',
     access: 'public',
+    notFound: 'Invite.NotFound: no invite has this token.',
     handler: (ctx) => async (req, res) => {
       sendData(res, presentInvitePreview(await previewInvite(ctx, pathParam(req, 'token'))));
     },
@@ -29,6 +30,11 @@ export const inviteRoutes = defineRoutes([
     dailyQuota: 'shown',
     body: acceptInviteBody,
     status: 201,
+    notFound: 'Invite.NotFound: no invite has this token.',
+    conflicts:
+      'Invite.AlreadyMember: the signed-in caller is already a member; Invite.AccountExists: an account with this ' +
+      'e-mail exists and must sign in to accept.',
+    gone: 'Invite.Expired: the invite has expired, was revoked or has been used up.',
     rateLimited: guessing,
     busy: hashingBusy,
     before: (ctx, route) => {

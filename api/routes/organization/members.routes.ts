@@ -14,6 +14,8 @@ import { memberRoleBody, membersQuery } from './organization.schemas.js';
 const org = { access: 'bearer', dailyQuota: 'shown', organization: true, before: inCurrentOrganization } as const;
 const userId = { userId: uuidParam({ notFound: memberNotFound }) };
 
+const lastAdmin = 'Member.LastAdmin: the organization must keep at least one Admin.';
+
 export const memberRoutes = defineRoutes([
   {
     method: 'get',
@@ -34,6 +36,7 @@ export const memberRoutes = defineRoutes([
     ...org,
     params: userId,
     body: memberRoleBody,
+    conflicts: lastAdmin,
     handler: (ctx) => async (req, res) => {
       const access = organizationOf(res);
       requireOrganizationAdmin(access, 'change member roles');
@@ -48,6 +51,7 @@ export const memberRoutes = defineRoutes([
     summary: 'Remove a member',
     ...org,
     params: userId,
+    conflicts: lastAdmin,
     handler: (ctx) => async (req, res) => {
       const access = organizationOf(res);
       const member = pathParam(req, 'userId');

@@ -55,6 +55,8 @@ export const projectsArea: Area = {
       before: inNamedOrganization,
       body: fromTemplateBody,
       status: 201,
+      notFound:
+        "Template.NotFound: no built-in or public template, or template of the caller's organization, has this id.",
       conflicts: `ApiKey.LimitReached: the caller already holds ${MAX_API_KEYS_PER_ACCOUNT} API keys (the project's key would pass the limit; nothing is created).`,
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);

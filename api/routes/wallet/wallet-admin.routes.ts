@@ -78,6 +78,7 @@ export const walletAdminRoutes = defineRoutes([
     dailyQuota: 'shown',
     params: { recordId: uuidParam({ notFound: () => notFound('Wallet.RecordNotFound', 'No such wallet record.') }) },
     body: refundBody,
+    conflicts: 'Wallet.AlreadyRefunded: the consumption was refunded before, with another amount or reason.',
     status: 201,
     before: (ctx, route) => [authenticate(ctx, route), requireRole('Admin')],
     handler: (ctx) => async (req, res) => {

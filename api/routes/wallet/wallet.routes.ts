@@ -43,6 +43,9 @@ export const walletArea: Area = {
       ...org,
       body: redeemBody,
       status: 201,
+      notFound: 'TopUpCode.NotFound: no top-up code is this one.',
+      conflicts: 'TopUpCode.Redeemed: the code was redeemed by another organization.',
+      gone: 'TopUpCode.Expired, TopUpCode.Revoked: the code expired or was revoked.',
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'redeem a top-up code');
@@ -101,6 +104,7 @@ export const walletArea: Area = {
       path: '/alerts/test',
       summary: 'Send a test alert',
       ...org,
+      status: 202,
       rateLimited: `Alert.TooManyTests: more than ${TEST_ALERTS_PER_HOUR} test alerts by the organization in the last hour.`,
       handler: (ctx) => async (_req, res) => {
         const access = organizationOf(res);
