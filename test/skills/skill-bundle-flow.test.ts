@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Actors, createActors, createDraft, decide, submit } from '../support/catalog-factory.js';
@@ -162,6 +163,36 @@ describe('hostile uploads are refused with 400 and leave nothing stored', () => 
     expect(problem.problems.length).toBeGreaterThan(0);
     expect(await storedFiles()).toEqual(before);
     expect((await submit(h, a, 'skill', draft.id)).status).toBe(400);
+  });
+});
+
+describe('the 10 MB bound of an upload (SPEC section 2)', () => {
+  const MiB = 1024 * 1024;
+  // Random bytes stored uncompressed: the zip is a few hundred bytes longer than its files.
+  const bundleOf = (bytes: number) =>
+    buildZip({ 'SKILL.md': skillMd(), 'data.bin': randomBytes(bytes) }, { compress: false });
+
+  it('takes a bundle just under 10 MB and answers its size, file count and SHA-256', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const zip = await bundleOf(10 * MiB - 4096);
+    expect(zip.length).toBeLessThanOrEqual(10 * MiB);
+    const res = await upload(draft.id, draft.versionId, zip);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      versionId: draft.versionId,
+      sizeBytes: zip.length,
+      fileCount: 2,
+      sha256: createHash('sha256').update(zip).digest('hex'),
+    });
+  });
+
+  it('refuses one over 10 MB with 400 Skill.InvalidBundle and stores nothing', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const before = await storedFiles();
+    const res = await upload(draft.id, draft.versionId, await bundleOf(10 * MiB + 1024));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).title).toBe('Skill.InvalidBundle');
+    expect(await storedFiles()).toEqual(before);
   });
 });
 
