@@ -26,6 +26,9 @@ export const modelsArea: Area = {
         "Models of the gateway: Anthropic's paginated list (OpenAI's list for a client whose User-Agent names one of OpenAI's SDKs)",
       ...gatewayCaller,
       query: modelListQuery,
+      returns:
+        '`{data:[{id, type:"model", display_name, created_at, capabilities}], has_more, first_id, last_id}`, newest ' +
+        'first; OpenAI\'s SDKs get `{object:"list", data:[{id, object:"model", created, owned_by}]}`.',
       handler: (ctx) => {
         const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);
         return (req, res) => {
