@@ -96,4 +96,9 @@ await run('api', 'api/server.ts', upstream, /API listening/);
 await run('worker', 'workers/main.ts', upstream, /worker ready/);
 say(`ready: ${config.publicBaseUrl}  (health: ${config.publicBaseUrl}/health)`);
 say(`console: ${config.publicBaseUrl}/  (sign in at ${config.publicBaseUrl}/sign-in)`);
-say(`Admin: ${config.ADMIN_EMAIL} (password from ADMIN_PASSWORD; see README "First API key")`);
+say(`Admin: ${config.ADMIN_EMAIL} (password from ADMIN_PASSWORD)`);
+say(
+  `API key: POST ${config.publicBaseUrl}/api/v1/auth/login {email, password} gives an accessToken; POST ` +
+    `${config.publicBaseUrl}/api/v1/api-keys {name} with "Authorization: Bearer <accessToken>" answers the ock_ ` +
+    'token once (or the console\'s API keys page; README "First API key")',
+);

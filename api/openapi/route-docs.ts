@@ -47,6 +47,8 @@ function successContent(doc: RouteDoc, family: RouteFamily): ResponseConfig['con
       return undefined;
     case 'text':
       return { 'text/plain': { schema: z.string() } };
+    case 'markdown':
+      return { 'text/markdown': { schema: z.string() } };
     case 'csv':
       return { 'text/csv': { schema: z.string() } };
     case 'html':

@@ -43,7 +43,7 @@ export type Route = {
   /** Success status and what it returns; JSON by default. */
   status?: number;
   returns?: string;
-  content?: 'json' | 'text' | 'csv' | 'html' | 'none' | 'json-or-sse' | 'json-or-csv' | 'binary';
+  content?: 'json' | 'text' | 'markdown' | 'csv' | 'html' | 'none' | 'json-or-sse' | 'json-or-csv' | 'binary';
   /** The route answers 409 when the caller's state refuses it, such as a limit on what it may hold (a sentence
    * naming the code and the cause). */
   conflicts?: string;

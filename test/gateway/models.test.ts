@@ -88,7 +88,7 @@ describe('GET /v1/models/{id}', () => {
 });
 
 describe("OpenAI's shape for OpenAI clients", () => {
-  it("answers Bearer callers without anthropic-version in OpenAI's list shape, so models.list() works", async () => {
+  it("answers OpenAI's SDKs (by their User-Agent) in OpenAI's list shape, so models.list() works", async () => {
     const client = new OpenAI({ apiKey: w.key, baseURL: `${baseURL}/v1`, maxRetries: 0 });
     const seen = [];
     for await (const model of client.models.list()) seen.push(model);
@@ -96,8 +96,31 @@ describe("OpenAI's shape for OpenAI clients", () => {
     expect(seen[0]).toEqual({ id: ids[0], object: 'model', created: expect.any(Number), owned_by: 'ockhub' });
     const one = await client.models.retrieve('claude-sonnet-5');
     expect(one).toMatchObject({ id: 'claude-sonnet-5', object: 'model' });
-    const raw = await get('/v1/models', bearer(w.key));
+    const raw = await get('/v1/models', { ...bearer(w.key), 'user-agent': 'OpenAI/Python 1.99.0' });
     expect(raw.body.object).toBe('list');
+  });
+});
+
+describe("Anthropic's list shape for every other caller (SPEC section 5)", () => {
+  it('answers a plain Bearer caller with Anthropic’s list, one model of each capability among them', async () => {
+    const res = await get('/v1/models', bearer(w.key));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: ids.map((id) => ({
+        id,
+        type: 'model',
+        display_name: registry.get(id)?.displayName,
+        created_at: registry.get(id)?.createdAt,
+        capabilities: [registry.get(id)?.capability],
+      })),
+      has_more: false,
+      first_id: ids[0],
+      last_id: ids.at(-1),
+    });
+    const capabilities = (res.body.data as { capabilities: string[] }[]).flatMap((m) => m.capabilities);
+    expect(new Set(capabilities)).toEqual(new Set(['messages', 'video', 'search']));
+    const one = await get('/v1/models/claude-sonnet-5', { 'x-api-key': w.key });
+    expect(one.body).toMatchObject({ id: 'claude-sonnet-5', type: 'model', capabilities: ['messages'] });
   });
 });
 

@@ -61,6 +61,35 @@ describe('unknown routes', () => {
   });
 });
 
+describe('every path of the organization family (SPEC section 0)', () => {
+  const envelope404 = { data: null, code: 404, error: { code: 'Route.NotFound', message: expect.any(String) } };
+
+  it.each([
+    '/api/projects/00000000-0000-4000-8000-000000000000/no-such-thing',
+    '/api/project-templates/no/such/thing',
+    '/api/organizations/no/such/thing',
+  ])('answers an unknown route %s with 404 in the envelope and a correlation id', async (path) => {
+    const res = await h.http.get(path).set('x-correlation-id', 'probe-404');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(envelope404);
+    expect(res.headers['x-correlation-id']).toBe('probe-404');
+  });
+
+  it.each(['/api/projects', '/api/project-templates', '/api/organizations'])(
+    'answers malformed JSON to %s with 400 Request.InvalidJson in the envelope',
+    async (path) => {
+      const res = await h.http.post(path).set('content-type', 'application/json').send('{"name": "x",');
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        data: null,
+        code: 400,
+        error: { code: 'Request.InvalidJson', message: expect.any(String) },
+      });
+      expect(res.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
+});
+
 describe('bad bodies', () => {
   const malformed = '{"name": "x",';
 
@@ -72,6 +101,17 @@ describe('bad bodies', () => {
     ],
     ['/v1/anything', (b: Record<string, unknown>) => (b.error as { type: string }).type === 'invalid_request_error'],
     ['/v1/messages', (b: Record<string, unknown>) => (b.error as { type: string }).type === 'invalid_request_error'],
+    // The hot routes, served by the direct lane rather than the router.
+    ['/api/v1/telemetry', (b: Record<string, unknown>) => b.title === 'Request.InvalidJson'],
+    [
+      '/v1/messages/count_tokens',
+      (b: Record<string, unknown>) =>
+        b.type === 'error' && (b.error as { type: string }).type === 'invalid_request_error',
+    ],
+    [
+      '/v1/chat/completions',
+      (b: Record<string, unknown>) => (b.error as { type: string }).type === 'invalid_request_error',
+    ],
   ])('malformed JSON to %s is a 400 in the family shape', async (path, shapeOk) => {
     const res = await h.http.post(path).set('content-type', 'application/json').send(malformed);
     expect(res.status).toBe(400);

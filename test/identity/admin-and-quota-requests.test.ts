@@ -51,6 +51,12 @@ describe('quota requests', () => {
     },
   );
 
+  it.each([1, 1_000_000])('takes requestedQuota %p, the ends of 1..1,000,000', async (requestedQuota) => {
+    const u = await createUser(h);
+    const res = await h.http.post('/api/v1/api-keys/quota-requests').set(bearer(u.apiKey)).send({ requestedQuota });
+    expect([res.status, res.body.requestedQuota, res.body.status]).toEqual([200, requestedQuota, 'pending']);
+  });
+
   it('needs credentials', async () => {
     expect((await h.http.get('/api/v1/api-keys/quota-requests/mine')).status).toBe(401);
   });
@@ -78,6 +84,24 @@ describe('Admin decisions on quota requests', () => {
     const again = await h.http.post(`/api/v1/admin/quota-requests/${request.id}/reject`).set(bearer(admin.token));
     expect(again.status).toBe(409);
     expect(problem(again).title).toBe('QuotaRequest.AlreadyDecided');
+  });
+
+  it('lists by ?status: a decided request leaves the pending list for its own; an unknown status is 400', async () => {
+    const u = await createUser(h);
+    const request = (
+      await h.http.post('/api/v1/api-keys/quota-requests').set(bearer(u.apiKey)).send({ requestedQuota: 300 })
+    ).body;
+    const ids = async (status: string) =>
+      (await h.http.get(`/api/v1/admin/quota-requests?status=${status}`).set(bearer(admin.token))).body.map(
+        (r: { id: string; status: string }) => `${r.id} ${r.status}`,
+      );
+    expect(await ids('pending')).toContain(`${request.id} pending`);
+    await h.http.post(`/api/v1/admin/quota-requests/${request.id}/reject`).set(bearer(admin.token)).expect(200);
+    expect(await ids('pending')).not.toContain(`${request.id} pending`);
+    expect(await ids('rejected')).toContain(`${request.id} rejected`);
+    expect((await ids('approved')).every((entry: string) => entry.endsWith(' approved'))).toBe(true);
+    const bad = await h.http.get('/api/v1/admin/quota-requests?status=open').set(bearer(admin.token));
+    expect([bad.status, problem(bad).title]).toEqual([400, 'QuotaRequest.InvalidQuery']);
   });
 
   it('rejecting leaves the quota as it was', async () => {

@@ -65,6 +65,21 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it('documents what the routes answer where SPEC names it: markdown, no body, the models list', async () => {
+    type Operation = { responses: Record<string, { description: string; content?: Record<string, unknown> }> };
+    const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
+    const ok = (path: string, method: string) => paths[path]?.[method]?.responses['200'];
+    expect(Object.keys(ok('/api/v1/{type}/{slug}/prompt.txt', 'get')?.content ?? {})).toEqual(['text/markdown']);
+    for (const [path, method] of [
+      ['/api/v1/api-keys/{keyId}/enable', 'post'],
+      ['/api/v1/api-keys/{keyId}/disable', 'post'],
+      ['/api/v1/api-keys/{keyId}', 'delete'],
+    ] as const) {
+      expect(ok(path, method)?.content).toBeUndefined();
+    }
+    expect(ok('/v1/models', 'get')?.description).toContain('has_more, first_id, last_id');
+  });
+
   it('documents the 409 a route declares for a limit, beside an idempotency conflict', async () => {
     type Operation = { responses: Record<string, { description: string; content: Record<string, unknown> }> };
     const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;

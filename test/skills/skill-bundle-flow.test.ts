@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Actors, createActors, createDraft, decide, submit } from '../support/catalog-factory.js';
@@ -31,6 +32,14 @@ const upload = (
     .set(bearer(token))
     .attach('file', zip, { filename, contentType: 'application/zip' });
 
+/** The upload's answer (SPEC section 2): `{versionId, sizeBytes, fileCount, sha256}` of the zip as sent. */
+const uploadAnswer = (versionId: string, zip: Buffer, fileCount: number) => ({
+  versionId,
+  sizeBytes: zip.length,
+  fileCount,
+  sha256: createHash('sha256').update(zip).digest('hex'),
+});
+
 const draftDetail = async (id: string) =>
   (await h.http.get(`/api/v1/publisher/skill/${id}`).set(bearer(a.publisher.session))).body;
 
@@ -61,12 +70,7 @@ describe('a skill bundle, end to end', () => {
     const zip = await goodBundle();
     const res = await upload(draft.id, draft.versionId, zip);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      versionId: draft.versionId,
-      sizeBytes: zip.length,
-      fileCount: 3,
-      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
-    });
+    expect(res.body).toEqual(uploadAnswer(draft.versionId, zip, 3));
 
     expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
     const parsed = await waitUntil(async () => {
@@ -162,6 +166,31 @@ describe('hostile uploads are refused with 400 and leave nothing stored', () => 
     expect(problem.problems.length).toBeGreaterThan(0);
     expect(await storedFiles()).toEqual(before);
     expect((await submit(h, a, 'skill', draft.id)).status).toBe(400);
+  });
+});
+
+describe('the 10 MB bound of an upload (SPEC section 2)', () => {
+  const MiB = 1024 * 1024;
+  // Random bytes stored uncompressed: the zip is a few hundred bytes longer than its files.
+  const bundleOf = (bytes: number) =>
+    buildZip({ 'SKILL.md': skillMd(), 'data.bin': randomBytes(bytes) }, { compress: false });
+
+  it('takes a bundle just under 10 MB and answers its size, file count and SHA-256', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const zip = await bundleOf(10 * MiB - 4096);
+    expect(zip.length).toBeLessThanOrEqual(10 * MiB);
+    const res = await upload(draft.id, draft.versionId, zip);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(uploadAnswer(draft.versionId, zip, 2));
+  });
+
+  it('refuses one over 10 MB with 400 Skill.InvalidBundle and stores nothing', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const before = await storedFiles();
+    const res = await upload(draft.id, draft.versionId, await bundleOf(10 * MiB + 1024));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).title).toBe('Skill.InvalidBundle');
+    expect(await storedFiles()).toEqual(before);
   });
 });
 

@@ -99,10 +99,11 @@ export type WorkerProcess = {
 /** Starts a script (default: the real worker entry point) as a child process and waits for its ready line. */
 export async function startProcess(
   env: TestEnv,
-  options: { script?: string; readyLine?: RegExp; extraEnv?: TestEnv } = {},
+  options: { script?: string; readyLine?: RegExp; extraEnv?: TestEnv; readyWithinMs?: number } = {},
 ): Promise<WorkerProcess> {
   const script = options.script ?? 'workers/main.ts';
   const ready = options.readyLine ?? /worker ready/;
+  const readyWithinMs = options.readyWithinMs ?? 20_000;
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: repoRoot,
     env: inheritedEnv({ NODE_OPTIONS: '', ...env, LOG_LEVEL: 'info', ...options.extraEnv }),
@@ -114,8 +115,8 @@ export async function startProcess(
     // A process that is not ready in time is killed: left running, it would outlive the test run.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${script} not ready in 20s:\n${logs.join('')}`));
-    }, 20_000);
+      reject(new Error(`${script} not ready in ${readyWithinMs / 1000}s:\n${logs.join('')}`));
+    }, readyWithinMs);
     const onData = (chunk: Buffer) => {
       logs.push(chunk.toString());
       if (ready.test(chunk.toString())) {

@@ -26,6 +26,8 @@ const statusRoutes = (['enable', 'disable'] as const).map(
     summary: action === 'enable' ? 'Enable a key' : 'Disable a key',
     ...account,
     params: keyId,
+    content: 'none',
+    returns: 'No body.',
     handler: (ctx) => async (req, res) => {
       const status = action === 'enable' ? 'enabled' : 'disabled';
       await setApiKeyStatus(ctx, principalOf(res).accountId, pathParam(req, 'keyId'), status);
@@ -99,6 +101,8 @@ export const apiKeysArea: Area = {
       summary: 'Delete a key',
       ...account,
       params: keyId,
+      content: 'none',
+      returns: 'No body; the key is refused at once and for ever.',
       handler: (ctx) => async (req, res) => {
         await deleteApiKey(ctx, principalOf(res).accountId, pathParam(req, 'keyId'), auditActorOf(req, res));
         res.status(200).end();

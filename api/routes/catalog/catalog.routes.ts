@@ -75,7 +75,12 @@ export const catalogArea: Area = {
     ),
     publicReadRoute(
       'catalog',
-      { path: '/:slug/prompt.txt', summary: 'The prompt of an item as text', content: 'text' },
+      {
+        path: '/:slug/prompt.txt',
+        summary: 'The prompt of a soul as text (souls only)',
+        content: 'markdown',
+        returns: '`# {name}\\n\\n{summary}\\n\\n{SOUL.md of the published version, else the description}\\n`.',
+      },
       async (ctx, req) => {
         if (itemTypeOf(req) !== 'soul')
           throw notFound('Route.NotFound', `No route for GET ${req.path}; prompt.txt is for souls.`);

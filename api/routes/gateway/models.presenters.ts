@@ -3,9 +3,13 @@ import type { Request } from 'express';
 import type { ModelPage } from '../../../shared/gateway/model-pages.js';
 import type { ModelEntry } from '../../../shared/gateway/model-registry.js';
 
-/** OpenAI's clients send `Authorization: Bearer` and never `anthropic-version`; Anthropic's always send the header. */
+/**
+ * SPEC section 5 gives every caller Anthropic's list shape, Bearer ones included (curl, the console, any HTTP client).
+ * Only a client that names itself as one of OpenAI's SDKs (`User-Agent: OpenAI/JS 6.x`, `OpenAI/Python 1.x`), whose
+ * `models.list()` reads OpenAI's list and never pages, gets OpenAI's shapes; never one that sent `anthropic-version`.
+ */
 export const wantsOpenAiShape = (req: Request) =>
-  /^Bearer\s/i.test(req.header('authorization') ?? '') && req.header('anthropic-version') === undefined;
+  /^OpenAI\//.test(req.header('user-agent') ?? '') && req.header('anthropic-version') === undefined;
 
 export const presentAnthropicModel = (m: ModelEntry) => ({
   type: 'model' as const,

@@ -1,4 +1,4 @@
-// GET /v1/models (paginated, Anthropic's list shape; OpenAI's for OpenAI clients) and GET /v1/models/{id}:
+// GET /v1/models (paginated, Anthropic's list shape; OpenAI's for OpenAI's SDKs) and GET /v1/models/{id}:
 // the registry, neither counted nor billed.
 import { notFound } from '../../../shared/errors/app-error.js';
 import { modelPage, modelsNewestFirst } from '../../../shared/gateway/model-pages.js';
@@ -23,9 +23,12 @@ export const modelsArea: Area = {
       method: 'get',
       path: '/',
       summary:
-        "Models of the gateway: Anthropic's paginated list, or OpenAI's list for `Authorization: Bearer` without `anthropic-version`",
+        "Models of the gateway: Anthropic's paginated list (OpenAI's list for a client whose User-Agent names one of OpenAI's SDKs)",
       ...gatewayCaller,
       query: modelListQuery,
+      returns:
+        '`{data:[{id, type:"model", display_name, created_at, capabilities}], has_more, first_id, last_id}`, newest ' +
+        'first; OpenAI\'s SDKs get `{object:"list", data:[{id, object:"model", created, owned_by}]}`.',
       handler: (ctx) => {
         const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);
         return (req, res) => {
@@ -42,7 +45,7 @@ export const modelsArea: Area = {
     {
       method: 'get',
       path: '/:id',
-      summary: "One model, in Anthropic's shape (OpenAI's for OpenAI clients)",
+      summary: "One model, in Anthropic's shape (OpenAI's for OpenAI's SDKs)",
       ...gatewayCaller,
       // Any string may name a model: the registry answers 404 Model.NotFound for one it does not list.
       handler: (ctx) => {
