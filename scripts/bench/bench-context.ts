@@ -90,15 +90,16 @@ process.once('exit', () => {
  * Runs a script of the repository as its own process (as `npm start` would), and resolves once it is ready: when it
  * prints `listening <url>` (the bench helpers), prints a line matching `ready`, or, with `listens`, once the free
  * port it was given in PORT accepts connections. Extra Node flags (e.g. --cpu-prof) come from BENCH_NODE_FLAGS_<NAME>.
+ * `cwd` runs the script of another checkout of the repository (gateway-ab.ts compares two).
  */
 export async function spawnService(
   script: string,
   env: Record<string, string>,
-  options: { listens?: boolean; ready?: RegExp; nodeFlags?: string[] } = {},
+  options: { listens?: boolean; ready?: RegExp; nodeFlags?: string[]; cwd?: string } = {},
 ): Promise<Service> {
   const port = options.listens ? await freePort() : undefined;
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script], {
-    cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'),
+    cwd: options.cwd ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'),
     env: inheritedEnv({ NODE_OPTIONS: '', ...env, ...(port ? { PORT: String(port) } : {}) }),
     // A service found by its port writes its logs nowhere (the API logs a line per request at info).
     stdio: ['ignore', options.listens ? 'ignore' : 'pipe', 'inherit'],
