@@ -6,8 +6,7 @@ import { collectProcessMetrics } from '../shared/metrics/metrics.js';
 import { createApp } from './app.js';
 
 const config = loadConfigOrExit();
-// Log lines are buffered (shared/logging/logger.ts); the lines a supervisor waits for are flushed at once.
-const ctx = createAppContext(config, 'api', 'api', { buffered: true });
+const ctx = createAppContext(config, 'api');
 collectProcessMetrics('web');
 const app = createApp(ctx);
 
@@ -18,7 +17,6 @@ const server = app.listen(config.PORT, () => {
     { port, node: process.version },
     `API listening on http://localhost:${port} (Node.js ${process.version})`,
   );
-  ctx.logger.flush();
 });
 server.keepAliveTimeout = 65_000;
 
@@ -27,7 +25,6 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   ctx.logger.info({ signal }, 'API stopping: no new connections, finishing requests in flight');
-  ctx.logger.flush();
   const forced = setTimeout(() => process.exit(1), 15_000).unref();
   server.close(async () => {
     await ctx.close();

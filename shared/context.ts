@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config/index.js';
 import { createDb, type Database, type DbHandle } from './db/client.js';
 import { createPasswordHasher, type PasswordHasher } from './identity/password-hasher.js';
-import { createLogger, type Logger, type LoggerOptions } from './logging/logger.js';
+import { createLogger, type Logger } from './logging/logger.js';
 import { QueueProducer } from './queues/producer.js';
 import { createRedis, queueConnection, type RedisRole } from './redis/connection.js';
 import { defineLuaCommands } from './redis/lua-commands.js';
@@ -24,13 +24,8 @@ export type AppContext = {
   close(): Promise<void>;
 };
 
-export function createAppContext(
-  config: Config,
-  role: RedisRole,
-  name: string = role,
-  logging: LoggerOptions = {},
-): AppContext {
-  const logger = createLogger(config, name, logging);
+export function createAppContext(config: Config, role: RedisRole, name: string = role): AppContext {
+  const logger = createLogger(config, name);
   const { db, pool } = createDb(config.DATABASE_URL, { applicationName: `ockhub-${name}` });
   const redis = createRedis(config, role);
   defineLuaCommands(redis);

@@ -25,39 +25,11 @@ const prettyTransport = (): TransportSingleOptions | undefined => {
  * JSON lines go to stdout without blocking the event loop: a line is written by an asynchronous write, and the lines
  * logged while one is in flight join the next (under load, one write for many requests' lines instead of a
  * synchronous write each, which the gateway's CPU profile showed). pino flushes what is left synchronously when the
- * process exits, however it exits (process.exit, an uncaught exception); only a SIGKILL can lose the last lines.
+ * process exits, however it exits; only a SIGKILL can lose the last lines.
  */
 const stdoutLines = () => pino.destination({ dest: 1, sync: false });
 
-/** How many bytes a buffered logger gathers before it writes, and how long a line waits at most when fewer come. */
-export const LOG_BUFFER_BYTES = 4096;
-export const LOG_FLUSH_MS = 100;
-
-/**
- * Buffered JSON lines (the API process): a write only once 4 KiB of lines wait, or every 100 ms for fewer, so at one
- * request at a time a write carries about ten requests' lines instead of one. The process that logs a line somebody
- * waits for (a supervisor's "listening") calls `logger.flush()` right after it. At exit the buffer is written
- * synchronously as above; a SIGKILL can lose up to the last 100 ms of lines.
- */
-function bufferedStdoutLines() {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
-  // `_len` (bytes waiting) and `destroyed` are sonic-boom's own: flushing an empty buffer would write zero bytes ten
-  // times a second, and flushing a destroyed one throws.
-  const state = destination as unknown as { _len?: number; destroyed?: boolean };
-  const timer = setInterval(() => {
-    if (!state.destroyed && state._len !== 0) destination.flush();
-  }, LOG_FLUSH_MS).unref();
-  destination.on('close', () => clearInterval(timer));
-  return destination;
-}
-
-export type LoggerOptions = { buffered?: boolean };
-
-export function createLogger(
-  config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>,
-  name: string,
-  { buffered = false }: LoggerOptions = {},
-): Logger {
+export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, name: string): Logger {
   const transport = config.LOG_FORMAT === 'pretty' ? prettyTransport() : undefined;
   const options = {
     name,
@@ -73,6 +45,5 @@ export function createLogger(
       censor: '[redacted]',
     },
   };
-  if (transport) return pino({ ...options, transport });
-  return pino(options, buffered ? bufferedStdoutLines() : stdoutLines());
+  return transport ? pino({ ...options, transport }) : pino(options, stdoutLines());
 }
