@@ -5,13 +5,16 @@
 // median over rounds of B's CPU per request over A's.
 // Usage: npx tsx scripts/bench/gateway-ab.ts <checkout A> <checkout B> [rounds] [requests per round] [concurrency]
 import path from 'node:path';
-import { Agent, request } from 'undici';
-import { createAccount } from '../../shared/identity/accounts.js';
-import { createApiKey } from '../../shared/identity/api-keys.js';
-import { createOrganization } from '../../shared/organizations/organizations.js';
-import { createProject } from '../../shared/organizations/projects.js';
-import { recharge } from '../../shared/wallet/ledger.js';
-import { cpuMs, median, openBenchContext, percentile, spawnService } from './bench-context.js';
+import { type Agent, request } from 'undici';
+import {
+  closedLoop,
+  cpuMs,
+  fundedProjectKey,
+  median,
+  openBenchContext,
+  percentile,
+  spawnService,
+} from './bench-context.js';
 
 const [checkoutA, checkoutB] = process.argv.slice(2, 4).map((p) => path.resolve(String(p)));
 if (!checkoutA || !checkoutB) throw new Error('usage: gateway-ab.ts <checkout A> <checkout B> [rounds] [n] [conc]');
@@ -22,11 +25,7 @@ const concurrency = Number(process.argv[6] ?? 16);
 const upstream = await spawnService('scripts/bench/instant-upstream.ts', {});
 const bench = await openBenchContext('gatewayab', {});
 const { ctx } = bench;
-const account = await createAccount(ctx, { email: 'bench@bench.local', name: 'Bench', password: 'bench-password-1' });
-const org = await createOrganization(ctx, account.id, { name: 'Bench org' });
-const project = await createProject(ctx, org.id, account.id, { name: 'Bench project' });
-await recharge(ctx, org.id, { amount: 1_000_000_000_000n, description: 'bench' });
-const { token } = await createApiKey(ctx, account.id, { name: 'bench', projectId: project.id });
+const { token } = await fundedProjectKey(ctx);
 const env = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench', LOG_LEVEL: 'info' };
 const sides = {
   A: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutA }),
@@ -41,30 +40,20 @@ const body = JSON.stringify({
   messages: [{ role: 'user', content: 'ping' }],
 });
 
-async function run(side: Side, count: number): Promise<number[]> {
-  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 60_000 });
-  const times: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        next++;
-        const started = performance.now();
-        const res = await request(`${sides[side].url}/v1/messages`, {
-          method: 'POST',
-          dispatcher: agent,
-          headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' },
-          body,
-        });
-        if (res.statusCode !== 200) throw new Error(`${side} answered ${res.statusCode}: ${await res.body.text()}`);
-        await res.body.dump();
-        times.push(performance.now() - started);
-      }
-    }),
-  );
-  await agent.close();
-  return times;
+async function once(agent: Agent, side: Side): Promise<number> {
+  const started = performance.now();
+  const res = await request(`${sides[side].url}/v1/messages`, {
+    method: 'POST',
+    dispatcher: agent,
+    headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' },
+    body,
+  });
+  if (res.statusCode !== 200) throw new Error(`${side} answered ${res.statusCode}: ${await res.body.text()}`);
+  await res.body.dump();
+  return performance.now() - started;
 }
+
+const run = (side: Side, count: number) => closedLoop(concurrency, count, (agent) => once(agent, side));
 
 try {
   for (const side of ['A', 'B'] as const) await run(side, 200); // warm-up
