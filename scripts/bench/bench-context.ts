@@ -6,11 +6,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import pg from 'pg';
+import { Agent } from 'undici';
 import { createApp } from '../../api/app.js';
 import { inheritedEnv, loadConfig } from '../../shared/config/index.js';
 import { type AppContext, createAppContext } from '../../shared/context.js';
 import { ensureDatabase, runMigrations } from '../../shared/db/migrate.js';
+import { createAccount } from '../../shared/identity/accounts.js';
+import { createApiKey } from '../../shared/identity/api-keys.js';
+import { createOrganization } from '../../shared/organizations/organizations.js';
+import { createProject } from '../../shared/organizations/projects.js';
 import { deleteKeysWithPrefix, waitForRedis } from '../../shared/redis/connection.js';
+import { recharge } from '../../shared/wallet/ledger.js';
 import { freePort, isListening } from '../../test/support/loopback-ports.js';
 
 export type BenchContext = { ctx: AppContext; app: Express; env: Record<string, string>; close(): Promise<void> };
@@ -48,6 +54,37 @@ export async function openBenchContext(name: string, overrides: Record<string, s
       await admin.end();
     },
   };
+}
+
+/** A project API key of a new organization whose wallet holds a million USD: the gateway benchmarks' caller. */
+export async function fundedProjectKey(ctx: AppContext): Promise<{ token: string; organizationId: string }> {
+  const account = await createAccount(ctx, { email: 'bench@bench.local', name: 'Bench', password: 'bench-password-1' });
+  const org = await createOrganization(ctx, account.id, { name: 'Bench org' });
+  const project = await createProject(ctx, org.id, account.id, { name: 'Bench project' });
+  await recharge(ctx, org.id, { amount: 1_000_000_000_000n, description: 'bench' });
+  const { token } = await createApiKey(ctx, account.id, { name: 'bench', projectId: project.id });
+  return { token, organizationId: org.id };
+}
+
+/** `count` requests made by `concurrency` loops over one keep-alive pool, each as soon as the last answered; their times. */
+export async function closedLoop(
+  concurrency: number,
+  count: number,
+  one: (agent: Agent) => Promise<number>,
+): Promise<number[]> {
+  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 60_000 });
+  const times: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        times.push(await one(agent));
+      }
+    }),
+  );
+  await agent.close();
+  return times;
 }
 
 export const median = (xs: number[]) => {
@@ -90,15 +127,16 @@ process.once('exit', () => {
  * Runs a script of the repository as its own process (as `npm start` would), and resolves once it is ready: when it
  * prints `listening <url>` (the bench helpers), prints a line matching `ready`, or, with `listens`, once the free
  * port it was given in PORT accepts connections. Extra Node flags (e.g. --cpu-prof) come from BENCH_NODE_FLAGS_<NAME>.
+ * `cwd` runs the script of another checkout of the repository (gateway-ab.ts compares two).
  */
 export async function spawnService(
   script: string,
   env: Record<string, string>,
-  options: { listens?: boolean; ready?: RegExp; nodeFlags?: string[] } = {},
+  options: { listens?: boolean; ready?: RegExp; nodeFlags?: string[]; cwd?: string } = {},
 ): Promise<Service> {
   const port = options.listens ? await freePort() : undefined;
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script], {
-    cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'),
+    cwd: options.cwd ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'),
     env: inheritedEnv({ NODE_OPTIONS: '', ...env, ...(port ? { PORT: String(port) } : {}) }),
     // A service found by its port writes its logs nowhere (the API logs a line per request at info).
     stdio: ['ignore', options.listens ? 'ignore' : 'pipe', 'inherit'],

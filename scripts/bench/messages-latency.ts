@@ -5,14 +5,9 @@
 // Reports the gateway's added p50 over direct at concurrency 1 (target ≤ 0.5 ms), its p50 over the bare relay's at
 // 16 (target ≤ 1.5×), and PostgreSQL transactions per 1,000 gateway requests at 16 (target ≤ 20).
 // Usage: npx tsx scripts/bench/messages-latency.ts [requests per round] [rounds]
-import { Agent, request } from 'undici';
-import { createAccount } from '../../shared/identity/accounts.js';
-import { createApiKey } from '../../shared/identity/api-keys.js';
-import { createOrganization } from '../../shared/organizations/organizations.js';
-import { createProject } from '../../shared/organizations/projects.js';
-import { recharge } from '../../shared/wallet/ledger.js';
+import { type Agent, request } from 'undici';
 import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
-import { cpuMs, openBenchContext, percentile, spawnService } from './bench-context.js';
+import { closedLoop, cpuMs, fundedProjectKey, openBenchContext, percentile, spawnService } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
 const perRound = Number(process.argv[2] ?? 300);
@@ -23,11 +18,7 @@ const upstream = await spawnService('scripts/bench/instant-upstream.ts', {});
 const relay = await spawnService('scripts/bench/bare-relay.ts', { UPSTREAM_URL: upstream.url });
 const bench = await openBenchContext('messages', {});
 const { ctx } = bench;
-const account = await createAccount(ctx, { email: 'bench@bench.local', name: 'Bench', password: 'bench-password-1' });
-const org = await createOrganization(ctx, account.id, { name: 'Bench org' });
-const project = await createProject(ctx, org.id, account.id, { name: 'Bench project' });
-await recharge(ctx, org.id, { amount: 1_000_000_000_000n, description: 'bench' });
-const { token } = await createApiKey(ctx, account.id, { name: 'bench', projectId: project.id });
+const { token, organizationId } = await fundedProjectKey(ctx);
 const serviceEnv = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench' };
 // BENCH_CPU_PROF=<dir>: the gateway process writes a CPU profile there when it stops (see profile-summary.ts).
 const profileDir = process.env.BENCH_CPU_PROF;
@@ -73,21 +64,8 @@ async function once(agent: Agent, side: Side, stream: boolean): Promise<number> 
   return performance.now() - started;
 }
 
-async function run(side: Side, stream: boolean, concurrency: number, count: number): Promise<number[]> {
-  const agent = new Agent({ connections: concurrency, keepAliveTimeout: 60_000 });
-  const times: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        next++;
-        times.push(await once(agent, side, stream));
-      }
-    }),
-  );
-  await agent.close();
-  return times;
-}
+const run = (side: Side, stream: boolean, concurrency: number, count: number) =>
+  closedLoop(concurrency, count, (agent) => once(agent, side, stream));
 
 /** Commits and rollbacks of the bench database so far (PostgreSQL publishes them within a second or so). */
 async function transactions(): Promise<number> {
@@ -98,7 +76,7 @@ async function transactions(): Promise<number> {
 }
 
 async function settledTransactions(): Promise<number> {
-  const stream = mirrorKeys(ctx.config.REDIS_PREFIX, org.id).l;
+  const stream = mirrorKeys(ctx.config.REDIS_PREFIX, organizationId).l;
   while ((await ctx.redis.xlen(stream)) > 0) await new Promise((r) => setTimeout(r, 100));
   await new Promise((r) => setTimeout(r, 1_500));
   // the reading's own transaction is not counted: two readings cost two

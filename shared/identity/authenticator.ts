@@ -6,7 +6,7 @@ import { accounts, apiKeys, consoleSessions } from '../db/schema/index.js';
 import { AppError, unauthorized } from '../errors/app-error.js';
 import { secondsUntilNextUtcMidnight, utcDay } from '../time/utc-day.js';
 import { type AdmitResult, type CachedAccount, type CachedCredential, CredentialCache } from './credential-cache.js';
-import { localCredentials } from './local-credentials.js';
+import { type LocalCredential, localCredentials } from './local-credentials.js';
 import { isRole, type Principal } from './principal.js';
 import { keyedHash, tokenKind } from './tokens.js';
 
@@ -71,6 +71,11 @@ function principalOf(credential: CachedCredential, roles: string[]): Principal {
   };
 }
 
+const servedFromCopy = (copy: LocalCredential): Authentication => ({
+  principal: principalOf(copy.credential, copy.roles),
+  quota: { limit: copy.limit, remaining: copy.limit },
+});
+
 /**
  * `quotaShown: false` (the gateway: its requests neither count nor show the daily quota) lets an API key be served
  * from the process's own copy (local-credentials.ts), with no Redis step; the quota figures are then not read.
@@ -80,19 +85,20 @@ export async function authenticateToken(
   token: string,
   options: { consumeDailyQuota: boolean; quotaShown?: boolean; now?: Date },
 ): Promise<Authentication> {
+  const consume = options.consumeDailyQuota;
+  const copies =
+    !consume && options.quotaShown === false ? localCredentials(ctx.redis, ctx.config.REDIS_PREFIX) : undefined;
+  // A token whose copy is kept was a well-formed API key: neither its checksum nor its hash needs computing again.
+  const known = copies?.getByToken(token);
+  if (known) return servedFromCopy(known);
   const kind = tokenKind(token);
   if (!kind) throw unauthorized();
   const now = options.now ?? new Date();
   const day = utcDay(now);
   const hash = keyedHash(ctx.config.SECRET_KEY, token);
-  const consume = options.consumeDailyQuota;
-  const local =
-    kind === 'api-key' && !consume && options.quotaShown === false
-      ? localCredentials(ctx.redis, ctx.config.REDIS_PREFIX)
-      : undefined;
+  const local = kind === 'api-key' ? copies : undefined;
   const copy = local?.get(hash);
-  if (copy)
-    return { principal: principalOf(copy.credential, copy.roles), quota: { limit: copy.limit, remaining: copy.limit } };
+  if (copy) return servedFromCopy(copy);
   const epoch = local?.epoch ?? 0;
   const cache = new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX);
 
@@ -125,6 +131,6 @@ export async function authenticateToken(
       },
     );
   }
-  local?.set(hash, { credential: result.credential, roles: result.roles, limit: result.limit }, epoch);
+  local?.set(token, hash, { credential: result.credential, roles: result.roles, limit: result.limit }, epoch);
   return { principal: principalOf(result.credential, result.roles), quota: { limit: result.limit, remaining } };
 }

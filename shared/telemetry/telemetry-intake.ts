@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { addressBucket } from '../rate-limit/address-bucket.js';
 import { nextWindowMember } from '../rate-limit/window-member.js';
+import { type GroupCall, submitToGroup } from '../redis/group-commit.js';
 import { secondsUntilNextUtcMidnight, utcDay } from '../time/utc-day.js';
 import { counterField, type TelemetryKeys, telemetryKeys, toolField } from './telemetry-keys.js';
 
@@ -109,33 +110,8 @@ export function intakeCommands(redis: Redis): IntakeRedis {
 export type IntakeSettings = { prefix: string; limitPerMinute: number };
 type Taken = { accepted: number; retryAfterMs: number };
 
-/** One request's share of a call: its keys and arguments, and how its caller is answered. */
-type Group = {
-  keys: string[];
-  args: string[];
-  events: number;
-  resolve: (taken: Taken) => void;
-  reject: (err: unknown) => void;
-};
-
-/** The requests of one connection and settings waiting for the next call (and their events), the calls in flight. */
-type Lane = { waiting: Group[]; waitingEvents: number; inFlight: number };
-const lanes = new WeakMap<Redis, Map<string, Lane>>();
-
-function laneOf(redis: Redis, settings: IntakeSettings): Lane {
-  let bySettings = lanes.get(redis);
-  if (!bySettings) {
-    bySettings = new Map();
-    lanes.set(redis, bySettings);
-  }
-  const name = `${settings.limitPerMinute}|${settings.prefix}`;
-  let lane = bySettings.get(name);
-  if (!lane) {
-    lane = { waiting: [], waitingEvents: 0, inFlight: 0 };
-    bySettings.set(name, lane);
-  }
-  return lane;
-}
+/** One request's share of a call: its keys and arguments. */
+type Group = { keys: string[]; args: string[] };
 
 function groupOf(keys: TelemetryKeys, address: string, events: IntakeEvent[], at: Date) {
   const day = utcDay(at);
@@ -160,51 +136,20 @@ function groupOf(keys: TelemetryKeys, address: string, events: IntakeEvent[], at
   return { keys: groupKeys, args };
 }
 
-/** Sends the waiting groups, at most INTAKE_CALL_MAX_EVENTS events a call (all calls leave at once, in order). */
-function send(redis: IntakeRedis, settings: IntakeSettings, lane: Lane): void {
+/** One call of the intake for the groups given, in order. */
+function intakeCall(redis: Redis, settings: IntakeSettings): GroupCall<Group, Taken> {
+  const commands = intakeCommands(redis);
   const { pending, once } = telemetryKeys(settings.prefix);
-  const waiting = lane.waiting;
-  lane.waiting = [];
-  lane.waitingEvents = 0;
-  let next = 0;
-  while (next < waiting.length) {
-    const call: Group[] = [];
-    let events = 0;
-    for (; next < waiting.length; next++) {
-      const group = waiting[next] as Group;
-      if (call.length > 0 && events + group.events > INTAKE_CALL_MAX_EVENTS) break;
-      call.push(group);
-      events += group.events;
-    }
+  return async (groups) => {
     const keys = [pending, once];
     const args = [String(settings.limitPerMinute), String(WINDOW_MS), nextWindowMember(), String(USAGE_DAILY_CAP)];
-    for (const g of call) {
+    for (const g of groups) {
       keys.push(...g.keys);
       args.push(...g.args);
     }
-    lane.inFlight++;
-    let reply: Promise<number[]>;
-    try {
-      reply = redis.ockTelemetryIntake(String(keys.length), ...keys, ...args);
-    } catch (err) {
-      reply = Promise.reject(err);
-    }
-    reply
-      .then(
-        (answers) => {
-          call.forEach((g, i) => {
-            g.resolve({ retryAfterMs: Number(answers[2 * i]), accepted: Number(answers[2 * i + 1]) });
-          });
-        },
-        (err: unknown) => {
-          for (const g of call) g.reject(err);
-        },
-      )
-      .finally(() => {
-        lane.inFlight--;
-        if (lane.inFlight === 0) send(redis, settings, lane);
-      });
-  }
+    const answers = await commands.ockTelemetryIntake(String(keys.length), ...keys, ...args);
+    return groups.map((_, i) => ({ retryAfterMs: Number(answers[2 * i]), accepted: Number(answers[2 * i + 1]) }));
+  };
 }
 
 /**
@@ -219,13 +164,8 @@ export function intake(
   events: IntakeEvent[],
   at: Date,
 ): Promise<Taken> {
-  const { keys, args } = groupOf(telemetryKeys(settings.prefix), address, events, at);
-  const lane = laneOf(redis, settings);
-  const taken = new Promise<Taken>((resolve, reject) => {
-    lane.waiting.push({ keys, args, events: events.length, resolve, reject });
-  });
-  lane.waitingEvents += events.length;
-  // Waiting longer would not make the next call larger once it is full (a batch request fills one alone).
-  if (lane.inFlight === 0 || lane.waitingEvents >= INTAKE_CALL_MAX_EVENTS) send(intakeCommands(redis), settings, lane);
-  return taken;
+  const group = groupOf(telemetryKeys(settings.prefix), address, events, at);
+  const lane = `telemetry|${settings.limitPerMinute}|${settings.prefix}`;
+  const makeCall = () => intakeCall(redis, settings);
+  return submitToGroup(redis, lane, makeCall, INTAKE_CALL_MAX_EVENTS, group, events.length);
 }

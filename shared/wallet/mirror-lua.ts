@@ -42,14 +42,14 @@ end
 `;
 
 /**
- * Admission. KEYS: w, h, hx, l, qb. ARGV: 1 hold id (the request log id), 2 amount to hold, 3 hold expiry (epoch
+ * Admission, a function of the keys w, h, hx, l, qb and its arguments ARGV: 1 hold id (the request log id), 2 amount to hold, 3 hold expiry (epoch
  * ms), 4 now (epoch ms), 5 backlog limit, 6 UTC day, 7 year, 8 month, 9 day of month, 10 epoch minute, 11 day TTL,
  * 12 month TTL, 13 how long an expired hold's marker is kept (ms).
  * Returns {'missing', mirror present 0|1, quota settings present 0|1}, {'backlog', n}, {'inactive'}, {'balance'},
  * {'quota', limit, monthStart}, or {'admitted', replayed 0|1}. Nothing is written unless admitted.
  */
-export const admitLua = `${common}${quotaLua}
-local w, h, hx, l, qb = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+const admitFunction = `
+local function admit(w, h, hx, l, qb, ARGV)
 local s = quotaSettings(qb)
 local hasMirror = redis.call('EXISTS', w) == 1
 if not hasMirror or not s[1] then return {'missing', hasMirror and '1' or '0', s[1] and '1' or '0'} end
@@ -73,18 +73,19 @@ if amount > 0 then redis.call('HINCRBY', w, 'frz', ARGV[2]) end
 redis.call('HSET', h, ARGV[1], ARGV[2])
 redis.call('ZADD', hx, ARGV[3], ARGV[1])
 return {'admitted', '0'}
+end
 `;
 
 /**
- * Settlement. KEYS: w, h, hx, l, qb. ARGV: 1 hold id, 2 actual cost, 3 tokens, 4 the ledger entry (JSON), 5 UTC
+ * Settlement, a function of the keys w, h, hx, l, qb and its arguments ARGV: 1 hold id, 2 actual cost, 3 tokens, 4 the ledger entry (JSON), 5 UTC
  * day, 6 year, 7 month, 8 day of month, 9 day TTL, 10 month TTL.
  * Releases the hold, charges min(actual, available) (never below zero), adds the tokens to the project's counters
  * and appends the entry with what it charged ('c') and whether its hold was gone ('r': a replay, or a hold lost
  * with Redis data: then nothing is charged or counted, and PostgreSQL keeps the first entry of the request).
  * Returns {'missing', mirror present, settings present} or {'settled', charged, stream length, replayed 0|1}.
  */
-export const settleLua = `${common}${quotaLua}
-local w, h, hx, l, qb = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+const settleFunction = `
+local function settle(w, h, hx, l, qb, ARGV)
 if redis.call('EXISTS', w) == 0 then return {'missing', '0', '1'} end
 local hold = redis.call('HGET', h, ARGV[1])
 local tokens = tonumber(ARGV[3])
@@ -112,6 +113,26 @@ end
 local replayed = hold and '0' or '1'
 redis.call('XADD', l, '*', 'e', ARGV[4], 'c', charged, 'r', replayed)
 return {'settled', charged, tostring(redis.call('XLEN', l)), replayed}
+end
+`;
+
+/**
+ * Admissions and settlements of one organization, taken one by one in the order given, each exactly as if alone (the
+ * group commit of mirror-steps.ts). KEYS: w, h, hx, l, then per step the project's quota key base qb. ARGV: per step
+ * 'a' (admit) or 's' (settle), its argument count, then its arguments. Returns one reply per step, in order.
+ */
+export const stepsLua = `${common}${quotaLua}${admitFunction}${settleFunction}
+local w, h, hx, l = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local out, a, k = {}, 1, 5
+while a <= #ARGV do
+  local kind, n = ARGV[a], tonumber(ARGV[a + 1])
+  local args = {}
+  for i = 1, n do args[i] = ARGV[a + 1 + i] end
+  if kind == 'a' then out[#out + 1] = admit(w, h, hx, l, KEYS[k], args)
+  else out[#out + 1] = settle(w, h, hx, l, KEYS[k], args) end
+  a, k = a + 2 + n, k + 1
+end
+return out
 `;
 
 /**

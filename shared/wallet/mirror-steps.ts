@@ -1,10 +1,13 @@
-// Typed calls of the wallet mirror's Lua steps (mirror-lua.ts): one Redis round trip each.
+// Typed calls of the wallet mirror's Lua steps (mirror-lua.ts): one Redis round trip each. The admit and settle steps
+// of one organization's requests in flight go together (group commit, shared/redis/group-commit.ts): the steps that
+// arrive while one of its calls is in flight leave in the next, in arrival order, each decided as if alone.
 import type { Redis } from 'ioredis';
 import { projectKeyBase } from '../quota/quota-counters.js';
 import { dayCounterTtlSeconds, monthCounterTtlSeconds } from '../quota/quota-script.js';
 import { epochMinute, utcDay } from '../quota/quota-windows.js';
+import { submitToGroup } from '../redis/group-commit.js';
 import { organizationKeyBase } from '../redis/tagged-keys.js';
-import { ackLua, admitLua, auditLua, expireLua, renewLua, settleLua, syncLua } from './mirror-lua.js';
+import { ackLua, auditLua, expireLua, renewLua, stepsLua, syncLua } from './mirror-lua.js';
 
 /** The keys of one organization's wallet mirror. */
 export type MirrorKeys = { w: string; h: string; hx: string; l: string };
@@ -19,8 +22,7 @@ export const EXPIRED_HOLD_KEEP_MS = 24 * 3_600_000;
 
 type Reply = string[];
 type MirrorRedis = Redis & {
-  ockWalletAdmit(...args: string[]): Promise<Reply>;
-  ockWalletSettle(...args: string[]): Promise<Reply>;
+  ockWalletSteps(...args: string[]): Promise<Reply[]>;
   ockWalletSync(...args: string[]): Promise<Reply>;
   ockWalletAck(...args: string[]): Promise<number>;
   ockWalletExpire(...args: string[]): Promise<number>;
@@ -32,8 +34,7 @@ const registered = new WeakSet<Redis>();
 
 export function mirrorCommands(redis: Redis): MirrorRedis {
   if (!registered.has(redis)) {
-    redis.defineCommand('ockWalletAdmit', { numberOfKeys: 5, lua: admitLua });
-    redis.defineCommand('ockWalletSettle', { numberOfKeys: 5, lua: settleLua });
+    redis.defineCommand('ockWalletSteps', { lua: stepsLua });
     redis.defineCommand('ockWalletSync', { numberOfKeys: 3, lua: syncLua });
     redis.defineCommand('ockWalletAck', { numberOfKeys: 2, lua: ackLua });
     redis.defineCommand('ockWalletExpire', { numberOfKeys: 3, lua: expireLua });
@@ -70,20 +71,49 @@ const missing = (reply: Reply): Missing => ({
   quotaSettings: reply[2] === '1',
 });
 
-/** The five keys admit and settle both declare: the wallet mirror's four, then the project's quota counter base. */
-function holdStepKeys(prefix: string, input: { organizationId: string; projectId: string }): string[] {
-  const k = mirrorKeys(prefix, input.organizationId);
-  return [k.w, k.h, k.hx, k.l, projectKeyBase(prefix, input.organizationId, input.projectId)];
-}
-
 function windowArgs(at: Date): string[] {
   return [utcDay(at), String(at.getUTCFullYear()), String(at.getUTCMonth() + 1), String(at.getUTCDate())];
 }
 
+/** One step of a group call: its kind, its project's quota key base, its arguments. */
+type Step = { kind: 'a' | 's'; quotaBase: string; args: string[] };
+
+/**
+ * At most this many steps in one call (a call's arguments hold a ledger entry per settlement, about half a kilobyte),
+ * so Redis is never held long by one script.
+ */
+const MAX_STEPS_PER_CALL = 64;
+
+/** Sends the steps of one organization in one call: the mirror's keys, each step's quota base (same hash tag). */
+function sendSteps(redis: Redis, prefix: string, organizationId: string) {
+  const k = mirrorKeys(prefix, organizationId);
+  return (steps: Step[]): Promise<Reply[]> => {
+    const keys = [k.w, k.h, k.hx, k.l];
+    const args: string[] = [];
+    for (const step of steps) {
+      keys.push(step.quotaBase);
+      args.push(step.kind, String(step.args.length), ...step.args);
+    }
+    return mirrorCommands(redis).ockWalletSteps(String(keys.length), ...keys, ...args);
+  };
+}
+
+function runStep(
+  redis: Redis,
+  prefix: string,
+  input: { organizationId: string; projectId: string },
+  kind: Step['kind'],
+  args: string[],
+): Promise<Reply> {
+  const step: Step = { kind, quotaBase: projectKeyBase(prefix, input.organizationId, input.projectId), args };
+  const lane = `wallet|${prefix}|${input.organizationId}`;
+  const makeCall = () => sendSteps(redis, prefix, input.organizationId);
+  return submitToGroup(redis, lane, makeCall, MAX_STEPS_PER_CALL, step);
+}
+
 /** Quota admission and the hold of the request's most possible cost, in one step. */
 export async function admitStep(redis: Redis, prefix: string, input: AdmitInput): Promise<AdmitReply> {
-  const reply = await mirrorCommands(redis).ockWalletAdmit(
-    ...holdStepKeys(prefix, input),
+  const reply = await runStep(redis, prefix, input, 'a', [
     input.holdId,
     input.amount.toString(),
     String(input.holdExpiresAt),
@@ -94,7 +124,7 @@ export async function admitStep(redis: Redis, prefix: string, input: AdmitInput)
     String(dayCounterTtlSeconds),
     String(monthCounterTtlSeconds),
     String(EXPIRED_HOLD_KEEP_MS),
-  );
+  ]);
   switch (reply[0]) {
     case 'admitted':
       return { step: 'admitted', replayed: reply[1] === '1' };
@@ -126,8 +156,7 @@ export type SettleReply = Missing | { step: 'settled'; charged: bigint; streamLe
 
 /** Release, charge, tokens and the ledger entry, in one step. */
 export async function settleStep(redis: Redis, prefix: string, input: SettleInput): Promise<SettleReply> {
-  const reply = await mirrorCommands(redis).ockWalletSettle(
-    ...holdStepKeys(prefix, input),
+  const reply = await runStep(redis, prefix, input, 's', [
     input.holdId,
     input.actual.toString(),
     String(input.tokens),
@@ -135,7 +164,7 @@ export async function settleStep(redis: Redis, prefix: string, input: SettleInpu
     ...windowArgs(input.at),
     String(dayCounterTtlSeconds),
     String(monthCounterTtlSeconds),
-  );
+  ]);
   if (reply[0] !== 'settled') return missing(reply);
   return {
     step: 'settled',

@@ -113,3 +113,22 @@ it('a key created while its holder is being removed from the project never outli
     expect(keys.body.filter((k: { projectId?: string }) => k.projectId === w.projectId)).toEqual([]);
   }
 });
+
+it('a key served from the process copy (its hash remembered) is refused on the gateway as soon as it is disabled or deleted', async () => {
+  const member = await aMember(w.h, w.org, 'Member');
+  await addToProject(w.projectId, member.accountId, 'Member');
+  const key = await keyFor(member.session, w.projectId);
+  // The first request verifies it; the second is served from the copy, found by the token itself.
+  expect((await message(key.token)).status).toBe(200);
+  expect((await message(key.token)).status).toBe(200);
+
+  expect((await w.h.http.post(`/api/v1/api-keys/${key.id}/disable`).set(bearer(member.session))).status).toBe(200);
+  expect((await message(key.token)).status).toBe(401);
+  expect((await w.h.http.post(`/api/v1/api-keys/${key.id}/enable`).set(bearer(member.session))).status).toBe(200);
+  expect((await message(key.token)).status).toBe(200);
+  expect((await message(key.token)).status).toBe(200);
+
+  expect((await w.h.http.delete(`/api/v1/api-keys/${key.id}`).set(bearer(member.session))).status).toBe(200);
+  expect((await message(key.token)).status).toBe(401);
+  expect((await message(key.token)).status).toBe(401);
+});

@@ -1,0 +1,90 @@
+// Two checkouts of the gateway compared in one run, for a machine too busy for run-to-run comparisons: both API
+// processes (`api/server.ts` of each checkout, LOG_LEVEL info) serve the same instant upstream, wallet and key, and
+// take turns in short rounds of JSON /v1/messages (the order swapped every round), so the machine's load falls on
+// both alike. Prints each side's p50 and CPU per request (whole process, from Linux's scheduler statistics) and the
+// median over rounds of B's CPU per request over A's.
+// Usage: npx tsx scripts/bench/gateway-ab.ts <checkout A> <checkout B> [rounds] [requests per round] [concurrency]
+import path from 'node:path';
+import { type Agent, request } from 'undici';
+import {
+  closedLoop,
+  cpuMs,
+  fundedProjectKey,
+  median,
+  openBenchContext,
+  percentile,
+  spawnService,
+} from './bench-context.js';
+
+const [checkoutA, checkoutB] = process.argv.slice(2, 4).map((p) => path.resolve(String(p)));
+if (!checkoutA || !checkoutB) throw new Error('usage: gateway-ab.ts <checkout A> <checkout B> [rounds] [n] [conc]');
+const rounds = Number(process.argv[4] ?? 20);
+const perRound = Number(process.argv[5] ?? 300);
+const concurrency = Number(process.argv[6] ?? 16);
+
+const upstream = await spawnService('scripts/bench/instant-upstream.ts', {});
+const bench = await openBenchContext('gatewayab', {});
+const { ctx } = bench;
+const { token } = await fundedProjectKey(ctx);
+const env = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench', LOG_LEVEL: 'info' };
+const sides = {
+  A: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutA }),
+  B: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutB }),
+};
+type Side = keyof typeof sides;
+const ledgerWorker = await spawnService('workers/main.ts', { ...env, WORKER_QUEUES: 'ledger' }, { ready: /ready/ });
+
+const body = JSON.stringify({
+  model: 'claude-haiku-4-5',
+  max_tokens: 64,
+  messages: [{ role: 'user', content: 'ping' }],
+});
+
+async function once(agent: Agent, side: Side): Promise<number> {
+  const started = performance.now();
+  const res = await request(`${sides[side].url}/v1/messages`, {
+    method: 'POST',
+    dispatcher: agent,
+    headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' },
+    body,
+  });
+  if (res.statusCode !== 200) throw new Error(`${side} answered ${res.statusCode}: ${await res.body.text()}`);
+  await res.body.dump();
+  return performance.now() - started;
+}
+
+const run = (side: Side, count: number) => closedLoop(concurrency, count, (agent) => once(agent, side));
+
+try {
+  for (const side of ['A', 'B'] as const) await run(side, 200); // warm-up
+  const times: Record<Side, number[]> = { A: [], B: [] };
+  const cpu: Record<Side, number> = { A: 0, B: 0 };
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const used: Record<Side, number> = { A: 0, B: 0 };
+    for (const side of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
+      const before = cpuMs(sides[side].child.pid) ?? 0;
+      times[side].push(...(await run(side, perRound)));
+      used[side] = (cpuMs(sides[side].child.pid) ?? 0) - before;
+      cpu[side] += used[side];
+    }
+    ratios.push(used.B / used.A);
+  }
+  const perRequest = (side: Side) => (cpu[side] * 1000) / (rounds * perRound);
+  console.log(`A ${checkoutA}\nB ${checkoutB}\n${rounds} rounds of ${perRound} JSON requests at ${concurrency}`);
+  for (const side of ['A', 'B'] as const) {
+    console.log(
+      `${side}: p50 ${percentile(times[side], 50).toFixed(2)} ms, p99 ${percentile(times[side], 99).toFixed(2)} ms, CPU per request ${perRequest(side).toFixed(0)} µs`,
+    );
+  }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  console.log(
+    `B/A CPU per request: ${(perRequest('B') / perRequest('A')).toFixed(3)} overall, median of rounds ${median(ratios).toFixed(3)} (quartiles ${percentile(sorted, 25).toFixed(3)}–${percentile(sorted, 75).toFixed(3)})`,
+  );
+} finally {
+  await sides.A.stop();
+  await sides.B.stop();
+  await ledgerWorker.stop();
+  await upstream.stop();
+  await bench.close();
+}
