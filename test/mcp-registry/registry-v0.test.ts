@@ -66,4 +66,24 @@ describe('the MCP Registry API at /v0', () => {
     expect(anonymous.status).toBe(401);
     expect(violations('Error', anonymous.body)).toEqual([]);
   });
+
+  // The API's optional edit and delete of a version: a registry without them answers 501 {error}, not a 404 that a
+  // client would read as "no such version".
+  it.each([
+    ['put', '/v0.1'],
+    ['delete', '/v0.1'],
+    ['put', '/v0'],
+    ['delete', '/v0'],
+  ] as const)(
+    'answers %s %s/servers/{name}/versions/{version} 501 {error}: not offered here',
+    async (method, prefix) => {
+      const res = await w.h.http[method](`${versionsPath(prefix)}/1.0.0`)
+        .set(bearer(w.a.publisher.apiKey))
+        .send({});
+      expect(res.status).toBe(501);
+      expect(violations('Error', res.body)).toEqual([]);
+      expect(res.body.error).toMatch(/not supported by this registry/);
+      expect((await w.h.http.get(`${versionsPath(prefix)}/1.0.0`)).status).toBe(200);
+    },
+  );
 });
