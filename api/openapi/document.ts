@@ -22,7 +22,7 @@ export function openApiDocument(): OpenApiDocument {
       description:
         'The catalog (`/api/v1`, problem+json errors), the organization console (`/api/organization…`, ' +
         '`{data, code, error}` envelope), the AI gateway (`/v1`, vendor error shapes) and the MCP Registry API ' +
-        '(`/v0.1`, `{error}`).',
+        '(`/v0.1`, the same at `/v0`, `{error}`).',
     },
   });
   return built;

@@ -61,6 +61,8 @@ export const mountedAreas: MountedArea[] = [
   { prefix: '/api/v1/moderation', family: 'catalog', area: moderationArea },
   // After the other /api/v1 areas: /api/v1/{type} passes every path whose {type} is not a catalog type on.
   { prefix: '/api/v1/:type', family: 'catalog', area: catalogArea },
+  // The official registry serves the same API at /v0 and /v0.1 (mcp-publisher posts to /v0/publish): so do we.
   { prefix: '/v0.1', family: 'mcpRegistry', area: mcpRegistryArea },
+  { prefix: '/v0', family: 'mcpRegistry', area: mcpRegistryArea },
   { prefix: '', family: 'catalog', area: consoleArea },
 ];

@@ -1,6 +1,6 @@
-// POST /v0.1/publish: a Publisher's server.json becomes a draft of the catalog's mcp item (created, or a new or
-// updated pending version) and is submitted for review, through the catalog's own publishing services, in one
-// transaction: a refusal at any step leaves nothing written.
+// POST /v0.1/publish (and /v0/publish): a Publisher's server.json becomes a draft of the catalog's mcp item (created,
+// or a new or updated pending version) and is submitted for review, through the catalog's own publishing services,
+// in one transaction: a refusal at any step leaves nothing written.
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { draftBody, draftPatchBody } from '../catalog/draft-input.js';
@@ -19,7 +19,7 @@ import { parseServerName, registryNamespace } from './server-names.js';
 
 export type Published = { server: ServerJson; itemId: string; versionId: string; status: 'in_review' };
 
-const SUBMIT_COMMENT = 'Published through the MCP Registry API (POST /v0.1/publish).';
+const SUBMIT_COMMENT = 'Published through the MCP Registry API (POST /v0.1/publish or /v0/publish).';
 
 /** The catalog's own rules, applied to what the server.json maps to; a failure names the catalog field. */
 function catalogRules<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {

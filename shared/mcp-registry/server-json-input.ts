@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { McpPayload } from '../catalog/version-payloads.js';
 import { badRequest } from '../errors/app-error.js';
+import { SERVER_SCHEMA_URL } from './server-json.js';
 import { SERVER_NAME_PATTERN } from './server-names.js';
 
 const inputFields = {
@@ -57,8 +58,15 @@ const serverRemote = z.looseObject({
   variables,
 });
 
+/** Like the official registry, the document must say which format it is in, and be in the one we read. */
+const schemaUrl = z
+  .string({ error: (issue) => (issue.input === undefined ? `required: ${SERVER_SCHEMA_URL}` : undefined) })
+  .refine((url) => url === SERVER_SCHEMA_URL, {
+    error: (issue) => `${String(issue.input)} is not a format this registry reads; use ${SERVER_SCHEMA_URL}`,
+  });
+
 export const serverJsonInput = z.looseObject({
-  $schema: z.string().optional(),
+  $schema: schemaUrl,
   name: z
     .string()
     .min(3)

@@ -186,6 +186,13 @@ describe('POST /v0.1/publish', () => {
   });
 
   it.each([
+    // The official registry requires $schema and refuses a format it does not read (schema validation on publish).
+    ['no $schema', { $schema: undefined }, /\$schema: required.*2025-12-11/],
+    [
+      'the $schema of an older format',
+      { $schema: 'https://static.modelcontextprotocol.io/schemas/2025-07-09/server.schema.json' },
+      /\$schema: .*2025-07-09.*not.*2025-12-11/,
+    ],
     ['no description', { description: undefined }, /description/],
     ['a description over 100 characters', { description: 'x'.repeat(101) }, /description/],
     ['a name outside the reverse-DNS pattern', { name: 'tides' }, /name/],

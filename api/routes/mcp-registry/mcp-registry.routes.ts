@@ -23,6 +23,7 @@ import { publicReadRoute } from '../public-read-route.js';
 import type { Area, Route } from '../route.js';
 import { presentEntry, presentList, presentPublished } from './mcp-registry.presenters.js';
 import { detailQuery, listQuery } from './mcp-registry.schemas.js';
+import { notOfferedRoutes } from './not-offered.js';
 import { openReads } from './open-reads.js';
 
 /** Only an `ock_` API key, as `Authorization: Bearer`; it counts the account's daily quota as the route declares. */
@@ -135,5 +136,6 @@ export const mcpRegistryArea: Area = {
         res.json(presentPublished(presenterOf(ctx), published));
       },
     },
+    ...notOfferedRoutes,
   ],
 };
