@@ -16,6 +16,7 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
-  testTimeout: 30_000,
+  // Also the hooks' limit: a beforeAll that starts a worker process waits up to a minute on a busy machine.
+  testTimeout: 60_000,
   maxWorkers: 2,
 };
