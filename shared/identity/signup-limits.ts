@@ -7,6 +7,11 @@ import { addressBucket } from '../rate-limit/address-bucket.js';
 import { retryAfterSeconds, SlidingWindowLimiter, windowKey } from '../rate-limit/sliding-window.js';
 
 const SIGNUP_WINDOW_MS = 3_600_000;
+const PRODUCTION_SIGNUPS_PER_HOUR = 20;
+
+/** The allowance per address and hour: the setting, else 20 in production and none elsewhere (0 is off). */
+export const signupsPerHour = (config: AppContext['config']) =>
+  config.ACCOUNT_SIGNUPS_PER_ADDRESS_PER_HOUR ?? (config.NODE_ENV === 'production' ? PRODUCTION_SIGNUPS_PER_HOUR : 0);
 
 const tooManySignups = (retryAfterMs: number) =>
   new AppError('Auth.TooManySignups', 429, 'Too many accounts were made from this address: wait (see Retry-After).', {
@@ -23,7 +28,7 @@ export async function limitedSignup<T>(
   const admission = await limiter.hit([
     {
       key: windowKey(ctx.config.REDIS_PREFIX, 'signup', 'addr', addressBucket(address)),
-      limit: ctx.config.ACCOUNT_SIGNUPS_PER_ADDRESS_PER_HOUR,
+      limit: signupsPerHour(ctx.config),
       windowMs: SIGNUP_WINDOW_MS,
     },
   ]);

@@ -1,6 +1,7 @@
 // Accounts made by accepting invites are limited per client address. Any account can create an organization and
 // issue itself an invite link of 10,000 uses, so before this one free account and a script made accounts without
 // end: each with its own daily API quota, its own rating of every item (SPEC: one per account) and its own report.
+import { signupsPerHour } from '../../shared/identity/signup-limits.js';
 import { createActors, createDraft } from '../support/catalog-factory.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, createUser, uniqueEmail } from '../support/identity.js';
@@ -97,4 +98,13 @@ it('refused or failed acceptances use none of the allowance, and a signed-in acc
   } finally {
     await other.close();
   }
+});
+
+it('allows 20 an hour in production by default, and none is counted elsewhere unless the setting says so', () => {
+  const unset = { ...h.config, ACCOUNT_SIGNUPS_PER_ADDRESS_PER_HOUR: undefined };
+  expect(signupsPerHour({ ...unset, NODE_ENV: 'production' })).toBe(20);
+  expect(signupsPerHour({ ...unset, NODE_ENV: 'development' })).toBe(0);
+  expect(signupsPerHour({ ...unset, NODE_ENV: 'test' })).toBe(0);
+  expect(signupsPerHour({ ...unset, NODE_ENV: 'production', ACCOUNT_SIGNUPS_PER_ADDRESS_PER_HOUR: 0 })).toBe(0);
+  expect(signupsPerHour(h.config)).toBe(LIMIT);
 });
