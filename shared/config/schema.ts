@@ -55,6 +55,9 @@ export const envSchema = z
     AUTH_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(0).default(10),
     AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
     AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(100).max(86_400_000).default(900_000),
+    /** Accounts one client address may make by accepting invites per sliding hour; 0 turns the limit off. Unset:
+     * 20 in production, off elsewhere (local tools and test suites make many accounts from one address). */
+    ACCOUNT_SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).optional(),
     /** Password hashing: threads deriving keys at once (19 MiB each) and hashes that may wait for one; past both,
      * 503 Auth.Busy. Default threads: one core short of the machine's, 1 to 4, so the event loop keeps a core. */
     PASSWORD_HASH_THREADS: z.coerce

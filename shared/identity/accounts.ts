@@ -110,17 +110,20 @@ export async function replacePassword(
 }
 
 /** After a successful login with a hash made at older parameters: the same password, hashed at today's. Changes
- * nothing if the password was changed meanwhile; sessions and caches are untouched (the password is the same). */
+ * nothing if the password was changed meanwhile; sessions and caches are untouched (the password is the same).
+ * Answers the hash now stored when it was rewritten. */
 export async function upgradePasswordHash(
   ctx: Pick<AppContext, 'db' | 'passwords'>,
   account: Pick<Account, 'id' | 'passwordHash'>,
   password: string,
-): Promise<void> {
+): Promise<string | undefined> {
   const passwordHash = await ctx.passwords.hash(password);
-  await ctx.db
+  const rewritten = await ctx.db
     .update(accounts)
     .set({ passwordHash })
-    .where(and(eq(accounts.id, account.id), eq(accounts.passwordHash, account.passwordHash)));
+    .where(and(eq(accounts.id, account.id), eq(accounts.passwordHash, account.passwordHash)))
+    .returning({ id: accounts.id });
+  return rewritten.length > 0 ? passwordHash : undefined;
 }
 
 /** Sets an account's roles and records the change in the audit log, in one transaction. */

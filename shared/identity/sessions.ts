@@ -1,7 +1,8 @@
 // Console sessions: password login issues an opaque `ocs_` token (stored only as a keyed hash), valid 12 h, revocable.
 import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { consoleSessions } from '../db/schema/index.js';
+import type { DbExecutor } from '../db/client.js';
+import { accounts, consoleSessions } from '../db/schema/index.js';
 import { unauthorized } from '../errors/app-error.js';
 import { findAccountByEmail, upgradePasswordHash } from './accounts.js';
 import { limitedAttempt } from './attempt-limits.js';
@@ -18,14 +19,60 @@ export type IssuedSession = {
   accountId: string;
 };
 
-export async function createSession(ctx: AppContext, accountId: string, now = new Date()): Promise<IssuedSession> {
+const invalidCredentials = () => unauthorized('E-mail or password is wrong.', 'Auth.InvalidCredentials');
+
+async function insertSession(db: DbExecutor, secretKey: string, accountId: string, now: Date): Promise<IssuedSession> {
   const token = generateToken('session');
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  const [row] = await ctx.db
+  const [row] = await db
     .insert(consoleSessions)
-    .values({ accountId, tokenHash: keyedHash(ctx.config.SECRET_KEY, token), expiresAt })
+    .values({ accountId, tokenHash: keyedHash(secretKey, token), expiresAt })
     .returning({ id: consoleSessions.id });
   return { accessToken: token, tokenType: 'Bearer', expiresAt, sessionId: (row as { id: string }).id, accountId };
+}
+
+export async function createSession(ctx: AppContext, accountId: string, now = new Date()): Promise<IssuedSession> {
+  return insertSession(ctx.db, ctx.config.SECRET_KEY, accountId, now);
+}
+
+/**
+ * A session for a login that checked `verifiedHash`, written only while that is still the account's password hash,
+ * with the account row locked `FOR SHARE` until the insert commits; undefined when the hash has moved on. A
+ * password change that committed after the check is thus seen here, and one still running waits for the insert and
+ * then revokes the new session with the others (accounts.ts, replacePassword).
+ */
+async function createSessionWhilePassword(
+  ctx: AppContext,
+  accountId: string,
+  verifiedHash: string,
+): Promise<IssuedSession | undefined> {
+  return ctx.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(and(eq(accounts.id, accountId), eq(accounts.passwordHash, verifiedHash)))
+      .for('share');
+    return current ? insertSession(tx, ctx.config.SECRET_KEY, accountId, new Date()) : undefined;
+  });
+}
+
+/** Checks the password against the account's hash as read now, and issues a session while that hash stands. */
+async function signIn(ctx: AppContext, email: string, password: string): Promise<IssuedSession | undefined> {
+  const account = await findAccountByEmail(ctx, email);
+  const { ok, outdated } = await ctx.passwords.verify(
+    password,
+    account?.passwordHash ?? (await ctx.passwords.decoyHash()),
+  );
+  if (!account || !ok) throw invalidCredentials();
+  let verifiedHash = account.passwordHash;
+  if (outdated) {
+    // The login stands either way: a hash left at older parameters is tried again at the next one.
+    const upgraded = await upgradePasswordHash(ctx, account, password).catch((err: unknown) => {
+      ctx.logger.warn({ err, accountId: account.id }, "could not rehash a password at today's parameters");
+    });
+    if (upgraded) verifiedHash = upgraded;
+  }
+  return createSessionWhilePassword(ctx, account.id, verifiedHash);
 }
 
 /** Same answer, and the same work, for an unknown e-mail and a wrong password; failures are limited per e-mail and
@@ -37,19 +84,11 @@ export async function login(
 ): Promise<IssuedSession> {
   const { email, password } = credentials;
   return limitedAttempt(ctx, 'login', { account: email, address: caller.address }, async () => {
-    const account = await findAccountByEmail(ctx, email);
-    const { ok, outdated } = await ctx.passwords.verify(
-      password,
-      account?.passwordHash ?? (await ctx.passwords.decoyHash()),
-    );
-    if (!account || !ok) throw unauthorized('E-mail or password is wrong.', 'Auth.InvalidCredentials');
-    if (outdated) {
-      // The login stands either way: a hash left at older parameters is tried again at the next one.
-      await upgradePasswordHash(ctx, account, password).catch((err: unknown) => {
-        ctx.logger.warn({ err, accountId: account.id }, "could not rehash a password at today's parameters");
-      });
-    }
-    return createSession(ctx, account.id);
+    // The hash moved between the check and the session: a password change (the password is checked again against
+    // the new hash, and fails), or a concurrent login's rehash of the same password (it passes).
+    const session = (await signIn(ctx, email, password)) ?? (await signIn(ctx, email, password));
+    if (!session) throw invalidCredentials();
+    return session;
   });
 }
 

@@ -13,6 +13,7 @@ import {
   normalizeEmail,
 } from '../identity/accounts.js';
 import { limitedAttempt } from '../identity/attempt-limits.js';
+import { limitedSignup } from '../identity/signup-limits.js';
 import { hashInviteToken, type InviteToken, inviteTokenNotFound } from './invite-tokens.js';
 
 export type Invitee = { accountId: string } | { email: string; name: string; password: string };
@@ -73,7 +74,7 @@ function assertEmailMatches(invite: InviteToken, email: string) {
 }
 
 /** Failed acceptances (unknown, used-up or mismatched invites, taken e-mails) are limited per invitee and per client
- * address like logins (attempt-limits.ts). */
+ * address like logins (attempt-limits.ts); accounts made by acceptances, per client address (signup-limits.ts). */
 export function acceptInvite(
   ctx: AppContext,
   token: string,
@@ -82,9 +83,12 @@ export function acceptInvite(
   now: Date = new Date(),
 ): Promise<AcceptedInvite> {
   const account = 'accountId' in invitee ? invitee.accountId : invitee.email;
-  return limitedAttempt(ctx, 'invite', { account, address: caller.address }, () =>
-    acceptInviteNow(ctx, token, invitee, now),
-  );
+  const accept = () =>
+    limitedAttempt(ctx, 'invite', { account, address: caller.address }, () =>
+      acceptInviteNow(ctx, token, invitee, now),
+    );
+  // Joining with an account one already has makes nothing; registering makes an account, limited per address.
+  return 'accountId' in invitee ? accept() : limitedSignup(ctx, caller.address, accept);
 }
 
 async function acceptInviteNow(ctx: AppContext, token: string, invitee: Invitee, now: Date): Promise<AcceptedInvite> {

@@ -127,6 +127,9 @@ export async function removeMember(
     const current = (await membershipOf(tx, organizationId, userId))?.role;
     if (!current) throw memberNotFound();
     if (current === 'Admin' && (await adminCount(tx, organizationId)) <= 1) throw lastAdmin();
+    // The membership first: it waits for a project role being given under its `FOR SHARE` lock (project-members.ts),
+    // so the project roles deleted next include that one.
+    await tx.delete(organizationMemberships).where(membershipRow(organizationId, userId));
     const orgProjects = tx
       .select({ id: projects.id })
       .from(projects)
@@ -134,7 +137,6 @@ export async function removeMember(
     await tx
       .delete(projectMembers)
       .where(and(eq(projectMembers.accountId, userId), inArray(projectMembers.projectId, orgProjects)));
-    await tx.delete(organizationMemberships).where(membershipRow(organizationId, userId));
     const keys = await deleteKeysBeyondAccess(tx, organizationId, userId);
     await recordAudit(tx, actor, {
       action: 'member.remove',

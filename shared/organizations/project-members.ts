@@ -4,11 +4,11 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
-import { accounts, type ProjectRole, projectMembers } from '../db/schema/index.js';
+import { accounts, organizationMemberships, type ProjectRole, projectMembers } from '../db/schema/index.js';
 import { badRequest, notFound } from '../errors/app-error.js';
 import { isUuid } from '../validation/uuid.js';
 import { memberNotFound } from './members.js';
-import { membershipOf } from './organizations.js';
+import { membershipRow } from './organizations.js';
 import { deleteKeysBeyondAccess, forgetDeletedKeys } from './project-key-access.js';
 
 export type ProjectMemberEntry = { userId: string; email: string; name: string; role: ProjectRole; addedAt: Date };
@@ -44,10 +44,18 @@ export async function putProjectMember(
   role: ProjectRole,
   actor: AuditActor,
 ): Promise<{ member: ProjectMemberEntry; created: boolean }> {
-  if (!isUuid(userId) || !(await membershipOf(db, project.organizationId, userId))) {
-    throw badRequest('ProjectMember.NotInOrganization', 'userId must be a member of the project’s organization.');
-  }
+  const notInOrganization = () =>
+    badRequest('ProjectMember.NotInOrganization', 'userId must be a member of the project’s organization.');
+  if (!isUuid(userId)) throw notInOrganization();
   const row = await db.transaction(async (tx) => {
+    // Locked until the commit: a removal from the organization either committed first (refused here) or waits and
+    // then deletes this project role with the others (members.ts, removeMember).
+    const [membership] = await tx
+      .select({ role: organizationMemberships.role })
+      .from(organizationMemberships)
+      .where(membershipRow(project.organizationId, userId))
+      .for('share');
+    if (!membership) throw notInOrganization();
     const [before] = await tx
       .select({ role: projectMembers.role })
       .from(projectMembers)

@@ -35,7 +35,7 @@ export const inviteRoutes = defineRoutes([
       'Invite.AlreadyMember: the signed-in caller is already a member; Invite.AccountExists: an account with this ' +
       'e-mail exists and must sign in to accept.',
     gone: 'Invite.Expired: the invite has expired, was revoked or has been used up.',
-    rateLimited: guessing,
+    rateLimited: `${guessing} Auth.TooManySignups: accepting without signing in made ACCOUNT_SIGNUPS_PER_ADDRESS_PER_HOUR accounts from this address within the hour.`,
     busy: hashingBusy,
     before: (ctx, route) => {
       const signedIn = authenticate(ctx, route);
