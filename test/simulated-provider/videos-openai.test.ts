@@ -14,7 +14,8 @@ describe('simulated provider: OpenAI videos through the real openai SDK v6', () 
   let client: OpenAI;
 
   beforeAll(async () => {
-    sim = await startSimulatedProvider({ videoDurationMs: 500 });
+    // Long enough that a poller starved of CPU by other processes still sees the task in progress at least once.
+    sim = await startSimulatedProvider({ videoDurationMs: 2500 });
     client = new OpenAI({ baseURL: `${sim.url}/v1`, apiKey: 'sk-sim', maxRetries: 0 });
   });
   afterAll(() => sim.close());
@@ -52,7 +53,7 @@ describe('simulated provider: OpenAI videos through the real openai SDK v6', () 
         seen.add(`${video.status}:${video.progress > 0 && video.progress < 100 ? 'mid' : video.progress}`);
         return video.status === 'completed' ? video : undefined;
       },
-      5000,
+      20_000,
       40,
     );
     expect(seen).toContain('in_progress:mid');
@@ -94,7 +95,7 @@ describe('simulated provider: OpenAI videos through the real openai SDK v6', () 
         const video = await client.videos.retrieve(created.id);
         return video.status === 'failed' ? video : undefined;
       },
-      5000,
+      20_000,
       50,
     );
     expect(failed.error).toMatchObject({ code: expect.any(String), message: expect.stringContaining('[fail]') });
@@ -111,7 +112,7 @@ describe('simulated provider: OpenAI videos through the real openai SDK v6', () 
           const video = await client.videos.retrieve(id);
           return ['completed', 'failed'].includes(video.status) ? video.status : undefined;
         },
-        5000,
+        20_000,
         50,
       );
     expect(await finalStatus(first.id)).toBe('failed');

@@ -31,6 +31,7 @@ export type BodyRouteWorld = {
 type Operation = {
   requestBody?: { content?: Record<string, { schema?: { properties?: object } }> };
   parameters?: { in: string; name: string }[];
+  responses?: Record<string, unknown>;
 };
 
 export async function openBodyRouteWorld(): Promise<BodyRouteWorld> {
@@ -42,6 +43,9 @@ export async function openBodyRouteWorld(): Promise<BodyRouteWorld> {
   const paths = openApiDocument().paths as Record<string, Record<string, Operation>>;
   const routes = listRoutes(w.h.app)
     .filter((r) => ['post', 'put', 'patch', 'delete'].includes(r.method))
+    // Routes declared as not offered (the MCP Registry API's optional version edit and delete) answer 501 to
+    // anything, as that API asks: no body reaches them.
+    .filter((r) => !paths[r.path]?.[r.method]?.responses?.['501'])
     .sort((a, b) => Number(a.path.endsWith('/logout')) - Number(b.path.endsWith('/logout')));
   const isGateway = (route: AppRoute) => route.path.startsWith('/v1/');
   const concretePath = (route: AppRoute) =>
