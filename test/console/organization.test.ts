@@ -106,6 +106,27 @@ describe('the organization pages', () => {
     await checkPage(admin, 'members');
   });
 
+  it('revokes an invite and removes a member only after a second click', async () => {
+    await admin.goto('/org/members');
+    await admin.getByLabel('Description').fill('Revoke me');
+    await admin.getByRole('button', { name: 'Issue invite' }).click();
+    await admin.getByTestId('shown-once').waitFor();
+    const invite = admin.getByRole('table', { name: 'Invite tokens' }).locator('tr', { hasText: 'Revoke me' });
+    await invite.getByRole('button', { name: 'Revoke', exact: true }).click();
+    // One click only offers the confirming button: the invite still works.
+    await invite.getByRole('button', { name: 'Keep' }).waitFor();
+    expect(await invite.getByText('revoked').count()).toBe(0);
+    await invite.getByRole('button', { name: 'Revoke for good' }).click();
+    await invite.getByText('revoked').waitFor();
+
+    const member = admin.getByRole('table', { name: 'Members' }).locator('tr', { hasText: 'Jo Joiner' });
+    await member.getByRole('button', { name: 'Remove', exact: true }).click();
+    await member.getByRole('button', { name: 'Keep' }).click();
+    await member.getByRole('button', { name: 'Remove', exact: true }).click();
+    await member.getByRole('button', { name: 'Remove Jo Joiner' }).click();
+    await member.waitFor({ state: 'detached' });
+  });
+
   it('creates a project from a template, showing its API key once, with its quota as usage bars', async () => {
     await admin.goto('/org/projects');
     await admin.getByLabel('Project name').fill('Console demo');
