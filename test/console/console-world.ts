@@ -66,7 +66,8 @@ export async function openConsoleWorld(): Promise<ConsoleWorld> {
   });
   await runSeed(h.ctx);
   server.on('request', h.app);
-  const worker: WorkerProcess = await startProcess(h.env);
+  // Generous, like every wait here: the browser tests share two cores with other test runs.
+  const worker: WorkerProcess = await startProcess(h.env, { readyWithinMs: 60_000 });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs });
   const contexts: BrowserContext[] = [];
 
@@ -133,9 +134,43 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  await expectFitsPhone(page, name);
   if (README_SHOTS.includes(name) && inheritedEnv().UPDATE_README_SCREENSHOTS === '1') {
     const docs = path.join(repoRoot, 'docs', 'screenshots');
     mkdirSync(docs, { recursive: true });
     copyFileSync(file, path.join(docs, `${name}.png`));
   }
+}
+
+/** A phone's width: the console is used on one too. */
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * Elements that reach past the right edge of the viewport, outside any box that scrolls on its own (a wide table
+ * scrolls inside its `.table-wrap`): each makes the whole page scroll sideways. A string expression, as in checkPage.
+ */
+const sticksOut = `(() => {
+  const edge = document.documentElement.clientWidth + 0.5;
+  const scrollsOwn = (e) => { for (let p = e.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; } return false; };
+  return [...document.body.querySelectorAll('*')]
+    .filter((e) => e.getBoundingClientRect().right > edge && !scrollsOwn(e))
+    .slice(0, 5)
+    .map((e) => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '') + ' "' + (e.textContent || '').trim().slice(0, 30) + '"');
+})()`;
+
+/** At a phone's width nothing sticks out sideways; the page is photographed there too (`<page>-390.png`). */
+async function expectFitsPhone(page: Page, name: string): Promise<void> {
+  const desktop = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  // Two frames: the new layout and the ResizeObserver callbacks (the charts redraw at the new width) have run.
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  const wide = (await page.evaluate(sticksOut)) as string[];
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${PHONE.width}.png`), fullPage: true });
+  if (desktop) await page.setViewportSize(desktop);
+  expect({ page: name, width: PHONE.width, sticksOut: wide }).toEqual({
+    page: name,
+    width: PHONE.width,
+    sticksOut: [],
+  });
 }

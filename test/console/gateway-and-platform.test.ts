@@ -114,6 +114,10 @@ describe('the platform pages', () => {
     await admin.getByRole('button', { name: 'Create account' }).click();
     await admin.getByRole('alert').filter({ hasText: '(Auth.InvalidPassword)' }).waitFor();
     await checkPage(admin, 'platform-accounts');
+    // A search that finds nobody says so (it was an empty table's headings).
+    await admin.getByLabel('Find accounts').fill('nobody-at-all@nowhere.example');
+    await admin.getByRole('button', { name: 'Search', exact: true }).click();
+    await admin.getByText('No account matches "nobody-at-all@nowhere.example".').waitFor();
   });
 
   it('approves a quota request, which becomes the account’s daily quota', async () => {

@@ -5,8 +5,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { waitUntil } from '../support/harness.js';
-import { signInAdmin, uniqueEmail } from '../support/identity.js';
+import { createUser, signInAdmin, uniqueEmail } from '../support/identity.js';
+import { anOrganization, aProject } from '../support/org-fixtures.js';
 import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
+
+/** The projects page's page size (console/src/pages/organization/projects-api.ts). */
+const PROJECTS_PAGE_SIZE = 50;
 
 let w: ConsoleWorld;
 let admin: Page;
@@ -104,6 +108,41 @@ describe('the organization pages', () => {
       '5 rows: 1 invited, 2 failed, 2 duplicates.',
     );
     await checkPage(admin, 'members');
+  });
+
+  it('revokes an invite and removes a member only after a second click', async () => {
+    await admin.goto('/org/members');
+    await admin.getByLabel('Description').fill('Revoke me');
+    await admin.getByRole('button', { name: 'Issue invite' }).click();
+    await admin.getByTestId('shown-once').waitFor();
+    const invite = admin.getByRole('table', { name: 'Invite tokens' }).locator('tr', { hasText: 'Revoke me' });
+    await invite.getByRole('button', { name: 'Revoke', exact: true }).click();
+    // One click only offers the confirming button: the invite still works.
+    await invite.getByRole('button', { name: 'Keep' }).waitFor();
+    expect(await invite.getByText('revoked').count()).toBe(0);
+    await invite.getByRole('button', { name: 'Revoke for good' }).click();
+    await invite.getByText('revoked').waitFor();
+
+    const member = admin.getByRole('table', { name: 'Members' }).locator('tr', { hasText: 'Jo Joiner' });
+    await member.getByRole('button', { name: 'Remove', exact: true }).click();
+    await member.getByRole('button', { name: 'Keep' }).click();
+    await member.getByRole('button', { name: 'Remove', exact: true }).click();
+    await member.getByRole('button', { name: 'Remove Jo Joiner' }).click();
+    await member.waitFor({ state: 'detached' });
+  });
+
+  it('pages through more projects than one page holds', async () => {
+    const owner = await createUser(w.h, { name: 'Many Projects' });
+    const org = await anOrganization(w.h, owner, 'Fifty-one projects');
+    for (let i = 0; i < PROJECTS_PAGE_SIZE + 1; i++) await aProject(w.h, org, `Numbered ${i}`);
+    const page = await w.newPage();
+    await signIn(page, owner.email, owner.password, '/org/projects');
+    const rows = page.getByRole('table', { name: 'Projects' }).locator('tbody tr');
+    await page.getByText(`Page 1 of 2 (${PROJECTS_PAGE_SIZE + 1} in all)`).waitFor();
+    expect(await rows.count()).toBe(PROJECTS_PAGE_SIZE);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText(`Page 2 of 2 (${PROJECTS_PAGE_SIZE + 1} in all)`).waitFor();
+    expect(await rows.count()).toBe(1);
   });
 
   it('creates a project from a template, showing its API key once, with its quota as usage bars', async () => {

@@ -28,6 +28,9 @@ const pathFor = (kind: ChartSeries['kind']) =>
       ? uPlot.paths.stepped?.({ align: 1 })
       : undefined;
 
+/** Narrow enough for a phone's screen (390 px less the page's and panel's padding). */
+const MIN_WIDTH = 240;
+
 const defaultTime = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
 
 export function TimeChart({ title, times, series, height = 240, formatTime = defaultTime }: Props) {
@@ -37,7 +40,7 @@ export function TimeChart({ title, times, series, height = 240, formatTime = def
     if (!el) return;
     const plot = new uPlot(
       {
-        width: Math.max(300, el.clientWidth),
+        width: Math.max(MIN_WIDTH, el.clientWidth),
         height,
         legend: { show: false },
         cursor: { show: true, drag: { x: false, y: false } },
@@ -61,7 +64,7 @@ export function TimeChart({ title, times, series, height = 240, formatTime = def
       [times, ...series.map((s) => s.values)] as uPlot.AlignedData,
       el,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(300, el.clientWidth), height }));
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(MIN_WIDTH, el.clientWidth), height }));
     resize.observe(el);
     return () => {
       resize.disconnect();
@@ -85,30 +88,33 @@ export function TimeChart({ title, times, series, height = 240, formatTime = def
         </span>
       </figcaption>
       <div ref={box} className="chart" aria-hidden="true" />
-      <table className="visually-hidden" data-testid="chart-data">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            {series.map((s) => (
-              <th key={s.label} scope="col">
-                {s.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {times.map((t, i) => (
-            <tr key={t}>
-              <th scope="row">{formatTime(t)}</th>
-              {series.map((s) => {
-                const v = s.values[i];
-                return <td key={s.label}>{v === null || v === undefined ? '' : (s.format?.(v) ?? String(v))}</td>;
-              })}
+      {/* Hidden in a box: a table is never narrower than its cells, so hidden by itself it widens the page. */}
+      <div className="visually-hidden">
+        <table data-testid="chart-data">
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              {series.map((s) => (
+                <th key={s.label} scope="col">
+                  {s.label}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {times.map((t, i) => (
+              <tr key={t}>
+                <th scope="row">{formatTime(t)}</th>
+                {series.map((s) => {
+                  const v = s.values[i];
+                  return <td key={s.label}>{v === null || v === undefined ? '' : (s.format?.(v) ?? String(v))}</td>;
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

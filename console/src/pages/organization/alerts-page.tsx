@@ -123,7 +123,7 @@ function SettingsForm({ organizationId, settings }: { organizationId: string; se
       </Field>
       {settings.webhookSecret ? (
         <p>
-          Signing secret: <code>{settings.webhookSecret}</code>{' '}
+          Signing secret: <code className="wrap-anywhere">{settings.webhookSecret}</code>{' '}
           <label>
             <input type="checkbox" checked={rotate} onChange={(e) => setRotate(e.target.checked)} /> replace it when
             saving

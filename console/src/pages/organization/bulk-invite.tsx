@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import type { Envelope } from '../../api/http.js';
 import { uploadFile } from '../../api/upload.js';
 import { CopyButton } from '../../ui/copy-button.js';
+import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { FormError, StatusBadge } from '../../ui/status.js';
 import { joinLink } from './invite-tokens.js';
@@ -68,32 +69,25 @@ export function BulkInvite({ organizationId }: { organizationId: string }) {
           <p role="status">
             {`${result.totalCount} rows: ${result.successCount} invited, ${result.failureCount - result.duplicateCount} failed, ${result.duplicateCount} duplicates.`}
           </p>
-          <table aria-label="Bulk invite report">
-            <thead>
-              <tr>
-                <th>Row</th>
-                <th>E-mail</th>
-                <th>Name</th>
-                <th>Role</th>
-                <th>Result</th>
-                <th>Reason or link</th>
+          <DataTable
+            label="Bulk invite report"
+            columns={['Row', 'E-mail', 'Name', 'Role', 'Result', 'Reason or link']}
+            rows={result.records}
+            empty="The file had no rows."
+          >
+            {(r) => (
+              <tr key={r.row}>
+                <td>{r.row}</td>
+                <td>{r.email}</td>
+                <td>{r.name}</td>
+                <td>{r.role}</td>
+                <td>
+                  <StatusBadge status={r.status} />
+                </td>
+                <td>{r.error ?? (r.inviteUrl ? <InviteLink token={r.inviteUrl.split('/').pop() ?? ''} /> : '')}</td>
               </tr>
-            </thead>
-            <tbody>
-              {result.records.map((r) => (
-                <tr key={r.row}>
-                  <td>{r.row}</td>
-                  <td>{r.email}</td>
-                  <td>{r.name}</td>
-                  <td>{r.role}</td>
-                  <td>
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td>{r.error ?? (r.inviteUrl ? <InviteLink token={r.inviteUrl.split('/').pop() ?? ''} /> : '')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            )}
+          </DataTable>
         </>
       ) : null}
     </section>

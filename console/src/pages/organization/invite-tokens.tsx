@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, apiData, type Envelope } from '../../api/http.js';
 import { formatTime } from '../../format.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
 import { ShownOnce } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -88,7 +89,6 @@ export function InviteTokens({ organizationId }: { organizationId: string }) {
     mutationFn: (id: string) => apiData(`/api/organization/invite-tokens/${id}`, { method: 'DELETE', organizationId }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['invite-tokens', organizationId] }),
   });
-  const _rows = tokens.data?.data ?? [];
   return (
     <section className="panel">
       <h2>Invite tokens</h2>
@@ -116,9 +116,12 @@ export function InviteTokens({ organizationId }: { organizationId: string }) {
               ) : Date.parse(t.expiresAt) <= Date.now() ? (
                 'expired'
               ) : (
-                <button type="button" onClick={() => revoke.mutate(t.id)}>
-                  Revoke
-                </button>
+                <ConfirmButton
+                  label="Revoke"
+                  confirmLabel="Revoke for good"
+                  disabled={revoke.isPending}
+                  onConfirm={() => revoke.mutate(t.id)}
+                />
               )}
             </td>
           </tr>

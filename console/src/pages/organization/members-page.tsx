@@ -4,7 +4,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, apiData, type Envelope } from '../../api/http.js';
 import { formatTime } from '../../format.js';
+import { ORGANIZATIONS_KEY } from '../../session/organization.js';
 import { useMe } from '../../session/session.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
+import { DataTable } from '../../ui/data-table.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { FormError, Loading } from '../../ui/status.js';
@@ -31,56 +34,63 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
             body: { role: c.role },
           })
         : apiData(`/api/organization/members/${c.userId}`, { method: 'DELETE', organizationId }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['members', organizationId] }),
+    onSuccess: (_, c) => {
+      void client.invalidateQueries({ queryKey: ['members', organizationId] });
+      // Leaving takes the organization out of the switcher (the console then acts in the next one, if any).
+      if (c.userId === me?.id && !c.role) void client.invalidateQueries({ queryKey: ORGANIZATIONS_KEY });
+    },
   });
   if (members.isPending) return <Loading />;
   return (
     <section className="panel">
       <h2>Members</h2>
       <FormError error={members.error ?? change.error} />
-      <table aria-label="Members">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>E-mail</th>
-            <th>Role</th>
-            <th>Joined</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
+      <DataTable
+        label="Members"
+        columns={['Name', 'E-mail', 'Role', 'Joined', { label: 'Actions', hidden: true }]}
+        rows={members.data?.data}
+        empty="No members."
+      >
+        {(m) => (
+          <tr key={m.userId}>
+            <td>{m.name}</td>
+            <td>{m.email}</td>
+            <td>
+              {isAdmin ? (
+                <select
+                  aria-label={`Role of ${m.email}`}
+                  value={m.role}
+                  onChange={(e) => change.mutate({ userId: m.userId, role: e.target.value })}
+                >
+                  <option>Admin</option>
+                  <option>Member</option>
+                </select>
+              ) : (
+                m.role
+              )}
+            </td>
+            <td>{formatTime(m.joinedAt)}</td>
+            <td>
+              {m.userId === me?.id ? (
+                <ConfirmButton
+                  label="Leave"
+                  confirmLabel="Leave this organization"
+                  keepLabel="Stay"
+                  disabled={change.isPending}
+                  onConfirm={() => change.mutate({ userId: m.userId })}
+                />
+              ) : isAdmin ? (
+                <ConfirmButton
+                  label="Remove"
+                  confirmLabel={`Remove ${m.name}`}
+                  disabled={change.isPending}
+                  onConfirm={() => change.mutate({ userId: m.userId })}
+                />
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {(members.data?.data ?? []).map((m) => (
-            <tr key={m.userId}>
-              <td>{m.name}</td>
-              <td>{m.email}</td>
-              <td>
-                {isAdmin ? (
-                  <select
-                    aria-label={`Role of ${m.email}`}
-                    value={m.role}
-                    onChange={(e) => change.mutate({ userId: m.userId, role: e.target.value })}
-                  >
-                    <option>Admin</option>
-                    <option>Member</option>
-                  </select>
-                ) : (
-                  m.role
-                )}
-              </td>
-              <td>{formatTime(m.joinedAt)}</td>
-              <td>
-                {isAdmin || m.userId === me?.id ? (
-                  <button type="button" className="danger" onClick={() => change.mutate({ userId: m.userId })}>
-                    {m.userId === me?.id ? 'Leave' : 'Remove'}
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      </DataTable>
       <Pager page={page} pageSize={20} total={members.data?.total ?? 0} onPage={setPage} />
     </section>
   );

@@ -12,10 +12,16 @@ export type Project = {
   createdAt: string;
 };
 
+/** A page of the projects list; also what the project choosers (a key's project, the gateway page) offer. */
+export const PROJECTS_PAGE_SIZE = 50;
+
 export function useProjects(organizationId: string | undefined, page = 1) {
   return useQuery({
     queryKey: ['projects', organizationId, page],
-    queryFn: () => api<Envelope<Project[]>>('/api/projects', { organizationId, query: { page, size: 50 } }),
+    queryFn: () =>
+      api<Envelope<Project[]>>('/api/projects', { organizationId, query: { page, size: PROJECTS_PAGE_SIZE } }),
     enabled: Boolean(organizationId),
+    // The previous page stays on screen while the next loads; never another organization's projects.
+    placeholderData: (previous, query) => (query?.queryKey[1] === organizationId ? previous : undefined),
   });
 }

@@ -9,9 +9,10 @@ import { ShownOnce } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
+import { Pager } from '../../ui/pager.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
-import { type Project, useProjects } from './projects-api.js';
+import { PROJECTS_PAGE_SIZE, type Project, useProjects } from './projects-api.js';
 import { templateLimits, useTemplates } from './templates-api.js';
 
 type FromTemplate = Project & { templateName: string; apiKeys: { name: string; token: string }[] };
@@ -77,9 +78,9 @@ function CreateProject({ organizationId }: { organizationId: string }) {
 }
 
 function ProjectList({ organizationId }: { organizationId: string }) {
-  const projects = useProjects(organizationId);
+  const [page, setPage] = useState(1);
+  const projects = useProjects(organizationId, page);
   if (projects.isPending) return <Loading />;
-  const _rows = projects.data?.data ?? [];
   return (
     <section className="panel">
       <h2>Projects</h2>
@@ -103,6 +104,7 @@ function ProjectList({ organizationId }: { organizationId: string }) {
           </tr>
         )}
       </DataTable>
+      <Pager page={page} pageSize={PROJECTS_PAGE_SIZE} total={projects.data?.total ?? 0} onPage={setPage} />
     </section>
   );
 }

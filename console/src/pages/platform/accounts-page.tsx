@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { api, type CatalogPage } from '../../api/http.js';
 import { formatCount, formatTime } from '../../format.js';
 import type { Role } from '../../session/session.js';
+import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
@@ -131,26 +132,14 @@ export function AccountsAdminPage() {
         </form>
       </search>
       <FormError error={accounts.error} />
-      <div className="table-wrap">
-        <table aria-label="Accounts">
-          <thead>
-            <tr>
-              <th>Account</th>
-              <th>Roles</th>
-              <th className="num">Daily quota</th>
-              <th>Created</th>
-              <th>
-                <span className="visually-hidden">Save</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(accounts.data?.items ?? []).map((a) => (
-              <AccountRow key={`${a.id}-${a.roles.join()}`} account={a} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Accounts"
+        columns={['Account', 'Roles', { label: 'Daily quota', num: true }, 'Created', { label: 'Save', hidden: true }]}
+        rows={accounts.data?.items}
+        empty={applied ? `No account matches "${applied}".` : 'No accounts.'}
+      >
+        {(a) => <AccountRow key={`${a.id}-${a.roles.join()}`} account={a} />}
+      </DataTable>
       {accounts.data ? (
         <Pager
           page={accounts.data.page}

@@ -4,10 +4,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type CatalogPage } from '../../api/http.js';
 import { formatMoney, formatTime } from '../../format.js';
+import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
-import { Empty, FormError } from '../../ui/status.js';
+import { FormError } from '../../ui/status.js';
 import { RechargeForm } from '../organization/recharge-form.js';
 import { RefundForm } from '../organization/refund-form.js';
 import type { WalletRecord } from '../organization/wallet-api.js';
@@ -40,35 +41,26 @@ function Consumptions({ org }: { org: Org }) {
       }),
   });
   const refunded = new Set((refunds.data?.items ?? []).map((r) => r.refundOf));
-  const rows = records.data?.items ?? [];
   const currency = org.wallet?.currency ?? 'USD';
   return (
     <>
       <h3>Consumptions</h3>
       <FormError error={records.error} />
-      {rows.length === 0 && !records.isPending ? <Empty>No consumption records.</Empty> : null}
-      {rows.length > 0 ? (
-        <table aria-label={`Consumptions of ${org.name}`}>
-          <thead>
-            <tr>
-              <th>Time</th>
-              <th className="num">Amount</th>
-              <th>Description</th>
-              <th>Refund</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td>{formatTime(r.createdAt)}</td>
-                <td className="num">{formatMoney(r.amount, currency)}</td>
-                <td>{r.description ?? ''}</td>
-                <td>{refunded.has(r.id) ? 'refunded' : <RefundForm record={r} organizationId={org.id} />}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <DataTable
+        label={`Consumptions of ${org.name}`}
+        columns={['Time', { label: 'Amount', num: true }, 'Description', 'Refund']}
+        rows={records.data?.items}
+        empty="No consumption records."
+      >
+        {(r) => (
+          <tr key={r.id}>
+            <td>{formatTime(r.createdAt)}</td>
+            <td className="num">{formatMoney(r.amount, currency)}</td>
+            <td>{r.description ?? ''}</td>
+            <td>{refunded.has(r.id) ? 'refunded' : <RefundForm record={r} organizationId={org.id} />}</td>
+          </tr>
+        )}
+      </DataTable>
       {records.data ? <Pager page={page} pageSize={10} total={records.data.total} onPage={setPage} /> : null}
     </>
   );
@@ -103,36 +95,34 @@ export function WalletsAdminPage() {
         </form>
       </search>
       <FormError error={orgs.error} />
-      <table aria-label="Organizations">
-        <thead>
-          <tr>
-            <th>Organization</th>
-            <th className="num">Members</th>
-            <th className="num">Balance</th>
-            <th className="num">Held</th>
-            <th>Created</th>
-            <th>
-              <span className="visually-hidden">Choose</span>
-            </th>
+      <DataTable
+        label="Organizations"
+        columns={[
+          'Organization',
+          { label: 'Members', num: true },
+          { label: 'Balance', num: true },
+          { label: 'Held', num: true },
+          'Created',
+          { label: 'Choose', hidden: true },
+        ]}
+        rows={orgs.data?.items}
+        empty="No organization matches."
+      >
+        {(o) => (
+          <tr key={o.id}>
+            <td>{o.name}</td>
+            <td className="num">{o.memberCount}</td>
+            <td className="num">{formatMoney(o.wallet?.balance, o.wallet?.currency)}</td>
+            <td className="num">{formatMoney(o.wallet?.frozenAmount, o.wallet?.currency)}</td>
+            <td>{formatTime(o.createdAt)}</td>
+            <td>
+              <button type="button" aria-pressed={o.id === chosenId} onClick={() => setChosen(o.id)}>
+                Manage {o.name}
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {(orgs.data?.items ?? []).map((o) => (
-            <tr key={o.id}>
-              <td>{o.name}</td>
-              <td className="num">{o.memberCount}</td>
-              <td className="num">{formatMoney(o.wallet?.balance, o.wallet?.currency)}</td>
-              <td className="num">{formatMoney(o.wallet?.frozenAmount, o.wallet?.currency)}</td>
-              <td>{formatTime(o.createdAt)}</td>
-              <td>
-                <button type="button" aria-pressed={o.id === chosenId} onClick={() => setChosen(o.id)}>
-                  Manage {o.name}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      </DataTable>
       {orgs.data ? (
         <Pager page={orgs.data.page} pageSize={orgs.data.pageSize} total={orgs.data.total} onPage={setPage} />
       ) : null}
