@@ -22,7 +22,9 @@ export async function assertCanBindProject(tx: DbExecutor, accountId: string, pr
       ),
     )
     .where(eq(projects.id, projectId))
-    .for('share', { of: organizationMemberships });
+    // The project row too: a delete waits for this key's commit and takes the key with it (its foreign key would
+    // otherwise fail the insert: a 500).
+    .for('share', { of: [organizationMemberships, projects] });
   if (!membership) throw projectNotFound();
   if (membership.role === 'Admin') return;
   const [member] = await tx
