@@ -92,7 +92,6 @@ async function round(n: number) {
     'Page too complex to read: more than 100000 attributes.',
   ]);
   expect(answers.map((a) => a.value[1]?.title)).toEqual(['Page 9', 'Page 9', 'Page 9']);
-  expect(answers.every((a) => a.ms < 5_000)).toBe(true);
   expect(peak).toBeLessThan(MEMORY_BOUND_MB);
   return {
     baseline,
