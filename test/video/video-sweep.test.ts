@@ -4,12 +4,13 @@ import { advanceVideoTask } from '../../shared/video/video-advance.js';
 import { chainJobId, rehostJobId } from '../../shared/video/video-schedule.js';
 import { sweepVideoTasks } from '../../shared/video/video-sweep.js';
 import { aProjectWithKey, consumeRecords, walletOf } from '../support/gateway.js';
-import { waitUntil } from '../support/harness.js';
+import { freshTestDatabase, waitUntil } from '../support/harness.js';
 import { finalVideo, openVideoWorld, settledWallet, type VideoWorld } from '../support/video-world.js';
 
 let w: VideoWorld;
 beforeAll(async () => {
-  w = await openVideoWorld();
+  // A database of its own: the sweep counts every open task, and other files leave theirs (some backdated a day).
+  w = await openVideoWorld({ env: { DATABASE_URL: await freshTestDatabase() } });
 });
 afterAll(() => w.close());
 
