@@ -131,10 +131,12 @@ describe('the organization pages', () => {
     await member.waitFor({ state: 'detached' });
   });
 
-  it('pages through more projects than one page holds', async () => {
+  it('pages through more projects than one page holds, on the projects page and in every project chooser', async () => {
     const owner = await createUser(w.h, { name: 'Many Projects' });
     const org = await anOrganization(w.h, owner, 'Fifty-one projects');
-    for (let i = 0; i < PROJECTS_PAGE_SIZE + 1; i++) await aProject(w.h, org, `Numbered ${i}`);
+    // Newest first: the first one made is the only one on the second page.
+    const oldest = await aProject(w.h, org, 'Numbered 0');
+    for (let i = 1; i < PROJECTS_PAGE_SIZE + 1; i++) await aProject(w.h, org, `Numbered ${i}`);
     const page = await w.newPage();
     await signIn(page, owner.email, owner.password, '/org/projects');
     const rows = page.getByRole('table', { name: 'Projects' }).locator('tbody tr');
@@ -143,6 +145,37 @@ describe('the organization pages', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText(`Page 2 of 2 (${PROJECTS_PAGE_SIZE + 1} in all)`).waitFor();
     expect(await rows.count()).toBe(1);
+
+    // The API key form: the 51st project is on the chooser's second page.
+    await page.goto('/account/keys');
+    const keyProject = page.getByLabel('Project (for the gateway)', { exact: true });
+    await keyProject.locator('option', { hasText: 'Numbered 50' }).waitFor({ state: 'attached' });
+    expect(await keyProject.locator('option', { hasText: 'Numbered 0' }).count()).toBe(0);
+    await page
+      .getByRole('navigation', { name: 'Project (for the gateway): pages' })
+      .getByRole('button', { name: 'Next' })
+      .click();
+    await page.getByText(`Page 2 of 2 (${PROJECTS_PAGE_SIZE + 1} in all)`).waitFor();
+    await keyProject.selectOption({ label: 'Numbered 0' });
+    await page.getByLabel('Key name').fill('Oldest project key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByTestId('shown-once').waitFor();
+    await page.getByRole('table', { name: 'API keys' }).locator('tr', { hasText: 'Oldest project key' }).waitFor();
+
+    // The gateway page: chosen from the second page, and still named when opened by its address.
+    await page.goto('/gateway');
+    await page.getByRole('navigation', { name: 'Project: pages' }).getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Project', { exact: true }).selectOption({ label: 'Numbered 0' });
+    await page.waitForURL(`**/gateway/${oldest.id}`);
+    await page.reload();
+    await page.getByText(`Page 1 of 2 (${PROJECTS_PAGE_SIZE + 1} in all)`).waitFor();
+    const chosen = page.getByLabel('Project', { exact: true }).locator('option:checked');
+    await page
+      .getByLabel('Project', { exact: true })
+      .locator('option', { hasText: 'Numbered 0' })
+      .waitFor({ state: 'attached' });
+    expect(await chosen.textContent()).toBe('Numbered 0');
+    await checkPage(page, 'gateway-many-projects');
   });
 
   it('creates a project from a template, showing its API key once, with its quota as usage bars', async () => {

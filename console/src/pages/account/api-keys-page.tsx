@@ -11,7 +11,7 @@ import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading, StatusBadge } from '../../ui/status.js';
-import { useProjects } from '../organization/projects-api.js';
+import { ProjectChooser } from '../organization/project-chooser.js';
 import { AccountTabs } from './account-tabs.js';
 
 type ApiKey = {
@@ -30,7 +30,6 @@ const KEYS = ['api-keys'] as const;
 function CreateKeyForm() {
   const client = useQueryClient();
   const { current } = useOrganization();
-  const projects = useProjects(current?.id);
   const [name, setName] = useState('');
   const [projectId, setProjectId] = useState('');
   const create = useMutation({
@@ -52,18 +51,16 @@ function CreateKeyForm() {
     <>
       <form className="row" onSubmit={submit} aria-label="Create an API key">
         <Field label="Key name">{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-        <Field label="Project (for the gateway)">
-          {(p) => (
-            <select {...p} value={projectId} onChange={(e) => setProjectId(e.target.value)}>
-              <option value="">No project (catalog API)</option>
-              {(projects.data?.data ?? []).map((proj) => (
-                <option key={proj.id} value={proj.id}>
-                  {proj.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        {current ? (
+          <ProjectChooser
+            organizationId={current.id}
+            label="Project (for the gateway)"
+            none="No project (catalog API)"
+            mine={current.role !== 'Admin'}
+            value={projectId}
+            onChange={setProjectId}
+          />
+        ) : null}
         <button type="submit" className="primary" disabled={create.isPending}>
           Create key
         </button>
