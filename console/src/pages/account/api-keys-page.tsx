@@ -13,6 +13,7 @@ import { Page } from '../../ui/page.js';
 import { FormError, Loading, StatusBadge } from '../../ui/status.js';
 import { ProjectChooser } from '../organization/project-chooser.js';
 import { AccountTabs } from './account-tabs.js';
+import { KeyProject } from './key-project.js';
 
 type ApiKey = {
   id: string;
@@ -91,7 +92,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
       <td>
         <StatusBadge status={apiKey.status} />
       </td>
-      <td>{apiKey.projectId ? 'project' : 'catalog'}</td>
+      <td>{apiKey.projectId ? <KeyProject projectId={apiKey.projectId} /> : 'Catalog API'}</td>
       <td className="num">{formatCount(apiKey.usage.today)}</td>
       <td className="num">{formatCount(apiKey.usage.total)}</td>
       <td>{formatTime(apiKey.lastUsedAt)}</td>
