@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { waitUntil } from '../support/harness.js';
-import { createUser, signInAdmin, uniqueEmail } from '../support/identity.js';
+import { bearer, createUser, signInAdmin, uniqueEmail } from '../support/identity.js';
 import { anOrganization, aProject } from '../support/org-fixtures.js';
 import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
 
@@ -131,10 +131,12 @@ describe('the organization pages', () => {
     await member.waitFor({ state: 'detached' });
   });
 
-  it('pages through more projects than one page holds', async () => {
+  it('pages through more projects than one page holds, on the projects page and in every project chooser', async () => {
     const owner = await createUser(w.h, { name: 'Many Projects' });
     const org = await anOrganization(w.h, owner, 'Fifty-one projects');
-    for (let i = 0; i < PROJECTS_PAGE_SIZE + 1; i++) await aProject(w.h, org, `Numbered ${i}`);
+    // Newest first: the first one made is the only one on the second page.
+    const oldest = await aProject(w.h, org, 'Numbered 0');
+    for (let i = 1; i < PROJECTS_PAGE_SIZE + 1; i++) await aProject(w.h, org, `Numbered ${i}`);
     const page = await w.newPage();
     await signIn(page, owner.email, owner.password, '/org/projects');
     const rows = page.getByRole('table', { name: 'Projects' }).locator('tbody tr');
@@ -143,6 +145,56 @@ describe('the organization pages', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText(`Page 2 of 2 (${PROJECTS_PAGE_SIZE + 1} in all)`).waitFor();
     expect(await rows.count()).toBe(1);
+
+    // The API key form: the 51st project is on the chooser's second page; the key's row names it, linking to it.
+    await page.goto('/account/keys');
+    const keyProject = page.getByLabel('Project (for the gateway)', { exact: true });
+    await keyProject.locator('option', { hasText: 'Numbered 50' }).waitFor({ state: 'attached' });
+    expect(await keyProject.locator('option', { hasText: 'Numbered 0' }).count()).toBe(0);
+    await page
+      .getByRole('navigation', { name: 'Project (for the gateway): pages' })
+      .getByRole('button', { name: 'Next' })
+      .click();
+    await page.getByText(`Page 2 of 2 (${PROJECTS_PAGE_SIZE + 1} in all)`).waitFor();
+    await keyProject.selectOption({ label: 'Numbered 0' });
+    await page.getByLabel('Key name').fill('Oldest project key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByTestId('shown-once').waitFor();
+    const keyRow = page.getByRole('table', { name: 'API keys' }).locator('tr', { hasText: 'Oldest project key' });
+    expect(await keyRow.getByRole('link', { name: 'Numbered 0' }).getAttribute('href')).toBe(
+      `/org/projects/${oldest.id}`,
+    );
+
+    // A key bound to a project of the owner's other organization is named as one, with no link into this one.
+    const second = await anOrganization(w.h, owner, 'Second of many');
+    const elsewhere = await aProject(w.h, second, 'Elsewhere');
+    const bound = await w.h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(owner.session))
+      .send({ name: 'Other organization key', projectId: elsewhere.id });
+    expect(bound.status).toBe(201);
+    await page.reload();
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption({ label: 'Fifty-one projects (Admin)' });
+    const otherRow = page.getByRole('table', { name: 'API keys' }).locator('tr', { hasText: 'Other organization key' });
+    await otherRow.getByText('Elsewhere (another organization: Second of many)').waitFor();
+    expect(await otherRow.getByRole('link').count()).toBe(0);
+    await keyRow.getByRole('link', { name: 'Numbered 0' }).waitFor();
+    await checkPage(page, 'api-keys-project');
+
+    // The gateway page: chosen from the second page, and still named when opened by its address.
+    await page.goto('/gateway');
+    await page.getByRole('navigation', { name: 'Project: pages' }).getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Project', { exact: true }).selectOption({ label: 'Numbered 0' });
+    await page.waitForURL(`**/gateway/${oldest.id}`);
+    await page.reload();
+    await page.getByText(`Page 1 of 2 (${PROJECTS_PAGE_SIZE + 1} in all)`).waitFor();
+    const chosen = page.getByLabel('Project', { exact: true }).locator('option:checked');
+    await page
+      .getByLabel('Project', { exact: true })
+      .locator('option', { hasText: 'Numbered 0' })
+      .waitFor({ state: 'attached' });
+    expect(await chosen.textContent()).toBe('Numbered 0');
+    await checkPage(page, 'gateway-many-projects');
   });
 
   it('creates a project from a template, showing its API key once, with its quota as usage bars', async () => {

@@ -1,9 +1,16 @@
 // Previous / next paging with the position written out.
-export function Pager(props: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
+export function Pager(props: {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+  /** Names the navigation where a page holds more than one pager. */
+  label?: string;
+}) {
   const pages = Math.max(1, Math.ceil(props.total / props.pageSize));
   if (props.total <= props.pageSize && props.page === 1) return null;
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={props.label ?? 'Pages'}>
       <button type="button" disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
         Previous
       </button>

@@ -11,8 +11,9 @@ import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading, StatusBadge } from '../../ui/status.js';
-import { useProjects } from '../organization/projects-api.js';
+import { ProjectChooser } from '../organization/project-chooser.js';
 import { AccountTabs } from './account-tabs.js';
+import { KeyProject } from './key-project.js';
 
 type ApiKey = {
   id: string;
@@ -30,7 +31,6 @@ const KEYS = ['api-keys'] as const;
 function CreateKeyForm() {
   const client = useQueryClient();
   const { current } = useOrganization();
-  const projects = useProjects(current?.id);
   const [name, setName] = useState('');
   const [projectId, setProjectId] = useState('');
   const create = useMutation({
@@ -52,18 +52,16 @@ function CreateKeyForm() {
     <>
       <form className="row" onSubmit={submit} aria-label="Create an API key">
         <Field label="Key name">{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-        <Field label="Project (for the gateway)">
-          {(p) => (
-            <select {...p} value={projectId} onChange={(e) => setProjectId(e.target.value)}>
-              <option value="">No project (catalog API)</option>
-              {(projects.data?.data ?? []).map((proj) => (
-                <option key={proj.id} value={proj.id}>
-                  {proj.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        {current ? (
+          <ProjectChooser
+            organizationId={current.id}
+            label="Project (for the gateway)"
+            none="No project (catalog API)"
+            mine={current.role !== 'Admin'}
+            value={projectId}
+            onChange={setProjectId}
+          />
+        ) : null}
         <button type="submit" className="primary" disabled={create.isPending}>
           Create key
         </button>
@@ -94,7 +92,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
       <td>
         <StatusBadge status={apiKey.status} />
       </td>
-      <td>{apiKey.projectId ? 'project' : 'catalog'}</td>
+      <td>{apiKey.projectId ? <KeyProject projectId={apiKey.projectId} /> : 'Catalog API'}</td>
       <td className="num">{formatCount(apiKey.usage.today)}</td>
       <td className="num">{formatCount(apiKey.usage.total)}</td>
       <td>{formatTime(apiKey.lastUsedAt)}</td>

@@ -10,6 +10,7 @@ import { DataTable } from '../../ui/data-table.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { Empty, FormError, Loading, StatusBadge } from '../../ui/status.js';
+import { ProjectChooser } from '../organization/project-chooser.js';
 import { useProjects } from '../organization/projects-api.js';
 
 type Video = {
@@ -103,7 +104,6 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });
-  const _rows = requests.data?.data ?? [];
   return (
     <section className="panel">
       <h2>Recent requests</h2>
@@ -139,7 +139,7 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
           </tr>
         )}
       </DataTable>
-      <Pager page={page} pageSize={20} total={requests.data?.total ?? 0} onPage={setPage} />
+      <Pager label="Request pages" page={page} pageSize={20} total={requests.data?.total ?? 0} onPage={setPage} />
     </section>
   );
 }
@@ -147,33 +147,26 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
 export function GatewayPage() {
   const { projectId } = useParams();
   const { current } = useOrganization();
-  const projects = useProjects(current?.id);
+  const firstPage = useProjects(current?.id);
   const navigate = useNavigate();
-  const list = projects.data?.data ?? [];
-  const chosen = projectId ?? list[0]?.id;
+  const chosen = projectId ?? firstPage.data?.data[0]?.id;
   return (
     <Page title="Gateway">
-      {current ? (
-        <label className="row">
-          Project
-          <select value={chosen ?? ''} onChange={(e) => navigate(`/gateway/${e.target.value}`)}>
-            {list.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      ) : (
-        <p>Join or create an organization first.</p>
-      )}
-      {projects.data && list.length === 0 ? <Empty>This organization has no projects yet.</Empty> : null}
+      {!current ? <p>Join or create an organization first.</p> : null}
       {current && chosen ? (
         <>
+          <ProjectChooser
+            organizationId={current.id}
+            label="Project"
+            value={chosen}
+            onChange={(id) => navigate(`/gateway/${id}`)}
+          />
           <Videos projectId={chosen} organizationId={current.id} />
           <Requests projectId={chosen} organizationId={current.id} />
         </>
       ) : null}
+      {firstPage.data && !chosen ? <Empty>This organization has no projects yet.</Empty> : null}
+      <FormError error={firstPage.error} />
     </Page>
   );
 }

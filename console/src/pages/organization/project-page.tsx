@@ -8,7 +8,7 @@ import { Page } from '../../ui/page.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 import { ProjectQuota } from './project-quota.js';
-import type { Project } from './projects-api.js';
+import { useProject } from './projects-api.js';
 
 type ProjectMember = { userId: string; email: string; name: string; role: 'Owner' | 'Member'; addedAt: string };
 
@@ -22,10 +22,7 @@ function ProjectDetail({
   isOrgAdmin: boolean;
 }) {
   const me = useMe().data;
-  const project = useQuery({
-    queryKey: ['project', projectId],
-    queryFn: () => apiData<Project>(`/api/projects/${projectId}`, { organizationId }),
-  });
+  const project = useProject(projectId, organizationId);
   const members = useQuery({
     queryKey: ['project-members', projectId],
     queryFn: () => apiData<ProjectMember[]>(`/api/projects/${projectId}/members`, { organizationId }),

@@ -1,6 +1,6 @@
 // Projects of the current organization, for the pages that list or choose one.
 import { useQuery } from '@tanstack/react-query';
-import { api, type Envelope } from '../../api/http.js';
+import { api, apiData, type Envelope } from '../../api/http.js';
 
 export type Project = {
   id: string;
@@ -12,16 +12,29 @@ export type Project = {
   createdAt: string;
 };
 
-/** A page of the projects list; also what the project choosers (a key's project, the gateway page) offer. */
+/** A page of the projects list; also a page of what the project chooser (a key's project, the gateway page) offers. */
 export const PROJECTS_PAGE_SIZE = 50;
 
-export function useProjects(organizationId: string | undefined, page = 1) {
+/** `mine`: only the projects the caller is a member of (the ones an organization Member may bind a key to). */
+export function useProjects(organizationId: string | undefined, page = 1, mine = false) {
   return useQuery({
-    queryKey: ['projects', organizationId, page],
+    queryKey: ['projects', organizationId, page, mine],
     queryFn: () =>
-      api<Envelope<Project[]>>('/api/projects', { organizationId, query: { page, size: PROJECTS_PAGE_SIZE } }),
+      api<Envelope<Project[]>>('/api/projects', {
+        organizationId,
+        query: { page, size: PROJECTS_PAGE_SIZE, ...(mine ? { mine: 'true' } : {}) },
+      }),
     enabled: Boolean(organizationId),
     // The previous page stays on screen while the next loads; never another organization's projects.
     placeholderData: (previous, query) => (query?.queryKey[1] === organizationId ? previous : undefined),
+  });
+}
+
+/** One project, read by id: the API takes its organization from the project (404 outside the caller's organizations). */
+export function useProject(projectId: string | undefined, organizationId?: string) {
+  return useQuery({
+    queryKey: ['project', projectId],
+    queryFn: () => apiData<Project>(`/api/projects/${projectId}`, { organizationId }),
+    enabled: Boolean(projectId),
   });
 }
