@@ -48,18 +48,9 @@ function AccountRow({ account }: { account: Account }) {
       <td className="num">{formatCount(account.dailyQuota)}</td>
       <td>{formatTime(account.createdAt)}</td>
       <td>
-        <button
-          type="button"
-          aria-label={`Save roles of ${account.email}`}
-          disabled={!changed || save.isPending}
-          onClick={() => save.mutate()}
-        >
+        <button type="button" disabled={!changed || save.isPending} onClick={() => save.mutate()}>
           Save roles
         </button>
-        {/* The button only turned grey: say the roles were saved until they are changed again. */}
-        <span role="status" className="muted">
-          {save.isSuccess && !changed ? 'Saved.' : ''}
-        </span>
       </td>
     </tr>
   );
