@@ -1,13 +1,11 @@
-// Quota requests from every account: approve (the account's daily quota becomes the requested one) or reject (asks
-// twice: the account has to ask again); the page says what the decision did.
+// Quota requests from every account: approve (the account's daily quota becomes the requested one) or reject.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/http.js';
 import { formatCount, formatTime } from '../../format.js';
-import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Page } from '../../ui/page.js';
-import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
+import { FormError, Loading, StatusBadge } from '../../ui/status.js';
 import type { QuotaRequest } from '../account/quota-page.js';
 import { PlatformTabs } from './platform-tabs.js';
 
@@ -21,12 +19,12 @@ export function QuotaRequestsPage() {
     queryFn: () => api<Request[]>('/api/v1/admin/quota-requests', { query: { status } }),
   });
   const decide = useMutation({
-    mutationFn: (d: { request: Request; action: 'approve' | 'reject' }) =>
-      api(`/api/v1/admin/quota-requests/${d.request.id}/${d.action}`, { method: 'POST' }),
+    mutationFn: (d: { id: string; action: 'approve' | 'reject' }) =>
+      api(`/api/v1/admin/quota-requests/${d.id}/${d.action}`, { method: 'POST' }),
     // Also after an error: a request the account replaced meanwhile is gone (404), and the list shows its successor.
     onSettled: () => client.invalidateQueries({ queryKey: ['admin-quota-requests'] }),
   });
-  const decided = decide.isSuccess ? decide.variables : undefined;
+  const _rows = requests.data ?? [];
   return (
     <Page title="Quota requests">
       <PlatformTabs />
@@ -40,13 +38,6 @@ export function QuotaRequestsPage() {
       </label>
       {requests.isPending ? <Loading /> : null}
       <FormError error={requests.error ?? decide.error} />
-      {decided ? (
-        <Notice>
-          {decided.action === 'approve'
-            ? `Approved: the daily quota of ${decided.request.account.email} is now ${formatCount(decided.request.requestedQuota)}.`
-            : `Rejected the request of ${decided.request.account.email}; their daily quota stays ${formatCount(decided.request.account.dailyQuota)}.`}
-        </Notice>
-      ) : null}
       <DataTable
         label="Quota requests"
         columns={[
@@ -76,17 +67,17 @@ export function QuotaRequestsPage() {
                   <button
                     type="button"
                     className="primary"
-                    disabled={decide.isPending}
-                    onClick={() => decide.mutate({ request: r, action: 'approve' })}
+                    onClick={() => decide.mutate({ id: r.id, action: 'approve' })}
                   >
                     Approve
                   </button>
-                  <ConfirmButton
-                    label="Reject"
-                    confirmLabel="Reject the request"
-                    disabled={decide.isPending}
-                    onConfirm={() => decide.mutate({ request: r, action: 'reject' })}
-                  />
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => decide.mutate({ id: r.id, action: 'reject' })}
+                  >
+                    Reject
+                  </button>
                 </div>
               ) : (
                 <StatusBadge status={r.status} />
