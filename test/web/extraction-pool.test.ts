@@ -41,32 +41,39 @@ describe('the extraction pool', () => {
   }, 30_000);
 
   it('stops a page that runs past its wall time, replaces the thread, and the pages beside it complete', async () => {
-    // Depth 250 is within the depth limit but costs Readability about half a second (cubic in depth).
-    const pool = createExtractionPool({ ...DEFAULTS, timeoutMs: 100 });
-    try {
-      // One page on each thread first: a thread's first page also loads and compiles the reader, which on a busy
-      // machine alone can take longer than 100 ms, and the page beside the slow one goes to the other thread.
-      await Promise.all(
-        Array.from({ length: DEFAULTS.threads }, (_, i) =>
-          pool.extract(bytes(articleHtml(`Warm-up ${i}`)), 'text/html'),
-        ),
-      );
-      const before = pool.threadsStarted();
-      const [slow, ordinary] = await Promise.allSettled([
-        pool.extract(bytes(nestedDivs(250)), 'text/html'),
-        pool.extract(bytes(articleHtml('Beside')), 'text/html'),
-      ]);
-      expect(slow.status === 'rejected' && (slow.reason as Error).message).toBe(
-        'Page too complex to read: reading it took longer than 100 ms.',
-      );
-      expect(ordinary.status === 'fulfilled' && ordinary.value.title).toBe('Beside');
-      await waitUntil(async () => pool.threadsStarted() === before + 1, 10_000, 20);
-      await expect(pool.extract(bytes(articleHtml('After')), 'text/html')).resolves.toMatchObject({ title: 'After' });
-      expect(pool.threadsStarted()).toBe(before + 1);
-    } finally {
-      await pool.close();
+    // Depth 250 is within the depth limit but costs Readability about half a second (cubic in depth). A wall time of
+    // 100 ms is short for a machine busy with other work: an attempt where an ordinary page (a warm-up, which also
+    // loads and compiles the reader, or the page beside the slow one) ran out of time too is made again, up to three.
+    const outOfTime = (r: PromiseSettledResult<unknown>) => r.status === 'rejected';
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const pool = createExtractionPool({ ...DEFAULTS, timeoutMs: 100 });
+      try {
+        // One page on each thread first, so the page beside the slow one goes to the other, warm thread.
+        const warmUp = await Promise.allSettled(
+          Array.from({ length: DEFAULTS.threads }, (_, i) =>
+            pool.extract(bytes(articleHtml(`Warm-up ${i}`)), 'text/html'),
+          ),
+        );
+        if (warmUp.some(outOfTime) && attempt < 3) continue;
+        const before = pool.threadsStarted();
+        const [slow, ordinary] = await Promise.allSettled([
+          pool.extract(bytes(nestedDivs(250)), 'text/html'),
+          pool.extract(bytes(articleHtml('Beside')), 'text/html'),
+        ]);
+        if (outOfTime(ordinary) && attempt < 3) continue;
+        expect(slow.status === 'rejected' && (slow.reason as Error).message).toBe(
+          'Page too complex to read: reading it took longer than 100 ms.',
+        );
+        expect(ordinary.status === 'fulfilled' && ordinary.value.title).toBe('Beside');
+        await waitUntil(async () => pool.threadsStarted() === before + 1, 10_000, 20);
+        await expect(pool.extract(bytes(articleHtml('After')), 'text/html')).resolves.toMatchObject({ title: 'After' });
+        expect(pool.threadsStarted()).toBe(before + 1);
+        return;
+      } finally {
+        await pool.close();
+      }
     }
-  }, 30_000);
+  }, 60_000);
 
   it('stops a page that needs more heap than a thread has, replaces the thread, and keeps reading', async () => {
     // The pre-scan's attribute limit switched off, so the DOM of 300,000 attributes is built and passes 48 MB.

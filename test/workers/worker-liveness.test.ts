@@ -25,7 +25,9 @@ it('a worker that cannot take the jobs waiting for it exits non-zero for its sup
   try {
     for (let i = 0; i < 3; i++) await h.ctx.queues.add('maintenance', 'expire-credentials', {});
     // Writes hang, as on a connection left dangling by a failover: the worker can read but never take a job.
-    await admin.call('CLIENT', 'PAUSE', '20000', 'WRITE');
+    // Longer than a worker's start-up under tsx on a busy machine (seen past 20 s), so the pause is still on when it
+    // looks for work; the worker's stall exit ends the test long before.
+    await admin.call('CLIENT', 'PAUSE', '90000', 'WRITE');
     const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
       cwd: repoRoot,
       env: inheritedEnv({
@@ -45,7 +47,7 @@ it('a worker that cannot take the jobs waiting for it exits non-zero for its sup
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         resolve(null);
-      }, 15_000);
+      }, 80_000);
       child.once('exit', (c) => {
         clearTimeout(timer);
         resolve(c);
@@ -59,4 +61,4 @@ it('a worker that cannot take the jobs waiting for it exits non-zero for its sup
     await h.close();
     await redis.stop();
   }
-});
+}, 120_000);
