@@ -49,18 +49,35 @@ export const ledgerBacklogged = () =>
     { headers: { 'retry-after': '5' } },
   );
 
+/** Loads in flight, by what they load: the requests that find the same thing missing share one load. */
+const loading = new Map<string, Promise<void>>();
+
+/**
+ * Runs `load` once for every caller that asks for `key` while it runs. Each load is safe to repeat; sharing it keeps a
+ * burst of requests that found a mirror missing together (a group commit answers them at once) to one PostgreSQL
+ * read instead of one each, which emptied the pool under 1,000 concurrent requests.
+ */
+function sharedLoad(key: string, load: () => Promise<void>): Promise<void> {
+  let inFlight = loading.get(key);
+  if (!inFlight) {
+    inFlight = load().finally(() => loading.delete(key));
+    loading.set(key, inFlight);
+  }
+  return inFlight;
+}
+
 /** A step found the mirror or the project's quota settings missing: load them (both at once) before it runs again. */
 async function prepare(ctx: Ctx, caller: GatewayCaller, missing: Missing): Promise<void> {
+  const base = projectKeyBase(ctx.config.REDIS_PREFIX, caller.organizationId, caller.projectId);
   await Promise.all([
-    missing.mirror ? undefined : loadMirror(ctx, caller.organizationId),
+    missing.mirror
+      ? undefined
+      : sharedLoad(`mirror|${ctx.config.REDIS_PREFIX}|${caller.organizationId}`, async () => {
+          await loadMirror(ctx, caller.organizationId);
+        }),
     missing.quotaSettings
       ? undefined
-      : primeSettings(
-          ctx.redis,
-          ctx.db,
-          projectKeyBase(ctx.config.REDIS_PREFIX, caller.organizationId, caller.projectId),
-          caller.projectId,
-        ),
+      : sharedLoad(`settings|${base}`, () => primeSettings(ctx.redis, ctx.db, base, caller.projectId)),
   ]);
 }
 
