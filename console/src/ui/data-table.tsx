@@ -11,13 +11,15 @@ export function DataTable<T>(props: {
   rows: T[] | undefined;
   /** Said when the rows have arrived and there are none; nothing while they have not arrived. */
   empty: string;
+  /** The rows are a previous page's or filter's while the asked-for ones load: the table dims and says it is busy. */
+  busy?: boolean;
   children: (row: T) => ReactNode;
 }) {
   if (!props.rows) return null;
   if (props.rows.length === 0) return <Empty>{props.empty}</Empty>;
   return (
     <div className="table-wrap">
-      <table aria-label={props.label}>
+      <table aria-label={props.label} aria-busy={props.busy ? true : undefined}>
         <thead>
           <tr>
             {props.columns.map((c) => {

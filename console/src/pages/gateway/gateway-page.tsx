@@ -121,6 +121,7 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
           { label: 'Latency', num: true },
         ]}
         rows={requests.data?.data}
+        busy={requests.isPlaceholderData}
         empty="No gateway requests yet."
       >
         {(r) => (

@@ -136,6 +136,7 @@ export function AccountsAdminPage() {
         label="Accounts"
         columns={['Account', 'Roles', { label: 'Daily quota', num: true }, 'Created', { label: 'Save', hidden: true }]}
         rows={accounts.data?.items}
+        busy={accounts.isPlaceholderData}
         empty={applied ? `No account matches "${applied}".` : 'No accounts.'}
       >
         {(a) => <AccountRow key={`${a.id}-${a.roles.join()}`} account={a} />}

@@ -73,6 +73,7 @@ export function AuditLogPage() {
         label="Audit log"
         columns={['When', 'Action', 'Actor', 'Target', 'Change', 'Address']}
         rows={entries.data?.items}
+        busy={entries.isPlaceholderData}
         empty={action ? `No ${action} entries.` : 'No entries yet.'}
       >
         {(e) => (

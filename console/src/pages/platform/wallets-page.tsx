@@ -50,6 +50,7 @@ function Consumptions({ org }: { org: Org }) {
         label={`Consumptions of ${org.name}`}
         columns={['Time', { label: 'Amount', num: true }, 'Description', 'Refund']}
         rows={records.data?.items}
+        busy={records.isPlaceholderData}
         empty="No consumption records."
       >
         {(r) => (
@@ -106,6 +107,7 @@ export function WalletsAdminPage() {
           { label: 'Choose', hidden: true },
         ]}
         rows={orgs.data?.items}
+        busy={orgs.isPlaceholderData}
         empty="No organization matches."
       >
         {(o) => (
