@@ -58,6 +58,9 @@ export const envSchema = z
     /** Accounts one client address may make by accepting invites per sliding hour; 0 turns the limit off. Unset:
      * 20 in production, off elsewhere (local tools and test suites make many accounts from one address). */
     ACCOUNT_SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).optional(),
+    /** Organizations one account may create per sliding day; 0 turns the limit off. Unset: 10 in production, off
+     * elsewhere (test suites and benchmarks make many from one account). */
+    ORGANIZATIONS_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(0).optional(),
     /** Password hashing: threads deriving keys at once (19 MiB each) and hashes that may wait for one; past both,
      * 503 Auth.Busy. Default threads: one core short of the machine's, 1 to 4, so the event loop keeps a core. */
     PASSWORD_HASH_THREADS: z.coerce

@@ -4,7 +4,8 @@
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors/app-error.js';
 import { addressBucket } from '../rate-limit/address-bucket.js';
-import { retryAfterSeconds, SlidingWindowLimiter, windowKey } from '../rate-limit/sliding-window.js';
+import { retryAfterSeconds, windowKey } from '../rate-limit/sliding-window.js';
+import { withinAllowance } from '../rate-limit/within-allowance.js';
 
 const SIGNUP_WINDOW_MS = 3_600_000;
 const PRODUCTION_SIGNUPS_PER_HOUR = 20;
@@ -19,24 +20,18 @@ const tooManySignups = (retryAfterMs: number) =>
   });
 
 /** Runs `signup` (which makes an account) within the address's allowance; a signup that fails gives its place back. */
-export async function limitedSignup<T>(
+export const limitedSignup = <T>(
   ctx: Pick<AppContext, 'config' | 'redis'>,
   address: string,
   signup: () => Promise<T>,
-): Promise<T> {
-  const limiter = new SlidingWindowLimiter(ctx.redis);
-  const admission = await limiter.hit([
+): Promise<T> =>
+  withinAllowance(
+    ctx.redis,
     {
       key: windowKey(ctx.config.REDIS_PREFIX, 'signup', 'addr', addressBucket(address)),
       limit: signupsPerHour(ctx.config),
       windowMs: SIGNUP_WINDOW_MS,
     },
-  ]);
-  if (!admission.allowed) throw tooManySignups(admission.retryAfterMs);
-  try {
-    return await signup();
-  } catch (err) {
-    await limiter.forget(admission.ticket).catch(() => undefined);
-    throw err;
-  }
-}
+    tooManySignups,
+    signup,
+  );

@@ -1,4 +1,5 @@
 // `POST /api/organizations` creates an organization with the caller as Admin; `GET` lists the caller's ones.
+import { limitedOrganizationCreation } from '../../../shared/organizations/creation-limit.js';
 import { createOrganization, listOrganizationsOf } from '../../../shared/organizations/organizations.js';
 import { sendData } from '../../http/envelope.js';
 import { body } from '../../http/validate.js';
@@ -19,9 +20,15 @@ export const organizationsArea: Area = {
       dailyQuota: 'shown',
       body: createOrganizationBody,
       status: 201,
+      rateLimited:
+        'Organization.TooManyCreated: the account created ORGANIZATIONS_PER_ACCOUNT_PER_DAY organizations within the last 24 hours.',
       handler: (ctx) => async (req, res) => {
         const input = body(req, createOrganizationBody, 'Organization.Invalid');
-        sendData(res, presentOrganization(await createOrganization(ctx, principalOf(res).accountId, input)), 201);
+        const accountId = principalOf(res).accountId;
+        const organization = await limitedOrganizationCreation(ctx, accountId, () =>
+          createOrganization(ctx, accountId, input),
+        );
+        sendData(res, presentOrganization(organization), 201);
       },
     },
     {
