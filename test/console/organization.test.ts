@@ -195,6 +195,23 @@ describe('the organization pages', () => {
       .waitFor({ state: 'attached' });
     expect(await chosen.textContent()).toBe('Numbered 0');
     await checkPage(page, 'gateway-many-projects');
+
+    // Switching the organization leaves the project of the one before (its pages would still answer: the account is
+    // a member of both) for the first project of the new one.
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption({ label: 'Second of many (Admin)' });
+    await page.waitForURL((url) => url.pathname === '/gateway');
+    await page
+      .getByLabel('Project', { exact: true })
+      .locator('option', { hasText: 'Elsewhere' })
+      .waitFor({ state: 'attached' });
+    expect(await chosen.textContent()).toBe('Elsewhere');
+    await page.getByRole('heading', { name: 'Recent requests' }).waitFor();
+    // So does a project's own page: to the new organization's list of projects.
+    await page.goto(`/org/projects/${elsewhere.id}`);
+    await page.getByRole('heading', { name: 'Elsewhere' }).waitFor();
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption({ label: 'Fifty-one projects (Admin)' });
+    await page.waitForURL((url) => url.pathname === '/org/projects');
+    await page.getByRole('heading', { name: 'Elsewhere' }).waitFor({ state: 'detached' });
   });
 
   it('creates a project from a template, showing its API key once, with its quota as usage bars', async () => {

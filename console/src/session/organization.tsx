@@ -1,7 +1,8 @@
 // The organization the console acts in: the caller's organizations (GET /api/organizations), the chosen one kept
 // in localStorage (an id, not a secret) and sent as X-Organization-Id by the organization pages.
 import { useQuery } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { apiData } from '../api/http.js';
 import { useMe } from './session.js';
 
@@ -46,3 +47,19 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
 }
 
 export const useOrganization = () => useContext(OrganizationContext);
+
+/**
+ * For a page showing one object of the current organization (a project in its address): when the account switches
+ * to another organization, go to `to`. The object's own routes would still answer (the account is in both), so
+ * without this the page would show the previous organization's object under the new one's name.
+ */
+export function useLeaveOnOrganizationSwitch(to: string, showsAnObject: boolean): void {
+  const { current } = useOrganization();
+  const navigate = useNavigate();
+  const shownFor = useRef(current?.id);
+  useEffect(() => {
+    const before = shownFor.current;
+    shownFor.current = current?.id;
+    if (showsAnObject && before !== undefined && before !== current?.id) navigate(to, { replace: true });
+  }, [current?.id, showsAnObject, navigate, to]);
+}

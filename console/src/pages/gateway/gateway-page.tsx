@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, type Envelope } from '../../api/http.js';
 import { formatCount, formatMoney, formatTime } from '../../format.js';
-import { useOrganization } from '../../session/organization.js';
+import { useLeaveOnOrganizationSwitch, useOrganization } from '../../session/organization.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
@@ -150,6 +150,7 @@ export function GatewayPage() {
   const { current } = useOrganization();
   const firstPage = useProjects(current?.id);
   const navigate = useNavigate();
+  useLeaveOnOrganizationSwitch('/gateway', Boolean(projectId));
   const chosen = projectId ?? firstPage.data?.data[0]?.id;
   return (
     <Page title="Gateway">

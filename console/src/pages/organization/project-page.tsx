@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { apiData } from '../../api/http.js';
 import { formatTime } from '../../format.js';
+import { useLeaveOnOrganizationSwitch } from '../../session/organization.js';
 import { useMe } from '../../session/session.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading } from '../../ui/status.js';
@@ -54,6 +55,7 @@ function ProjectDetail({
 
 export function ProjectPage() {
   const { projectId = '' } = useParams();
+  useLeaveOnOrganizationSwitch('/org/projects', true);
   return (
     <Page title="Project">
       <OrgTabs />
