@@ -98,10 +98,17 @@ describe('the platform pages', () => {
     await admin.goto('/platform');
     await admin.getByLabel('Find accounts').fill(user.email);
     await admin.getByRole('button', { name: 'Search', exact: true }).click();
-    const row = admin.getByRole('row').filter({ hasText: user.email });
+    // The searched-for rows, not the unfiltered list the table keeps (marked busy) until they arrive.
+    const row = admin.locator('table[aria-label="Accounts"]:not([aria-busy])').getByRole('row').filter({
+      hasText: user.email,
+    });
     await row.waitFor();
     await row.getByLabel('Publisher').check();
-    await row.getByRole('button', { name: 'Save roles' }).click();
+    await row.getByRole('button', { name: `Save roles of ${user.email}` }).click();
+    // Said in the row, after the list refetched with the saved roles (the row stays, and so does its message).
+    await row.getByRole('status').getByText('Saved.').waitFor();
+    expect(await row.getByLabel('Publisher').isChecked()).toBe(true);
+    expect(await row.getByRole('button', { name: `Save roles of ${user.email}` }).isDisabled()).toBe(true);
     await waitUntil(async () => {
       const res = await w.h.http
         .get(`/api/v1/admin/accounts?search=${encodeURIComponent(user.email)}`)
