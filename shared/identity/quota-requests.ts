@@ -41,9 +41,13 @@ export function listOwnQuotaRequests(ctx: AppContext, accountId: string): Promis
     .limit(20);
 }
 
+/** With each request its account and that account's daily quota now (what an approval would replace). */
 export function listQuotaRequests(ctx: AppContext, status?: QuotaRequest['status']) {
   return ctx.db
-    .select({ request: quotaRequests, account: { id: accounts.id, email: accounts.email, name: accounts.name } })
+    .select({
+      request: quotaRequests,
+      account: { id: accounts.id, email: accounts.email, name: accounts.name, dailyQuota: accounts.dailyQuota },
+    })
     .from(quotaRequests)
     .innerJoin(accounts, eq(accounts.id, quotaRequests.accountId))
     .where(status ? eq(quotaRequests.status, status) : undefined)

@@ -98,10 +98,17 @@ describe('the platform pages', () => {
     await admin.goto('/platform');
     await admin.getByLabel('Find accounts').fill(user.email);
     await admin.getByRole('button', { name: 'Search', exact: true }).click();
-    const row = admin.getByRole('row').filter({ hasText: user.email });
+    // The searched-for rows, not the unfiltered list the table keeps (marked busy) until they arrive.
+    const row = admin.locator('table[aria-label="Accounts"]:not([aria-busy])').getByRole('row').filter({
+      hasText: user.email,
+    });
     await row.waitFor();
     await row.getByLabel('Publisher').check();
-    await row.getByRole('button', { name: 'Save roles' }).click();
+    await row.getByRole('button', { name: `Save roles of ${user.email}` }).click();
+    // Said in the row, after the list refetched with the saved roles (the row stays, and so does its message).
+    await row.getByRole('status').getByText('Saved.').waitFor();
+    expect(await row.getByLabel('Publisher').isChecked()).toBe(true);
+    expect(await row.getByRole('button', { name: `Save roles of ${user.email}` }).isDisabled()).toBe(true);
     await waitUntil(async () => {
       const res = await w.h.http
         .get(`/api/v1/admin/accounts?search=${encodeURIComponent(user.email)}`)
@@ -120,21 +127,48 @@ describe('the platform pages', () => {
     await admin.getByText('No account matches "nobody-at-all@nowhere.example".').waitFor();
   });
 
-  it('approves a quota request, which becomes the account’s daily quota', async () => {
+  /** A new account asking for a daily quota. */
+  const aQuotaRequest = async (requestedQuota: number, reason: string) => {
     const user = await createUser(w.h, { email: uniqueEmail('quota') });
     const asked = await w.h.http
       .post('/api/v1/api-keys/quota-requests')
       .set(bearer(user.session))
-      .send({ requestedQuota: 4321, reason: 'Batch imports' });
+      .send({ requestedQuota, reason });
     expect(asked.status).toBe(200);
+    return { user, asked };
+  };
+
+  it('approves a quota request, which becomes the account’s daily quota', async () => {
+    const { user } = await aQuotaRequest(4321, 'Batch imports');
     await admin.goto('/platform/quota-requests');
     const row = admin.getByRole('row').filter({ hasText: user.email });
     await row.getByText('Batch imports').waitFor();
     await checkPage(admin, 'platform-quota-requests');
     await row.getByRole('button', { name: 'Approve' }).click();
     await row.waitFor({ state: 'detached' });
+    // The decision says what it did (the row only vanished).
+    await admin.getByRole('status').getByText(`Approved: the daily quota of ${user.email} is now 4,321.`).waitFor();
     const usage = await w.h.http.get('/api/v1/api-keys/usage?days=1').set(bearer(user.session));
     expect(usage.body.dailyQuota).toBe(4321);
+  });
+
+  it('rejects a quota request only after a second click, and says so', async () => {
+    const { user, asked } = await aQuotaRequest(99999, 'Everything');
+    await admin.goto('/platform/quota-requests');
+    const row = admin.getByRole('row').filter({ hasText: user.email });
+    await row.getByRole('button', { name: 'Reject', exact: true }).click();
+    await row.getByRole('button', { name: 'Keep' }).click();
+    await row.getByRole('button', { name: 'Reject', exact: true }).click();
+    await row.getByRole('button', { name: 'Reject the request' }).click();
+    await row.waitFor({ state: 'detached' });
+    await admin
+      .getByRole('status')
+      .getByText(`Rejected the request of ${user.email}; their daily quota stays 1,000.`)
+      .waitFor();
+    const mine = await w.h.http.get('/api/v1/api-keys/quota-requests/mine').set(bearer(user.session));
+    expect(mine.body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: asked.body.id, status: 'rejected' })]),
+    );
   });
 
   it('recharges an organization and refunds one of its consumptions', async () => {

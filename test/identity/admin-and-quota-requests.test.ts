@@ -73,7 +73,8 @@ describe('Admin decisions on quota requests', () => {
     const pending = await h.http.get('/api/v1/admin/quota-requests?status=pending').set(bearer(admin.token));
     expect(pending.status).toBe(200);
     const listed = pending.body.find((r: { id: string }) => r.id === request.id);
-    expect(listed.account).toEqual({ id: u.accountId, email: u.email, name: 'Test User' });
+    // With the daily quota it has now: the console shows it beside the asked one.
+    expect(listed.account).toEqual({ id: u.accountId, email: u.email, name: 'Test User', dailyQuota: 10 });
 
     const approved = await h.http.post(`/api/v1/admin/quota-requests/${request.id}/approve`).set(bearer(admin.token));
     expect(approved.status).toBe(200);

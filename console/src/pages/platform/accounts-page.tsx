@@ -15,12 +15,24 @@ import { PlatformTabs } from './platform-tabs.js';
 type Account = { id: string; email: string; name: string; roles: Role[]; dailyQuota: number; createdAt: string };
 const allRoles: Role[] = ['Publisher', 'Moderator', 'Admin'];
 
+/**
+ * One account; its row stays mounted while the list refetches (keyed by id alone), so "Saved." outlives the refetch
+ * that follows the save (keyed by the roles too, the saved row was replaced by a fresh one, message and all).
+ */
 function AccountRow({ account }: { account: Account }) {
   const client = useQueryClient();
-  const [roles, setRoles] = useState<Role[]>(account.roles);
+  // The admin's unsaved choice; none: the roles the list shows (so a refetch shows another admin's change too).
+  const [draft, setDraft] = useState<Role[]>();
+  const roles = draft ?? account.roles;
   const save = useMutation({
-    mutationFn: () => api<Account>(`/api/v1/admin/accounts/${account.id}/roles`, { method: 'PUT', body: { roles } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['admin-accounts'] }),
+    mutationFn: (sent: Role[]) =>
+      api<Account>(`/api/v1/admin/accounts/${account.id}/roles`, { method: 'PUT', body: { roles: sent } }),
+    // Pending (the button disabled) until the list shows the saved roles; then the saved draft is done with (one
+    // changed again meanwhile stays, to be saved).
+    onSuccess: async (_saved, sent) => {
+      await client.invalidateQueries({ queryKey: ['admin-accounts'] });
+      setDraft((d) => (d === sent ? undefined : d));
+    },
   });
   const changed = roles.slice().sort().join() !== account.roles.slice().sort().join();
   return (
@@ -37,7 +49,7 @@ function AccountRow({ account }: { account: Account }) {
               <input
                 type="checkbox"
                 checked={roles.includes(r)}
-                onChange={(e) => setRoles(e.target.checked ? [...roles, r] : roles.filter((x) => x !== r))}
+                onChange={(e) => setDraft(e.target.checked ? [...roles, r] : roles.filter((x) => x !== r))}
               />
               {r}
             </label>
@@ -48,9 +60,20 @@ function AccountRow({ account }: { account: Account }) {
       <td className="num">{formatCount(account.dailyQuota)}</td>
       <td>{formatTime(account.createdAt)}</td>
       <td>
-        <button type="button" disabled={!changed || save.isPending} onClick={() => save.mutate()}>
-          Save roles
-        </button>
+        <div className="row">
+          <button
+            type="button"
+            aria-label={`Save roles of ${account.email}`}
+            disabled={!changed || save.isPending}
+            onClick={() => save.mutate(roles)}
+          >
+            Save roles
+          </button>
+          {/* The button only turned grey: say the roles were saved until they are changed again. */}
+          <span role="status" className="muted">
+            {save.isSuccess && draft === undefined ? 'Saved.' : ''}
+          </span>
+        </div>
       </td>
     </tr>
   );
@@ -139,7 +162,7 @@ export function AccountsAdminPage() {
         busy={accounts.isPlaceholderData}
         empty={applied ? `No account matches "${applied}".` : 'No accounts.'}
       >
-        {(a) => <AccountRow key={`${a.id}-${a.roles.join()}`} account={a} />}
+        {(a) => <AccountRow key={a.id} account={a} />}
       </DataTable>
       {accounts.data ? (
         <Pager
