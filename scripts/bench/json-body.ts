@@ -5,7 +5,8 @@
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { Agent, request } from 'undici';
-import { jsonBody, jsonDepthExceeds } from '../../api/http/json-body.js';
+import { jsonBody } from '../../api/http/json-body.js';
+import { jsonDepthExceeds } from '../../shared/validation/json-depth.js';
 import { reportHeadline } from './headline.js';
 
 const seconds = Number(process.argv[2] ?? 3);

@@ -15,6 +15,7 @@ import {
   organizationMemberships,
 } from '../db/schema/index.js';
 import { notFound } from '../errors/app-error.js';
+import { HourlyAllowance } from '../rate-limit/sliding-window.js';
 import { isUuid } from '../validation/uuid.js';
 import { type BulkInviteRow, parseBulkInviteCsv } from './bulk-invite-csv.js';
 import { hashInviteToken, inviteUrlFor, newInviteToken } from './invite-tokens.js';
@@ -34,32 +35,52 @@ export type BulkImportResult = {
   records: BulkImportReportRecord[];
 };
 
-const emailSchema = z.email();
+/**
+ * Bulk invites one account may store per hour, in any of its organizations. Each stores a report of up to 500 rows
+ * and as many invite tokens; unlimited (the organization routes do not count the daily quota), one account wrote
+ * ~1 MB of report per upload into PostgreSQL, several a second.
+ */
+export const BULK_INVITES_PER_HOUR = 10;
+const allowance = new HourlyAllowance(
+  'bulk-invite',
+  BULK_INVITES_PER_HOUR,
+  'BulkInvite.TooMany',
+  'bulk invites per account',
+);
+
+/** A report keeps a cell only as long as a valid one can be (an e-mail 254 characters, a name 200): `…` marks a cut. */
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** As long as the invite's acceptance takes (acceptInviteBody). */
+const emailSchema = z.email().max(254);
 export const bulkImportNotFound = () => notFound('BulkInvite.NotFound', 'No such bulk import.');
 const roles: Record<string, OrganizationRole> = { admin: 'Admin', member: 'Member' };
 
 type Judged = BulkImportRecord & { normalizedEmail: string };
 
 function judgeRow(row: BulkInviteRow): Judged {
-  const base = { ...row, normalizedEmail: row.email.toLowerCase() };
+  const stored = { row: row.row, email: cut(row.email, 254), name: cut(row.name, 200), role: cut(row.role, 20) };
+  const base = { ...stored, normalizedEmail: row.email.toLowerCase() };
   if (!emailSchema.safeParse(row.email).success) {
-    return { ...base, status: 'Failed', error: `"${row.email}" is not a valid e-mail address.` };
+    return { ...base, status: 'Failed', error: `"${stored.email}" is not a valid e-mail address.` };
   }
   if (row.name.length === 0) return { ...base, status: 'Failed', error: 'name is required.' };
   if (row.name.length > 200) return { ...base, status: 'Failed', error: 'name is longer than 200 characters.' };
   const role = roles[row.role.toLowerCase()];
-  if (!role) return { ...base, status: 'Failed', error: `role must be Admin or Member, not "${row.role}".` };
+  if (!role) return { ...base, status: 'Failed', error: `role must be Admin or Member, not "${stored.role}".` };
   return { ...base, role, status: 'Success' };
 }
 
 export async function bulkInvite(
-  ctx: Pick<AppContext, 'db' | 'config'>,
+  ctx: Pick<AppContext, 'db' | 'config' | 'redis'>,
   organizationId: string,
   createdBy: string,
   file: Uint8Array,
   now: Date = new Date(),
 ): Promise<BulkImportResult> {
   const rows = parseBulkInviteCsv(file).map(judgeRow);
+  // Counted once the file is read: a refused file stores nothing and uses no place.
+  await allowance.spend(ctx, createdBy);
 
   const firstRowOf = new Map<string, number>();
   for (const r of rows) {

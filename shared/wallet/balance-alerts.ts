@@ -4,8 +4,7 @@ import { and, asc, eq, isNull, lt } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { walletAlertSettings, walletBalanceAlerts } from '../db/schema/index.js';
-import { AppError } from '../errors/app-error.js';
-import { retryAfterSeconds, SlidingWindowLimiter, windowKey } from '../rate-limit/sliding-window.js';
+import { HourlyAllowance } from '../rate-limit/sliding-window.js';
 import { getWallet } from './wallets.js';
 
 export type Crossing = { previous: bigint; current: bigint };
@@ -99,14 +98,12 @@ export async function enqueueStrandedAlerts(
  * (with headers they chose, retried on failure): unlimited, they would make the service a mailer and a reflector.
  */
 export const TEST_ALERTS_PER_HOUR = 5;
-
-const tooManyTestAlerts = (retryAfterMs: number) =>
-  new AppError(
-    'Alert.TooManyTests',
-    429,
-    `At most ${TEST_ALERTS_PER_HOUR} test alerts per organization and hour: try again later (see Retry-After).`,
-    { headers: { 'retry-after': retryAfterSeconds(retryAfterMs) } },
-  );
+const allowance = new HourlyAllowance(
+  'test-alert',
+  TEST_ALERTS_PER_HOUR,
+  'Alert.TooManyTests',
+  'test alerts per organization',
+);
 
 /**
  * `POST …/wallet/alerts/test`: an alert of kind `test` at the highest threshold with the current settled balance,
@@ -118,14 +115,7 @@ export async function requestTestAlert(
   organizationId: string,
   requestedBy: string,
 ): Promise<{ alertId: string }> {
-  const admitted = await new SlidingWindowLimiter(ctx.redis).hit([
-    {
-      key: windowKey(ctx.config.REDIS_PREFIX, 'test-alert', organizationId),
-      limit: TEST_ALERTS_PER_HOUR,
-      windowMs: 3_600_000,
-    },
-  ]);
-  if (!admitted.allowed) throw tooManyTestAlerts(admitted.retryAfterMs);
+  await allowance.spend(ctx, organizationId);
   const wallet = await getWallet(ctx.db, organizationId);
   const [settings] = await ctx.db
     .select({ thresholds: walletAlertSettings.thresholds })

@@ -3,7 +3,7 @@
 // assistant turn's tool_calls arguments (parsed JSON that becomes a tool_use block's input, which the upstream reads
 // as text): a megabyte of prompt hidden there was reserved as one image, and a small wallet was admitted to requests
 // it could not cover. Now only a content block is an image (shared/gateway/messages-estimate.ts).
-import { aProjectWithKey, requestLogsOf, walletOf } from '../support/gateway.js';
+import { answerMessage, aProjectWithKey, requestLogsOf, walletOf } from '../support/gateway.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 
@@ -35,20 +35,7 @@ describe('chat completions: prompt hidden inside a `type: "image"` object of too
   let h: Harness;
   beforeAll(async () => {
     // An upstream that bills what it reads, as the real one does (~4 bytes of text per token).
-    upstream = await startLoopbackServer((_req, res, body) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: 'msg_01',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-haiku-4-5',
-          content: [{ type: 'text', text: 'done' }],
-          stop_reason: 'end_turn',
-          usage: { input_tokens: Math.ceil(body.length / 4), output_tokens: 1 },
-        }),
-      );
-    });
+    upstream = await startLoopbackServer((_req, res, body) => answerMessage(res, Math.ceil(body.length / 4)));
     h = await createHarness({ UPSTREAM_MESSAGES_URL: upstream.origin, UPSTREAM_MESSAGES_KEY: 'k' });
   });
   afterAll(async () => {

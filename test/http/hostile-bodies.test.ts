@@ -3,8 +3,8 @@
 // 10 / 1,000 / 100,000 levels, huge numbers and lone surrogates. Never a 5xx; each refusal in the route family's
 // shape, before any recursive code sees the body.
 import type { Response } from 'supertest';
-import { MAX_JSON_DEPTH } from '../../api/http/json-body.js';
 import { type RouteFamily, routeFamilyOf } from '../../api/http/route-family.js';
+import { MAX_JSON_DEPTH } from '../../shared/validation/json-depth.js';
 import { createActors, draftBody } from '../support/catalog-factory.js';
 import { type Expected, hostileBodies, hostileCodes } from '../support/hostile-bodies.js';
 import { bearer } from '../support/identity.js';

@@ -1,4 +1,5 @@
-import { hasLoneSurrogate, jsonDepthExceeds } from '../../api/http/json-body.js';
+import { hasLoneSurrogate } from '../../api/http/json-body.js';
+import { jsonDepthExceeds } from '../../shared/validation/json-depth.js';
 
 const exceeds = (text: string, limit: number) => jsonDepthExceeds(Buffer.from(text, 'utf8'), limit);
 

@@ -1,6 +1,7 @@
 // A gateway world for tests: the simulated provider in process, an organization with a project, a project-bound
 // API key, and (optionally) money in the organization's wallet.
 
+import type { ServerResponse } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
 import { requestLogs } from '../../shared/db/schema/index.js';
@@ -88,4 +89,20 @@ export async function consumeRecords(h: Harness, org: TestOrg) {
   await writeLedgers(h);
   const res = await h.http.get('/api/organization/wallet/records?type=Consume&size=100').set(inOrg(org.admin, org.id));
   return res.body.data as { amount: number; requestLogId: string; currentBalance: number }[];
+}
+
+/** A loopback upstream's answer: one short Messages reply that reports `inputTokens` read. */
+export function answerMessage(res: ServerResponse, inputTokens: number): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      id: 'msg_01',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-haiku-4-5',
+      content: [{ type: 'text', text: 'done' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: inputTokens, output_tokens: 1 },
+    }),
+  );
 }

@@ -3,6 +3,7 @@
 import type { Request, Response } from 'express';
 import { AppError, badRequest } from '../../../shared/errors/app-error.js';
 import {
+  BULK_INVITES_PER_HOUR,
   type BulkImportResult,
   bulkImportNotFound,
   bulkInvite,
@@ -86,6 +87,7 @@ export const bulkInviteRoutes = defineRoutes([
     ...inviteAdmin,
     multipartFiles: ['file'],
     status: 201,
+    rateLimited: `BulkInvite.TooMany: this account stored ${BULK_INVITES_PER_HOUR} bulk invites in the last hour.`,
     content: 'json-or-csv',
     handler: (ctx) => async (req, res) => {
       const file = await receiveFile(req);

@@ -2,6 +2,7 @@
 // prompt; tool messages become tool_result blocks of one user turn; tool_calls become tool_use blocks; a JSON
 // response_format becomes a forced tool whose input is the answer; reasoning_effort turns thinking on.
 import { badRequest } from '../../errors/app-error.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../validation/json-depth.js';
 import type { ModelEntry } from '../model-registry.js';
 import type { ChatCompletionRequest, ChatMessage } from './chat-request.js';
 
@@ -53,11 +54,16 @@ function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>, i
       : (message.content ?? []).map((p) => ('text' in p ? p.text : p.refusal)).join('');
   if (text) blocks.push({ type: 'text', text });
   for (const [j, call] of (message.tool_calls ?? []).entries()) {
+    const param = `messages[${i}].tool_calls[${j}].function.arguments`;
+    // JSON inside a string escapes the body's depth scan; deeper input overflowed JSON.stringify of the upstream body.
+    if (jsonDepthExceeds(Buffer.from(call.function.arguments, 'utf8'))) {
+      throw invalid(param, `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
+    }
     let input: unknown;
     try {
       input = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
     } catch {
-      throw invalid(`messages[${i}].tool_calls[${j}].function.arguments`, 'must be a JSON object');
+      throw invalid(param, 'must be a JSON object');
     }
     blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input });
   }
