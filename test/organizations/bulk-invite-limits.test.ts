@@ -77,24 +77,19 @@ it('stores each cell of a report cut to the longest valid value, however long th
 describe('files that cost the parser far more than their size (security review round 3)', () => {
   // csv-parse builds (and drops) an error for every row whose field count differs from the header's, ~40 µs each and
   // worse as the file grows: 1 MiB of "," lines held the API's main thread for 21 s before it answered 400.
-  const timed = async (org: TestOrg, csv: string) => {
-    const started = performance.now();
-    const res = await upload(org, csv);
-    return { res, ms: performance.now() - started };
-  };
-
+  // Their messages show the refusal came from the linear pass over the bytes, before the parser ran (no times are
+  // asserted: machines are noisy).
   it('refuses a file of more than 1,000 lines before parsing it', async () => {
     const org = await anOrganization(h);
-    const { res, ms } = await timed(org, `email,name,role\n${',\n'.repeat(500_000)}`);
+    const res = await upload(org, `email,name,role\n${',\n'.repeat(500_000)}`);
     expectEnvelopeError(res, 400, 'BulkInvite.TooManyRows');
-    expect(ms).toBeLessThan(3_000);
+    expect(res.body.error.message).toMatch(/more than 1000 lines/);
   });
 
   it('refuses a file of more than 50,000 fields before parsing it', async () => {
     const org = await anOrganization(h);
-    const { res, ms } = await timed(org, `email,name,role\n${`${','.repeat(60_000)}\n`.repeat(17)}`);
+    const res = await upload(org, `email,name,role\n${`${','.repeat(60_000)}\n`.repeat(17)}`);
     expectEnvelopeError(res, 400, 'BulkInvite.InvalidFile');
-    expect(res.body.error.message).toMatch(/50,000 fields/);
-    expect(ms).toBeLessThan(3_000);
+    expect(res.body.error.message).toMatch(/more than 50,000 fields/);
   });
 });
