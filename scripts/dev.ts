@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adminPasswordHint } from '../shared/config/development-defaults.js';
 import { inheritedEnv, loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
 import { ensureDatabase, runMigrations } from '../shared/db/migrate.js';
@@ -96,7 +97,7 @@ await run('api', 'api/server.ts', upstream, /API listening/);
 await run('worker', 'workers/main.ts', upstream, /worker ready/);
 say(`ready: ${config.publicBaseUrl}  (health: ${config.publicBaseUrl}/health)`);
 say(`console: ${config.publicBaseUrl}/  (sign in at ${config.publicBaseUrl}/sign-in)`);
-say(`Admin: ${config.ADMIN_EMAIL} (password from ADMIN_PASSWORD)`);
+say(`Admin: ${config.ADMIN_EMAIL} (${adminPasswordHint(config)})`);
 say(
   `API key: POST ${config.publicBaseUrl}/api/v1/auth/login {email, password} gives an accessToken; POST ` +
     `${config.publicBaseUrl}/api/v1/api-keys {name} with "Authorization: Bearer <accessToken>" answers the ock_ ` +

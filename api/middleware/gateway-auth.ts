@@ -13,7 +13,11 @@ export function gatewayAuth(ctx: AppContext, options: { allowXApiKey?: boolean }
     async (_req, res, next) => {
       const principal = principalOf(res);
       if (principal.via !== 'api-key' || !principal.projectId) {
-        throw forbidden('The gateway needs an API key bound to a project.', 'Auth.ProjectKeyRequired');
+        throw forbidden(
+          'The gateway needs an API key bound to a project: POST /api/v1/api-keys {name, projectId} makes one, ' +
+            'and POST /api/projects/from-template makes a project with its key.',
+          'Auth.ProjectKeyRequired',
+        );
       }
       const caller: GatewayCaller = {
         accountId: principal.accountId,

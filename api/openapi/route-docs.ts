@@ -102,6 +102,9 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
       ...(doc.etag ? { headers: { ETag: { description: doc.etag, schema: { type: 'string' as const } } } } : {}),
     },
   };
+  if (doc.alsoSucceeds) {
+    responses[doc.alsoSucceeds.status] = { description: doc.alsoSucceeds.when, content: successContent(doc, family) };
+  }
   const invalid = [
     doc.body || doc.query || params || doc.multipartFiles ? 'The request is invalid.' : undefined,
     doc.organization ? noOrganizationSelected : undefined,
@@ -111,6 +114,7 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
     responses[401] = errorResponse(family, 'Missing or invalid credentials.');
     responses[403] = errorResponse(family, 'The credential may not do this.');
   }
+  if (doc.unauthorized) responses[401] = errorResponse(family, doc.unauthorized);
   if (doc.gatewayAccounting === 'paid') responses[402] = errorResponse(family, walletShort);
   const missing = [
     params ? 'Not found.' : undefined,

@@ -43,6 +43,12 @@ export type Route = {
   /** Success status and what it returns; JSON by default. */
   status?: number;
   returns?: string;
+  /** A second success status the route answers and when (a replay answering the record the first request made, an
+   * update beside a creation). */
+  alsoSucceeds?: { status: number; when: string };
+  /** The route answers 401 for credentials it reads itself, though it needs none to be called (a login's e-mail and
+   * password): a sentence naming the code. */
+  unauthorized?: string;
   content?: 'json' | 'text' | 'markdown' | 'csv' | 'html' | 'none' | 'json-or-sse' | 'json-or-csv' | 'binary';
   /** The route answers 409 when the caller's state refuses it, such as a limit on what it may hold (a sentence
    * naming the code and the cause). */

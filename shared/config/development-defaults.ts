@@ -17,3 +17,11 @@ export function adminPasswordRefusal(config: { NODE_ENV: string; ADMIN_PASSWORD:
   }
   return undefined;
 }
+
+/** How `npm start` names the seeded Admin's password: the development default by its value (the README shows it
+ * too; production never keeps it, see adminPasswordRefusal), any other only by the variable that holds it. */
+export function adminPasswordHint(config: { ADMIN_PASSWORD: string }): string {
+  return config.ADMIN_PASSWORD === DEVELOPMENT_ADMIN_PASSWORD
+    ? `password ${DEVELOPMENT_ADMIN_PASSWORD}, the development default; ADMIN_PASSWORD sets another`
+    : 'password from ADMIN_PASSWORD';
+}

@@ -1,5 +1,9 @@
 import { availableParallelism } from 'node:os';
-import { adminPasswordRefusal, DEVELOPMENT_ADMIN_PASSWORD } from '../../shared/config/development-defaults.js';
+import {
+  adminPasswordHint,
+  adminPasswordRefusal,
+  DEVELOPMENT_ADMIN_PASSWORD,
+} from '../../shared/config/development-defaults.js';
 import { ConfigError, loadConfig } from '../../shared/config/index.js';
 import { selectQueues } from '../../shared/queues/registry.js';
 
@@ -155,6 +159,13 @@ describe('development defaults that grant access', () => {
   });
   it('accepts a private ADMIN_PASSWORD of 12 characters or more in production', () => {
     expect(adminPasswordRefusal({ ...production, ADMIN_PASSWORD: 'twelve-chars' })).toBeUndefined();
+  });
+  it('npm start names the development password when ADMIN_PASSWORD is unset, and never a password that was set', () => {
+    expect(adminPasswordHint(loadConfig({}))).toBe(
+      'password ockhub-admin-dev, the development default; ADMIN_PASSWORD sets another',
+    );
+    const hint = adminPasswordHint(loadConfig({ ADMIN_PASSWORD: 'my-own-password' }));
+    expect([hint, hint.includes('my-own-password')]).toEqual(['password from ADMIN_PASSWORD', false]);
   });
 });
 

@@ -341,7 +341,11 @@ describe('bad input, auth, quota and money', () => {
     const user = await createUser(w.h);
     const unbound = await post(good, bearer(user.apiKey));
     expect(unbound.status).toBe(403);
-    expect(((await unbound.json()) as { error: { type: string } }).error.type).toBe('permission_error');
+    // The message says how to get the key it asks for (an account key is what "First API key" makes).
+    expect(((await unbound.json()) as { error: { type: string; message: string } }).error).toEqual({
+      type: 'permission_error',
+      message: expect.stringMatching(/bound to a project: POST \/api\/v1\/api-keys \{name, projectId\}.*from-template/),
+    });
     const session = await post(good, bearer(user.session));
     expect(session.status).toBe(403);
   });

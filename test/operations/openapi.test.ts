@@ -133,6 +133,32 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it('documents the 401 of a login and the second success status of a replay or an update', async () => {
+    type Operation = { responses: Record<string, { description: string }> };
+    const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
+    const responses = (path: string) => paths[path]?.post?.responses ?? {};
+    for (const login of ['/api/v1/auth/login', '/api/v1/auth/session']) {
+      expect(responses(login)['401']?.description).toMatch(/^Auth\.InvalidCredentials: /);
+    }
+    for (const replayed of [
+      '/api/organization/wallet/redeem',
+      '/api/organization/wallet/recharge',
+      '/api/organization/wallet/records/{recordId}/refund',
+    ]) {
+      expect([Object.keys(responses(replayed)), responses(replayed)['200']?.description]).toEqual([
+        expect.arrayContaining(['200', '201']),
+        expect.stringMatching(/record again\.$/),
+      ]);
+    }
+    expect(responses('/api/projects/{projectId}/members')['201']?.description).toBe('The member was added.');
+    expect(responses('/api/projects/{projectId}/members')['200']?.description).toMatch(/its role is changed/);
+    // The 401 documented is what a wrong login answers (the replays' 200 is tested with each route).
+    const wrong = await h.http
+      .post('/api/v1/auth/login')
+      .send({ email: 'nobody@test.ockhub.local', password: 'x'.repeat(12) });
+    expect([wrong.status, wrong.body.title]).toEqual([401, 'Auth.InvalidCredentials']);
+  });
+
   it('serves the interactive reference at /docs with its assets from the package, not a CDN', async () => {
     const page = await h.http.get('/docs');
     expect(page.status).toBe(200);

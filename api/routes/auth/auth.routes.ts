@@ -16,6 +16,8 @@ import { loginBody, passwordChangeBody, profileBody } from './auth.schemas.js';
 // The console's sign-in: the session token goes only into the HttpOnly, SameSite=Strict cookie, never the body.
 const consoleCookie = { name: CONSOLE_COOKIE, path: '/' };
 const account = { access: 'bearer', dailyQuota: 'counted', before: signedIn } as const;
+const wrongCredentials =
+  'Auth.InvalidCredentials: the e-mail or the password is wrong (the same answer for an unknown e-mail).';
 
 export const authArea: Area = {
   tag: 'Auth',
@@ -26,6 +28,7 @@ export const authArea: Area = {
       summary: 'Sign in; returns a console session token',
       access: 'public',
       body: loginBody,
+      unauthorized: wrongCredentials,
       rateLimited: guessing,
       busy: hashingBusy,
       handler: (ctx) => async (req, res) => {
@@ -45,6 +48,7 @@ export const authArea: Area = {
       access: 'public',
       body: loginBody,
       returns: '`{expiresAt, account}`; the session token is only in the `ockhub_session` cookie.',
+      unauthorized: wrongCredentials,
       rateLimited: guessing,
       busy: hashingBusy,
       handler: (ctx) => async (req, res) => {

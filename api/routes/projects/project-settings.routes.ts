@@ -37,6 +37,9 @@ export const projectSettingsRoutes = defineRoutes([
     summary: 'Add or update a project member',
     ...inProjectRoute,
     body: projectMemberBody,
+    status: 201,
+    returns: 'The member was added.',
+    alsoSucceeds: { status: 200, when: 'The account was a member already: its role is changed.' },
     handler: (ctx) => async (req, res) => {
       const access = projectOf(res);
       requireProjectManager(access, 'manage project members');

@@ -52,6 +52,7 @@ export const walletAdminRoutes = defineRoutes([
     organization: true,
     body: rechargeBody,
     status: 201,
+    alsoSucceeds: { status: 200, when: 'A repeat of a request with this Idempotency-Key: its Recharge record again.' },
     idempotencyKey: true,
     before: (ctx, route) => [authenticate(ctx, route), rechargeAdmin],
     handler: (ctx) => async (req, res) => {
@@ -80,6 +81,7 @@ export const walletAdminRoutes = defineRoutes([
     body: refundBody,
     conflicts: 'Wallet.AlreadyRefunded: the consumption was refunded before, with another amount or reason.',
     status: 201,
+    alsoSucceeds: { status: 200, when: 'The same refund was made before: its Refund record again.' },
     before: (ctx, route) => [authenticate(ctx, route), requireRole('Admin')],
     handler: (ctx) => async (req, res) => {
       const input = body(req, refundBody, 'Wallet.InvalidRefund');

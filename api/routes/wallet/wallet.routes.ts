@@ -43,6 +43,7 @@ export const walletArea: Area = {
       ...org,
       body: redeemBody,
       status: 201,
+      alsoSucceeds: { status: 200, when: 'The organization redeemed this code before: its Recharge record again.' },
       notFound: 'TopUpCode.NotFound: no top-up code is this one.',
       conflicts: 'TopUpCode.Redeemed: the code was redeemed by another organization.',
       gone: 'TopUpCode.Expired, TopUpCode.Revoked: the code expired or was revoked.',
