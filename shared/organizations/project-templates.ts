@@ -2,9 +2,10 @@
 
 import { and, count, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../db/client.js';
-import { organizations, projectTemplates, type TemplateCategory, type TemplateConfig } from '../db/schema/index.js';
+import { projectTemplates, type TemplateCategory, type TemplateConfig } from '../db/schema/index.js';
 import { conflict, notFound } from '../errors/app-error.js';
 import { isUuid } from '../validation/uuid.js';
+import { countHeldUnderLock, MAX_TEMPLATES_PER_ORGANIZATION, organizationLimitErrors } from './organization-limits.js';
 import { systemTemplates } from './system-templates.js';
 
 export type ProjectTemplate = typeof projectTemplates.$inferSelect;
@@ -72,9 +73,9 @@ export async function listTemplates(
 }
 
 /**
- * Creates an organization's template. A public one is counted against MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION with the
- * organization row locked (`no key update`: creates serialize, while rows referencing the organization, such as new
- * projects, are not held up), so concurrent creates cannot pass the limit together.
+ * Creates an organization's template, counted against MAX_TEMPLATES_PER_ORGANIZATION and, when public,
+ * MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION, with the organization row locked (organization-limits.ts), so concurrent
+ * creates cannot pass a limit together.
  */
 export async function createTemplate(
   db: DbExecutor,
@@ -83,17 +84,15 @@ export async function createTemplate(
   input: TemplateInput,
 ): Promise<ProjectTemplate> {
   return db.transaction(async (tx) => {
+    const own = eq(projectTemplates.organizationId, organizationId);
+    if ((await countHeldUnderLock(tx, organizationId, projectTemplates, own)) >= MAX_TEMPLATES_PER_ORGANIZATION) {
+      throw organizationLimitErrors.templates();
+    }
     if (input.isPublic) {
-      await tx
-        .select({ id: organizations.id })
-        .from(organizations)
-        .where(eq(organizations.id, organizationId))
-        .for('no key update');
-      // Counted in a statement of its own after the lock, so it sees every template committed before it was ours.
       const [published] = await tx
         .select({ n: count() })
         .from(projectTemplates)
-        .where(and(eq(projectTemplates.organizationId, organizationId), eq(projectTemplates.isPublic, true)));
+        .where(and(own, eq(projectTemplates.isPublic, true)));
       if ((published?.n ?? 0) >= MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION) throw publicTemplateLimitReached();
     }
     const [row] = await tx

@@ -5,17 +5,20 @@ import type { DbExecutor } from '../db/client.js';
 import { apiKeys, projectMembers, projects } from '../db/schema/index.js';
 import { CredentialCache } from '../identity/credential-cache.js';
 import type { Project } from './access.js';
+import { countHeldUnderLock, MAX_PROJECTS_PER_ORGANIZATION, organizationLimitErrors } from './organization-limits.js';
 import { quotaCountersOf } from './project-quotas.js';
 
 export type ProjectInput = { name: string; description?: string | undefined; templateId?: string };
 
-/** Inserts the project and its Owner; callers run it inside their transaction. */
+/** Inserts the project and its Owner within the organization's cap; callers run it inside their transaction. */
 export async function insertProject(
   tx: DbExecutor,
   organizationId: string,
   ownerId: string,
   input: ProjectInput,
 ): Promise<Project> {
+  const held = await countHeldUnderLock(tx, organizationId, projects, eq(projects.organizationId, organizationId));
+  if (held >= MAX_PROJECTS_PER_ORGANIZATION) throw organizationLimitErrors.projects();
   const [project] = await tx
     .insert(projects)
     .values({

@@ -86,8 +86,13 @@ describe('the OpenAPI document', () => {
     const conflict = (path: string, method = 'post') => paths[path]?.[method]?.responses['409'];
     expect(conflict('/api/v1/api-keys')?.description).toMatch(/^ApiKey\.LimitReached: .*100 keys/);
     expect(conflict('/api/v1/api-keys')?.content['application/problem+json']).toBeDefined();
-    expect(conflict('/api/project-templates')?.description).toMatch(/^Template\.PublicLimitReached: .*20 public/);
-    expect(conflict('/api/projects/from-template')?.description).toMatch(/^ApiKey\.LimitReached/);
+    expect(conflict('/api/project-templates')?.description).toMatch(
+      /^Template\.LimitReached: .*100 templates .*; Template\.PublicLimitReached: 20 public/,
+    );
+    expect(conflict('/api/projects')?.description).toMatch(/^Project\.LimitReached: .*1,000 projects/);
+    expect(conflict('/api/projects/from-template')?.description).toMatch(
+      /^Project\.LimitReached: .* ApiKey\.LimitReached/,
+    );
     expect(conflict('/api/project-templates', 'get')).toBeUndefined();
     expect(conflict('/v1/videos')?.description).toMatch(/^Idempotency\.RequestInFlight/);
     expect(paths['/api/project-templates']?.get?.responses['400']).toBeDefined();

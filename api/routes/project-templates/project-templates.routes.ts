@@ -1,7 +1,9 @@
 // `/api/project-templates`: the built-in templates, public custom ones and the current organization's own;
 // an organization Admin creates custom ones.
+
 import type { TemplateConfig } from '../../../shared/db/schema/index.js';
 import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
+import { MAX_TEMPLATES_PER_ORGANIZATION } from '../../../shared/organizations/organization-limits.js';
 import {
   createTemplate,
   deleteTemplate,
@@ -68,7 +70,7 @@ export const projectTemplatesArea: Area = {
       ...org,
       body: templateBody,
       status: 201,
-      conflicts: `Template.PublicLimitReached: the organization already has ${MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION} public templates.`,
+      conflicts: `Template.LimitReached: the organization already has ${MAX_TEMPLATES_PER_ORGANIZATION} templates of its own; Template.PublicLimitReached: ${MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION} public ones.`,
       before: inCurrentOrganization,
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);

@@ -4,6 +4,7 @@
 
 import { MAX_API_KEYS_PER_ACCOUNT } from '../../../shared/identity/api-keys.js';
 import { requireOrganizationAdmin, requireProjectManager } from '../../../shared/organizations/access.js';
+import { MAX_PROJECTS_PER_ORGANIZATION } from '../../../shared/organizations/organization-limits.js';
 import { createProjectFromTemplate } from '../../../shared/organizations/project-from-template.js';
 import { createProject, deleteProject, listProjects } from '../../../shared/organizations/projects.js';
 import { sendData, sendPage } from '../../http/envelope.js';
@@ -28,6 +29,7 @@ const inNamedOrganization: Before = (ctx, route) => [
   currentOrganization(ctx, { fromBody: true }),
 ];
 const org = { access: 'bearer', dailyQuota: 'shown', organization: true } as const;
+const projectLimitConflict = `Project.LimitReached: the organization already holds ${MAX_PROJECTS_PER_ORGANIZATION.toLocaleString('en')} projects.`;
 
 export const projectsArea: Area = {
   tag: 'Projects',
@@ -40,6 +42,7 @@ export const projectsArea: Area = {
       before: inNamedOrganization,
       body: createProjectBody,
       status: 201,
+      conflicts: projectLimitConflict,
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'create projects');
@@ -57,7 +60,7 @@ export const projectsArea: Area = {
       status: 201,
       notFound:
         "Template.NotFound: no built-in or public template, or template of the caller's organization, has this id.",
-      conflicts: `ApiKey.LimitReached: the caller already holds ${MAX_API_KEYS_PER_ACCOUNT} API keys (the project's key would pass the limit; nothing is created).`,
+      conflicts: `${projectLimitConflict} ApiKey.LimitReached: the caller already holds ${MAX_API_KEYS_PER_ACCOUNT} API keys (the project's key would pass the limit; nothing is created).`,
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'create projects');
