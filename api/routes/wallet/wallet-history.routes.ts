@@ -1,9 +1,11 @@
 // Reading a wallet's past for people: the settled balance over time (a chart) and the records as a CSV download.
 // Any member of the current organization, as for the record list.
+
 import { balanceHistory } from '../../../shared/wallet/balance-history.js';
 import { recordCsvLines } from '../../../shared/wallet/record-export.js';
 import { getWallet } from '../../../shared/wallet/wallets.js';
 import { sendData } from '../../http/envelope.js';
+import { sendLines } from '../../http/send-lines.js';
 import { query } from '../../http/validate.js';
 import { inCurrentOrganization, organizationOf } from '../../middleware/organization-access.js';
 import { defineRoutes } from '../route.js';
@@ -49,17 +51,7 @@ export const walletHistoryRoutes = defineRoutes([
       );
       res.setHeader('Cache-Control', 'no-store');
       if (!first.done) res.write(first.value);
-      try {
-        for await (const line of lines) {
-          if (!res.write(line)) await new Promise((resolve) => res.once('drain', resolve));
-          if (res.destroyed) return;
-        }
-      } catch (err) {
-        // Headers are gone: the only honest signal left is a cut connection.
-        res.destroy(err as Error);
-        return;
-      }
-      res.end();
+      await sendLines(res, lines);
     },
   },
 ]);
