@@ -89,6 +89,7 @@ function ProjectList({ organizationId }: { organizationId: string }) {
         label="Projects"
         columns={['Name', 'Created', { label: 'Links', hidden: true }]}
         rows={projects.data?.data}
+        busy={projects.isPlaceholderData}
         empty="No projects yet."
       >
         {(p) => (

@@ -74,6 +74,7 @@ export function RecordsTable(props: { organizationId: string; currency: string; 
           ...(props.canRefund ? ['Refund'] : []),
         ]}
         rows={records.data?.data}
+        busy={records.isPlaceholderData}
         empty="No records match."
       >
         {(r) => (
