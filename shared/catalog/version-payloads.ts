@@ -10,7 +10,7 @@ const jsonObject = z.record(z.string(), z.unknown());
 export const mcpTransports = ['stdio', 'streamable-http', 'sse'] as const;
 
 // MCP objects keep fields this schema does not name (the protocol adds some, e.g. tool annotations).
-const mcpConnection = z.looseObject({
+export const mcpConnection = z.looseObject({
   transport: z.enum(mcpTransports),
   command: shortText(512).optional(),
   args: z.array(z.string().max(1024)).max(64).optional(),

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { itemTypes } from '../../../shared/catalog/item-types.js';
 import {
-  agentFields,
+  mcpConnection,
   mcpFields,
   mcpTransports,
   skillFields,
@@ -51,6 +51,10 @@ export const catalogPage = z
   })
   .meta({ id: 'CatalogPage' });
 
+/** A URL as the publisher wrote it: the catalog checks it with WHATWG's parser, which takes what RFC 3986 does not
+ * (an MCP connection's `${NAME}` placeholders of config fields), so the document claims no `uri` format. */
+const storedUrl = z.string();
+
 const optionalFields = (fields: Record<string, z.ZodType>) =>
   Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, schema.optional()]));
 
@@ -69,11 +73,12 @@ export const catalogVersionSummary = z
 export const catalogVersionDetail = catalogVersionSummary
   .extend({
     readme: z.string().optional(),
-    sourceUrl: z.string().optional(),
+    sourceUrl: storedUrl.optional(),
     ...mcpFields,
+    connections: z.array(mcpConnection.extend({ url: storedUrl.optional() })).optional(),
     ...optionalFields(skillFields),
-    ...agentFields,
     ...soulFields,
+    packageUrl: storedUrl.optional(),
   })
   .meta({
     id: 'CatalogVersionDetail',
