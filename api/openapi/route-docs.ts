@@ -37,11 +37,14 @@ function pathParams(doc: RouteDoc): z.ZodObject | undefined {
   return z.object(Object.fromEntries(names.map((n) => [n, doc.params?.[n]?.schema ?? z.string()])));
 }
 
-const envelopeOr = (family: RouteFamily, data: z.ZodType) =>
-  family === 'organization' ? z.object({ data, code: z.number().int(), error: z.null() }) : data;
+/** The success body of a family: the organization family's envelope around `data` (with the fields the route's
+ * envelope adds, such as a page's `total`), every other family's `data` as it is. */
+const envelopeOr = (family: RouteFamily, data: z.ZodType, envelopeFields: RouteDoc['envelopeFields'] = {}) =>
+  family === 'organization' ? z.object({ data, code: z.number().int(), error: z.null(), ...envelopeFields }) : data;
 
 function successContent(doc: RouteDoc, family: RouteFamily): ResponseConfig['content'] {
-  const any = z.any();
+  const any = doc.response ?? z.any();
+  const body = envelopeOr(family, any, doc.envelopeFields);
   switch (doc.content ?? 'json') {
     case 'none':
       return undefined;
@@ -58,9 +61,9 @@ function successContent(doc: RouteDoc, family: RouteFamily): ResponseConfig['con
     case 'json-or-sse':
       return { 'application/json': { schema: any }, 'text/event-stream': { schema: z.string() } };
     case 'json-or-csv':
-      return { 'application/json': { schema: envelopeOr(family, any) }, 'text/csv': { schema: z.string() } };
+      return { 'application/json': { schema: body }, 'text/csv': { schema: z.string() } };
     default:
-      return { 'application/json': { schema: envelopeOr(family, any) } };
+      return { 'application/json': { schema: body } };
   }
 }
 

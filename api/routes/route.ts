@@ -43,6 +43,13 @@ export type Route = {
   /** Success status and what it returns; JSON by default. */
   status?: number;
   returns?: string;
+  /** The schema of the success body's JSON (for the organization family the envelope's `data`; route-docs.ts wraps
+   * it), taken from the route's presenters. Without one the document says only "any JSON". Fields the presenters drop
+   * when null are `.optional()`, never nullable. test/operations/openapi-responses.test.ts holds real answers to it. */
+  response?: z.ZodType;
+  /** Fields the organization family's envelope carries beside `data` (a list's `total`, a page's `page` and `size`:
+   * `pageFields` in api/openapi/response-parts.ts). */
+  envelopeFields?: Record<string, z.ZodType>;
   /** A second success status the route answers and when (a replay answering the record the first request made, an
    * update beside a creation). */
   alsoSucceeds?: { status: number; when: string };

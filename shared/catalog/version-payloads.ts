@@ -10,7 +10,7 @@ const jsonObject = z.record(z.string(), z.unknown());
 export const mcpTransports = ['stdio', 'streamable-http', 'sse'] as const;
 
 // MCP objects keep fields this schema does not name (the protocol adds some, e.g. tool annotations).
-const mcpConnection = z.looseObject({
+export const mcpConnection = z.looseObject({
   transport: z.enum(mcpTransports),
   command: shortText(512).optional(),
   args: z.array(z.string().max(1024)).max(64).optional(),
@@ -57,7 +57,7 @@ const mcpConfigField = z.object({
 });
 
 /** The MCP fields as a publisher sends them (all optional); `mcpPayload` is the stored, defaulted form. */
-const mcpFields = {
+export const mcpFields = {
   connections: z.array(mcpConnection).max(16).optional(),
   tools: z.array(mcpTool).max(500).optional(),
   resources: z.array(mcpResource).max(500).optional(),
@@ -80,23 +80,18 @@ export const mcpPayload = z.object(mcpFields).transform((p) => ({
  * bundle-manifest.ts); every part stays null until then. `executesCode`, when the worker leaves it null, is derived
  * from the bundle's files at approval (see `bundleExecutesCode`).
  */
+export const skillFields = {
+  bundleFiles: z.array(z.looseObject({ path: z.string().max(1024), size: z.number().int().nonnegative() })).max(500),
+  dependencies: z.array(jsonObject.or(z.string().max(256))).max(200),
+  examples: z.array(jsonObject.or(z.string().max(4000))).max(100),
+  parameters: z.array(jsonObject).max(50),
+};
+
 export const skillPayload = z.object({
-  bundleFiles: z
-    .array(z.looseObject({ path: z.string().max(1024), size: z.number().int().nonnegative() }))
-    .max(500)
-    .nullable()
-    .default(null),
-  dependencies: z
-    .array(jsonObject.or(z.string().max(256)))
-    .max(200)
-    .nullable()
-    .default(null),
-  examples: z
-    .array(jsonObject.or(z.string().max(4000)))
-    .max(100)
-    .nullable()
-    .default(null),
-  parameters: z.array(jsonObject).max(50).nullable().default(null),
+  bundleFiles: skillFields.bundleFiles.nullable().default(null),
+  dependencies: skillFields.dependencies.nullable().default(null),
+  examples: skillFields.examples.nullable().default(null),
+  parameters: skillFields.parameters.nullable().default(null),
   executesCode: z.boolean().nullable().default(null),
 });
 
@@ -110,14 +105,14 @@ export function bundleExecutesCode(payload: SkillPayload | null): boolean | null
   return payload.bundleFiles.some((f) => scriptFile.test(f.path) || f.path.startsWith('scripts/'));
 }
 
-const agentFields = {
+export const agentFields = {
   packageUrl: url.optional(),
   checksum: z
     .string()
     .regex(/^(sha256:)?[0-9a-f]{64}$|^sha512-[A-Za-z0-9+/=]{86,88}$/, 'must be sha256:<64 hex> or an SRI sha512 value')
     .optional(),
 };
-const soulFields = { ...agentFields, soulMd: z.string().max(100_000).optional() };
+export const soulFields = { ...agentFields, soulMd: z.string().max(100_000).optional() };
 
 export const agentPayload = z.object(agentFields);
 export const soulPayload = z.object(soulFields);

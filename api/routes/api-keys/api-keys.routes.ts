@@ -1,4 +1,5 @@
 // API keys of the caller's account, its daily usage and quota requests (API key or console session).
+import { z } from 'zod';
 import {
   createApiKey,
   deleteApiKey,
@@ -14,6 +15,7 @@ import { auditActorOf } from '../../middleware/audit-actor.js';
 import { principalOf, signedIn } from '../../middleware/auth.js';
 import type { Area, Route } from '../route.js';
 import { presentApiKey, presentQuotaRequest } from './api-keys.presenters.js';
+import { apiKey, createdApiKey, quotaRequest, usageDays } from './api-keys.responses.js';
 import { createApiKeyBody, quotaRequestBody, usageQuery } from './api-keys.schemas.js';
 
 const account = { access: 'bearer', dailyQuota: 'counted' } as const;
@@ -46,6 +48,7 @@ export const apiKeysArea: Area = {
       summary: 'List the API keys of the account',
       ...account,
       returns: `The account's keys, newest first (at most ${MAX_API_KEYS_PER_ACCOUNT}).`,
+      response: z.array(apiKey),
       handler: (ctx) => async (_req, res) => {
         res.json((await listApiKeys(ctx, principalOf(res).accountId)).map(presentApiKey));
       },
@@ -56,6 +59,7 @@ export const apiKeysArea: Area = {
       summary: 'Create an API key (the token is shown once)',
       ...account,
       body: createApiKeyBody,
+      response: createdApiKey,
       conflicts: `ApiKey.LimitReached: the account already holds ${MAX_API_KEYS_PER_ACCOUNT} keys, enabled or disabled.`,
       handler: (ctx) => async (req, res) => {
         const input = body(req, createApiKeyBody, 'ApiKey.Invalid');
@@ -69,6 +73,7 @@ export const apiKeysArea: Area = {
       summary: 'Daily usage of the account quota',
       ...account,
       query: usageQuery,
+      response: usageDays,
       handler: (ctx) => async (req, res) => {
         const { days } = query(req, usageQuery, 'ApiKey.InvalidQuery');
         res.json(await usageHistory(ctx, principalOf(res).accountId, days));
@@ -80,6 +85,7 @@ export const apiKeysArea: Area = {
       summary: 'Ask for a higher daily quota',
       ...account,
       body: quotaRequestBody,
+      response: quotaRequest,
       handler: (ctx) => async (req, res) => {
         const input = body(req, quotaRequestBody, 'QuotaRequest.Invalid');
         res.json(presentQuotaRequest(await submitQuotaRequest(ctx, principalOf(res).accountId, input)));
@@ -90,6 +96,7 @@ export const apiKeysArea: Area = {
       path: '/quota-requests/mine',
       summary: 'My quota requests',
       ...account,
+      response: z.array(quotaRequest),
       handler: (ctx) => async (_req, res) => {
         res.json((await listOwnQuotaRequests(ctx, principalOf(res).accountId)).map(presentQuotaRequest));
       },

@@ -11,6 +11,7 @@ import { authenticatedByCookie, principalOf, signedIn } from '../../middleware/a
 import { guessing, hashingBusy } from '../../openapi/limit-notes.js';
 import type { Area } from '../route.js';
 import { presentMe } from './auth.presenters.js';
+import { consoleSessionAnswer, loggedOut, loginAnswer, me, passwordChanged } from './auth.responses.js';
 import { loginBody, passwordChangeBody, profileBody } from './auth.schemas.js';
 
 // The console's sign-in: the session token goes only into the HttpOnly, SameSite=Strict cookie, never the body.
@@ -28,6 +29,7 @@ export const authArea: Area = {
       summary: 'Sign in; returns a console session token',
       access: 'public',
       body: loginBody,
+      response: loginAnswer,
       unauthorized: wrongCredentials,
       rateLimited: guessing,
       busy: hashingBusy,
@@ -48,6 +50,7 @@ export const authArea: Area = {
       access: 'public',
       body: loginBody,
       returns: '`{expiresAt, account}`; the session token is only in the `ockhub_session` cookie.',
+      response: consoleSessionAnswer,
       unauthorized: wrongCredentials,
       rateLimited: guessing,
       busy: hashingBusy,
@@ -90,6 +93,7 @@ export const authArea: Area = {
       path: '/me',
       summary: 'The signed-in account',
       ...account,
+      response: me,
       handler: (ctx) => async (_req, res) => {
         res.json(presentMe(await getAccount(ctx, principalOf(res).accountId)));
       },
@@ -99,6 +103,7 @@ export const authArea: Area = {
       path: '/me',
       summary: 'Update the profile',
       ...account,
+      response: me,
       body: profileBody,
       handler: (ctx) => async (req, res) => {
         const input = body(req, profileBody, 'Auth.InvalidProfile');
@@ -110,6 +115,7 @@ export const authArea: Area = {
       path: '/me/password',
       summary: 'Change the password',
       ...account,
+      response: passwordChanged,
       body: passwordChangeBody,
       rateLimited: guessing,
       busy: hashingBusy,
@@ -130,6 +136,7 @@ export const authArea: Area = {
       path: '/logout',
       summary: 'Revoke the current console session',
       ...account,
+      response: loggedOut,
       handler: (ctx) => async (_req, res) => {
         const principal = principalOf(res);
         if (principal.sessionId) await revokeSession(ctx, principal.sessionId);

@@ -2,6 +2,7 @@
 // plus the signed-in report and rating of a published item. Paths whose {type} is not a catalog type fall through
 // to the other route areas (and finally to the 404 problem).
 import type { Request } from 'express';
+import { z } from 'zod';
 import { listItems } from '../../../shared/catalog/catalog-list.js';
 import {
   getPublishedItem,
@@ -29,6 +30,15 @@ import {
   presentVersionSummary,
   roundRating,
 } from './catalog.presenters.js';
+import {
+  catalogCategories,
+  catalogItemDetail,
+  catalogPage,
+  catalogRating,
+  catalogReport,
+  catalogVersionDetail,
+  catalogVersionSummary,
+} from './catalog.responses.js';
 import { listQuery, ratingBody, reportBody } from './catalog.schemas.js';
 
 const slugOf = (req: Request) => pathParam(req, 'slug');
@@ -45,29 +55,42 @@ export const catalogArea: Area = {
   routes: [
     publicReadRoute(
       'catalog',
-      { path: '/', summary: 'List published items (search, filters, sort, paging)', query: listQuery },
+      {
+        path: '/',
+        summary: 'List published items (search, filters, sort, paging)',
+        query: listQuery,
+        response: catalogPage,
+      },
       async (ctx, req) => {
         const page = await listItems(ctx.db, itemTypeOf(req), query(req, listQuery, 'Catalog.InvalidQuery'));
         return { json: { ...page, items: page.items.map(presentSummary) } };
       },
     ),
-    publicReadRoute('catalog', { path: '/categories', summary: 'Categories of the type' }, async (ctx, req) => ({
-      json: (await listCategories(ctx.db, itemTypeOf(req))).map(presentCategory),
-    })),
-    publicReadRoute('catalog', { path: '/:slug', summary: 'An item with its latest version' }, async (ctx, req) => {
-      const { item, currentVersion } = await getPublishedItem(ctx.db, itemTypeOf(req), slugOf(req));
-      return { json: presentDetail(item, currentVersion) };
-    }),
     publicReadRoute(
       'catalog',
-      { path: '/:slug/versions', summary: 'Published versions of an item' },
+      { path: '/categories', summary: 'Categories of the type', response: catalogCategories },
+      async (ctx, req) => ({
+        json: (await listCategories(ctx.db, itemTypeOf(req))).map(presentCategory),
+      }),
+    ),
+    publicReadRoute(
+      'catalog',
+      { path: '/:slug', summary: 'An item with its latest version', response: catalogItemDetail },
+      async (ctx, req) => {
+        const { item, currentVersion } = await getPublishedItem(ctx.db, itemTypeOf(req), slugOf(req));
+        return { json: presentDetail(item, currentVersion) };
+      },
+    ),
+    publicReadRoute(
+      'catalog',
+      { path: '/:slug/versions', summary: 'Published versions of an item', response: z.array(catalogVersionSummary) },
       async (ctx, req) => ({
         json: (await listPublishedVersions(ctx.db, itemTypeOf(req), slugOf(req))).map(presentVersionSummary),
       }),
     ),
     publicReadRoute(
       'catalog',
-      { path: '/:slug/versions/:version', summary: 'One version of an item' },
+      { path: '/:slug/versions/:version', summary: 'One version of an item', response: catalogVersionDetail },
       async (ctx, req) => {
         const row = await getPublishedVersion(ctx.db, itemTypeOf(req), slugOf(req), pathParam(req, 'version'));
         return { json: presentVersionDetail(itemTypeOf(req), row) };
@@ -95,6 +118,7 @@ export const catalogArea: Area = {
       dailyQuota: 'counted',
       before: signedIn,
       body: reportBody,
+      response: catalogReport,
       handler: (ctx) => async (req, res) => {
         const input = body(req, reportBody, 'Report.Invalid');
         const report = await reportItem(ctx, itemTypeOf(req), slugOf(req), principalOf(res).accountId, input);
@@ -109,6 +133,7 @@ export const catalogArea: Area = {
       dailyQuota: 'counted',
       before: signedIn,
       body: ratingBody,
+      response: catalogRating,
       handler: (ctx) => async (req, res) => {
         const { score } = body(req, ratingBody, 'Rating.Invalid');
         const rated = await rateItem(ctx, itemTypeOf(req), slugOf(req), principalOf(res).accountId, score);

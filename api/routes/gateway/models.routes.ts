@@ -14,6 +14,7 @@ import {
   presentOpenAiModel,
   wantsOpenAiShape,
 } from './models.presenters.js';
+import { modelAnswer, modelList } from './models.responses.js';
 import { modelListQuery } from './models.schemas.js';
 
 export const modelsArea: Area = {
@@ -26,6 +27,7 @@ export const modelsArea: Area = {
         "Models of the gateway: Anthropic's paginated list (OpenAI's list for a client whose User-Agent names one of OpenAI's SDKs)",
       ...gatewayCaller,
       query: modelListQuery,
+      response: modelList,
       returns:
         '`{data:[{id, type:"model", display_name, created_at, capabilities}], has_more, first_id, last_id}`, newest ' +
         'first; OpenAI\'s SDKs get `{object:"list", data:[{id, object:"model", created, owned_by}]}`.',
@@ -47,6 +49,7 @@ export const modelsArea: Area = {
       path: '/:id',
       summary: "One model, in Anthropic's shape (OpenAI's for OpenAI's SDKs)",
       ...gatewayCaller,
+      response: modelAnswer,
       // Any string may name a model: the registry answers 404 Model.NotFound for one it does not list.
       handler: (ctx) => {
         const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);

@@ -22,6 +22,7 @@ import { principalOf, requireRole } from '../../middleware/auth.js';
 import { publicReadRoute } from '../public-read-route.js';
 import type { Area, Route } from '../route.js';
 import { presentEntry, presentList, presentPublished } from './mcp-registry.presenters.js';
+import { registryEntry, registryList, registryPublished } from './mcp-registry.responses.js';
 import { detailQuery, listQuery } from './mcp-registry.schemas.js';
 import { notOfferedRoutes } from './not-offered.js';
 import { openReads } from './open-reads.js';
@@ -75,6 +76,7 @@ export const mcpRegistryArea: Area = {
         summary: 'List MCP servers (every published version; cursor paging; CORS open)',
         query: listQuery,
         returns: '`{servers: [{server, _meta}], metadata: {nextCursor?, count}}`.',
+        response: registryList,
       },
       async (ctx, req) => {
         const q = query(req, listQuery, 'McpRegistry.InvalidQuery');
@@ -97,6 +99,7 @@ export const mcpRegistryArea: Area = {
         summary: 'Every published version of a server, newest first',
         query: detailQuery,
         returns: '`{servers: [{server, _meta}], metadata: {count}}`.',
+        response: registryList,
       },
       async (ctx, req) => {
         const { include_deleted } = query(req, detailQuery, 'McpRegistry.InvalidQuery');
@@ -112,6 +115,7 @@ export const mcpRegistryArea: Area = {
         summary: 'One version of a server (`latest` for the newest)',
         query: detailQuery,
         returns: '`{server, _meta}`.',
+        response: registryEntry,
       },
       async (ctx, req) => {
         const { include_deleted } = query(req, detailQuery, 'McpRegistry.InvalidQuery');
@@ -129,6 +133,7 @@ export const mcpRegistryArea: Area = {
       dailyQuota: 'counted',
       body: serverJsonBody,
       returns: '`{server, _meta}`: the server.json as it will be served once approved.',
+      response: registryPublished,
       conflicts: `McpRegistry.NameTaken: the slug belongs to another publisher's server. Version.Exists: the version exists and is not editable, or is not greater than every existing one. Version.LimitReached: the item already holds ${MAX_VERSIONS_PER_ITEM} versions. Draft.LimitReached: a new server would pass the account's ${MAX_UNPUBLISHED_ITEMS_PER_ACCOUNT} unpublished items.`,
       before: (ctx, route) => [publisherApiKey(ctx, route), requireRole('Publisher')],
       handler: (ctx) => async (req, res) => {

@@ -2,6 +2,7 @@
 // A project route takes its organization from the project: a caller outside it gets 404. The project's
 // settings and activity are in the neighbouring files; this area mounts them all.
 
+import { z } from 'zod';
 import { MAX_API_KEYS_PER_ACCOUNT } from '../../../shared/identity/api-keys.js';
 import { requireOrganizationAdmin, requireProjectManager } from '../../../shared/organizations/access.js';
 import { MAX_PROJECTS_PER_ORGANIZATION } from '../../../shared/organizations/organization-limits.js';
@@ -16,11 +17,13 @@ import {
   organizationOf,
   projectOf,
 } from '../../middleware/organization-access.js';
+import { pageFields } from '../../openapi/response-parts.js';
 import type { Area, Before } from '../route.js';
 import { projectActivityRoutes } from './project-activity.routes.js';
 import { inProjectRoute } from './project-route.js';
 import { projectSettingsRoutes } from './project-settings.routes.js';
 import { presentProject, presentProjectFromTemplate } from './projects.presenters.js';
+import { project, projectDeleted } from './projects.responses.js';
 import { createProjectBody, fromTemplateBody, projectsQuery } from './projects.schemas.js';
 
 /** Project creation names its organization in the body (`organizationId`), else the header. */
@@ -43,6 +46,7 @@ export const projectsArea: Area = {
       body: createProjectBody,
       status: 201,
       conflicts: projectLimitConflict,
+      response: project,
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'create projects');
@@ -76,6 +80,8 @@ export const projectsArea: Area = {
       ...org,
       before: inCurrentOrganization,
       query: projectsQuery,
+      response: z.array(project),
+      envelopeFields: pageFields,
       handler: (ctx) => async (req, res) => {
         const options = query(req, projectsQuery, 'Project.InvalidQuery');
         const { projects, total } = await listProjects(
@@ -92,6 +98,7 @@ export const projectsArea: Area = {
       path: '/:projectId',
       summary: 'A project',
       ...inProjectRoute,
+      response: project,
       handler: () => (_req, res) => {
         sendData(res, presentProject(projectOf(res).project));
       },
@@ -101,6 +108,7 @@ export const projectsArea: Area = {
       path: '/:projectId',
       summary: 'Delete a project',
       ...inProjectRoute,
+      response: projectDeleted,
       handler: (ctx) => async (_req, res) => {
         const access = projectOf(res);
         requireProjectManager(access, 'delete the project');

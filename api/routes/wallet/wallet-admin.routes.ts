@@ -18,6 +18,7 @@ import { auditActorOf } from '../../middleware/audit-actor.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
 import { defineRoutes } from '../route.js';
 import { presentRecord } from './wallet.presenters.js';
+import { walletRecord } from './wallet.responses.js';
 import { rechargeBody, refundBody } from './wallet.schemas.js';
 
 /** The wallet a platform Admin recharges: `X-Organization-Id`, else the Admin's only organization. */
@@ -51,6 +52,7 @@ export const walletAdminRoutes = defineRoutes([
     dailyQuota: 'shown',
     organization: true,
     body: rechargeBody,
+    response: walletRecord,
     status: 201,
     alsoSucceeds: { status: 200, when: 'A repeat of a request with this Idempotency-Key: its Recharge record again.' },
     idempotencyKey: true,

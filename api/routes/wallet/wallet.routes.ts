@@ -1,6 +1,7 @@
 // `/api/organization/wallet/**` of the current organization: any member reads the balance and records; an
 // organization Admin redeems top-up codes and manages alerts. The history reads and the platform Admin's
 // recharges and refunds are in the neighbouring files; this area mounts them all.
+import { z } from 'zod';
 import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
 import { listAlerts } from '../../../shared/wallet/alert-history.js';
 import { getAlertSettings, updateAlertSettings } from '../../../shared/wallet/alert-settings.js';
@@ -13,8 +14,10 @@ import { sendData, sendPage } from '../../http/envelope.js';
 import { body, query } from '../../http/validate.js';
 import { auditActorOf } from '../../middleware/audit-actor.js';
 import { inCurrentOrganization, organizationOf } from '../../middleware/organization-access.js';
+import { pageFields } from '../../openapi/response-parts.js';
 import type { Area } from '../route.js';
 import { presentAlert, presentAlertSettings, presentRecord, presentWallet } from './wallet.presenters.js';
+import { wallet, walletRecord } from './wallet.responses.js';
 import { alertSettingsBody, historyQuery, recordsQuery, redeemBody } from './wallet.schemas.js';
 import { walletAdminRoutes } from './wallet-admin.routes.js';
 import { walletHistoryRoutes } from './wallet-history.routes.js';
@@ -31,6 +34,7 @@ export const walletArea: Area = {
       path: '/',
       summary: 'Wallet balance',
       ...org,
+      response: wallet,
       handler: (ctx) => async (_req, res) => {
         sendData(res, presentWallet(await liveWallet(ctx, organizationOf(res).organizationId)));
       },
@@ -42,6 +46,7 @@ export const walletArea: Area = {
       summary: 'Redeem a top-up code into the wallet (organization Admin): one Recharge record naming the code id',
       ...org,
       body: redeemBody,
+      response: walletRecord,
       status: 201,
       alsoSucceeds: { status: 200, when: 'The organization redeemed this code before: its Recharge record again.' },
       notFound: 'TopUpCode.NotFound: no top-up code is this one.',
@@ -62,6 +67,8 @@ export const walletArea: Area = {
       summary: 'Wallet records (filter by type and period: `from`/`to` as UTC days or instants)',
       ...org,
       query: recordsQuery,
+      response: z.array(walletRecord),
+      envelopeFields: pageFields,
       handler: (ctx) => async (req, res) => {
         const paging = query(req, recordsQuery, 'Wallet.InvalidQuery');
         const page = await listRecords(ctx.db, organizationOf(res).organizationId, paging);

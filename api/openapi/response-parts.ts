@@ -1,0 +1,16 @@
+// Pieces the routes' response schemas share (Route.response): how the presenters write times and ids, and the
+// fields a list's envelope carries beside `data` in the organization family (api/http/envelope.ts).
+import { z } from 'zod';
+
+/** A time as the presenters write it: `Date.toISOString()`, UTC. */
+export const timestamp = z.iso.datetime();
+
+/** The fields `sendPage` adds beside `data`. */
+export const pageFields = {
+  total: z.number().int().nonnegative().meta({ description: 'Rows the filter selects, over every page.' }),
+  page: z.number().int().min(1),
+  size: z.number().int().min(1),
+};
+
+/** The field a whole list (no paging) adds beside `data`. */
+export const totalField = { total: z.number().int().nonnegative().meta({ description: 'Rows in `data`.' }) };

@@ -1,0 +1,39 @@
+// What the API key routes answer (api-keys.presenters.ts), as the OpenAPI document shows it; the token only once.
+import { z } from 'zod';
+import { apiKeyStatus, quotaRequestStatus } from '../../../shared/db/schema/index.js';
+import { timestamp } from '../../openapi/response-parts.js';
+
+const count = z.number().int().nonnegative();
+
+export const apiKey = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'The first 12 characters of the token.' }),
+    status: z.enum(apiKeyStatus.enumValues),
+    projectId: z.uuid().optional().meta({ description: 'The project the key is bound to (a gateway key).' }),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.optional(),
+    usage: z.object({ today: count, total: count }),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const createdApiKey = apiKey
+  .extend({ token: z.string().meta({ description: 'The `ock_` token: shown this once, never again.' }) })
+  .meta({ id: 'CreatedApiKey' });
+
+export const usageDays = z.object({
+  dailyQuota: z.number().int(),
+  days: z.array(z.object({ date: z.iso.date(), requestCount: count })),
+});
+
+export const quotaRequest = z
+  .object({
+    id: z.uuid(),
+    requestedQuota: z.number().int(),
+    reason: z.string().optional(),
+    status: z.enum(quotaRequestStatus.enumValues),
+    createdAt: timestamp,
+    decidedAt: timestamp.optional(),
+  })
+  .meta({ id: 'QuotaRequest' });

@@ -1,0 +1,328 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the catalog writes its placeholders literally as ${NAME}.
+// The success schemas of /openapi.json (Route.response) hold what the routes really answer: every route that
+// declares one is called in a real world (PostgreSQL, Redis, the catalog's publish workflow, the gateway's models)
+// and its answer is validated with Ajv against the schema as the document gives it, every object without an explicit
+// `additionalProperties` taken as closed, so a field the presenters send and the schema does not name fails here.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import { openApiPath } from '../../api/openapi/route-list.js';
+import { mountedAreas } from '../../api/routes/areas.js';
+import { registryNamespace } from '../../shared/mcp-registry/server-names.js';
+import { type Actors, createActors, createCategory, publishItem, uniqueSlug } from '../support/catalog-factory.js';
+import { createHarness, type Harness } from '../support/harness.js';
+import { bearer, createUser, platformAdminOf, type TestUser } from '../support/identity.js';
+import { anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
+
+type Schema = Record<string, unknown>;
+type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
+type Answer = { status: number; body: unknown; headers: Record<string, string> };
+
+let h: Harness;
+let a: Actors;
+let org: TestOrg;
+let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+let ajv: Ajv2020;
+const mcpSlug = uniqueSlug('tides');
+
+/** Every route that declares a response schema, as `get /api/v1/{type}` (both prefixes of the MCP registry). */
+const declared = mountedAreas.flatMap(({ prefix, family, area }) =>
+  area.routes
+    .filter((route) => route.response)
+    .map((route) => ({
+      operation: `${route.method} ${openApiPath(`${prefix}${route.path === '/' ? '' : route.path}`) || '/'}`,
+      enveloped: family === 'organization',
+    })),
+);
+const validated = new Set<string>();
+
+/** Closes every object that does not say what other properties it takes (zod's z.object, not its looseObject). */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // A $ref names a component, kept in $defs of the schema compiled.
+    out[key] = key === '$ref' ? (value as string).replace('#/components/schemas/', '#/$defs/') : closed(value);
+  }
+  if (out.type === 'object' && out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
+  return out;
+}
+
+const compiled = new Map<string, ValidateFunction>();
+
+/** The answer's violations of the documented schema of its status and media type (empty when it conforms). */
+function violations(operation: string, res: Answer): string[] {
+  const [method, path] = operation.split(' ') as [string, string];
+  const key = `${operation} ${res.status}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    const content = doc.paths[path]?.[method]?.responses[res.status]?.content ?? {};
+    const schema = content['application/json']?.schema;
+    if (!schema) return [`no application/json schema documented for ${key}`];
+    validate = ajv.compile({ ...(closed(schema) as Schema), $defs: closed(doc.components.schemas) as Schema });
+    compiled.set(key, validate);
+  }
+  return validate(res.body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+}
+
+/** Holds one real answer of a declared route to its documented schema. */
+function expectDocumented(operation: string, res: Answer, status = 200) {
+  expect([operation, res.status, res.headers['content-type']]).toEqual([
+    operation,
+    status,
+    expect.stringMatching(/^application\/json/),
+  ]);
+  expect(violations(operation, res)).toEqual([]);
+  validated.add(operation);
+}
+
+const mcpVersion = {
+  version: '1.0.0',
+  sourceUrl: 'https://github.com/acme/tides-mcp',
+  connections: [
+    { transport: 'stdio', command: 'npx', args: ['-y', '@acme/tides@1.0.0', '--port', '${PORT}'], env: { MODE: 'x' } },
+    {
+      transport: 'streamable-http',
+      url: 'https://tides.example/mcp/${REGION}',
+      headers: { Authorization: '${TOKEN}' },
+    },
+  ],
+  tools: [{ name: 'high_water', description: 'Next high water', inputSchema: { type: 'object' }, annotations: {} }],
+  resources: [{ name: 'harbours', uri: 'tides://harbours' }],
+  prompts: [{ name: 'plan', arguments: [{ name: 'harbour', required: true }] }],
+  configFields: [
+    { name: 'TOKEN', label: 'Token', type: 'secret', required: true },
+    { name: 'PORT', type: 'number', default: 8080 },
+    { name: 'REGION', description: 'Sea area' },
+  ],
+  permissions: ['network'],
+};
+
+beforeAll(async () => {
+  h = await createHarness();
+  a = await createActors(h, { verified: true });
+  const category = await createCategory(h, 'mcp');
+  await publishItem(h, a, 'mcp', { slug: mcpSlug, tags: ['tides'], categories: [category], version: mcpVersion });
+  await publishItem(h, a, 'soul', { version: { soulMd: '# Calm', packageUrl: 'https://example.com/soul.zip' } });
+  await publishItem(h, a, 'skill');
+  org = await anOrganization(h);
+  doc = (await h.http.get('/openapi.json').expect(200)).body;
+  ajv = new Ajv2020({ allErrors: true, strict: false });
+  ajvFormats.default(ajv);
+});
+afterAll(async () => h.close());
+
+describe('the documented success schemas hold what the routes answer', () => {
+  it('documents a non-empty success schema for every route that declares one', () => {
+    expect(declared.length).toBeGreaterThan(30);
+    const empty = declared.filter(({ operation, enveloped }) => {
+      const [method, path] = operation.split(' ') as [string, string];
+      const success = Object.entries(doc.paths[path]?.[method]?.responses ?? {}).filter(([s]) => /^2/.test(s));
+      return (
+        success.length === 0 ||
+        success.some(([, r]) => {
+          const schema = r.content?.['application/json']?.schema as { properties?: { data?: Schema } } | undefined;
+          const data = enveloped ? schema?.properties?.data : schema;
+          return !data || Object.keys(data).length === 0;
+        })
+      );
+    });
+    expect(empty.map((d) => d.operation)).toEqual([]);
+  });
+
+  it('the catalog: a page, an item, its versions and categories, a report and a rating', async () => {
+    for (const type of ['mcp', 'soul', 'skill']) {
+      expectDocumented('get /api/v1/{type}', await h.http.get(`/api/v1/${type}?pageSize=100`));
+    }
+    const search = await h.http.get(`/api/v1/mcp?search=${mcpSlug}`);
+    expectDocumented('get /api/v1/{type}', search);
+    expect(search.body.items.map((i: { slug: string }) => i.slug)).toEqual([mcpSlug]);
+    const souls = (await h.http.get('/api/v1/soul?pageSize=100')).body.items as { slug: string }[];
+    const skills = (await h.http.get('/api/v1/skill?pageSize=100')).body.items as { slug: string }[];
+    for (const path of [
+      `/api/v1/mcp/${mcpSlug}`,
+      `/api/v1/soul/${souls[0]?.slug}`,
+      `/api/v1/skill/${skills[0]?.slug}`,
+    ]) {
+      expectDocumented('get /api/v1/{type}/{slug}', await h.http.get(path));
+    }
+    expectDocumented('get /api/v1/{type}/categories', await h.http.get('/api/v1/mcp/categories'));
+    expectDocumented('get /api/v1/{type}/{slug}/versions', await h.http.get(`/api/v1/mcp/${mcpSlug}/versions`));
+    const version = await h.http.get(`/api/v1/mcp/${mcpSlug}/versions/1.0.0`);
+    expectDocumented('get /api/v1/{type}/{slug}/versions/{version}', version);
+    expect(version.body.tools[0].annotations).toEqual({});
+    const reader = a.outsider;
+    expectDocumented(
+      'post /api/v1/{type}/{slug}/report',
+      await h.http.post(`/api/v1/mcp/${mcpSlug}/report`).set(bearer(reader.apiKey)).send({ reason: 'spam' }),
+    );
+    expectDocumented(
+      'put /api/v1/{type}/{slug}/rating',
+      await h.http.put(`/api/v1/mcp/${mcpSlug}/rating`).set(bearer(reader.apiKey)).send({ score: 4 }),
+    );
+  });
+
+  it('sign-in and the account: login, console session, me, profile, password, logout', async () => {
+    const user: TestUser = await createUser(h, { name: 'Schema Reader', roles: ['Publisher'] });
+    const credentials = { email: user.email, password: user.password };
+    const login = await h.http.post('/api/v1/auth/login').send(credentials);
+    expectDocumented('post /api/v1/auth/login', login);
+    const session = await h.http.post('/api/v1/auth/session').set('sec-fetch-site', 'same-origin').send(credentials);
+    expectDocumented('post /api/v1/auth/session', session);
+    expectDocumented('get /api/v1/auth/me', await h.http.get('/api/v1/auth/me').set(bearer(user.apiKey)));
+    expectDocumented(
+      'put /api/v1/auth/me',
+      await h.http.put('/api/v1/auth/me').set(bearer(user.apiKey)).send({ name: 'Schema Writer' }),
+    );
+    expectDocumented(
+      'post /api/v1/auth/me/password',
+      await h.http
+        .post('/api/v1/auth/me/password')
+        .set(bearer(login.body.accessToken))
+        .send({ currentPassword: user.password, newPassword: 'another-long-password' }),
+    );
+    const logout = await h.http.post('/api/v1/auth/logout').set(bearer(login.body.accessToken));
+    expectDocumented('post /api/v1/auth/logout', logout);
+    expect(logout.body).toEqual({ loggedOut: true });
+  });
+
+  it('API keys: the list, a created key, usage and quota requests', async () => {
+    const owner = await createUser(h);
+    const created = await h.http.post('/api/v1/api-keys').set(bearer(owner.session)).send({ name: 'schema key' });
+    expectDocumented('post /api/v1/api-keys', created);
+    await h.http.get('/api/v1/auth/me').set(bearer(created.body.token)).expect(200);
+    const list = await h.http.get('/api/v1/api-keys').set(bearer(owner.session));
+    expectDocumented('get /api/v1/api-keys', list);
+    expect(list.body.some((k: { lastUsedAt?: string }) => k.lastUsedAt)).toBe(true);
+    expectDocumented(
+      'get /api/v1/api-keys/usage',
+      await h.http.get('/api/v1/api-keys/usage?days=3').set(bearer(owner.apiKey)),
+    );
+    expectDocumented(
+      'post /api/v1/api-keys/quota-requests',
+      await h.http
+        .post('/api/v1/api-keys/quota-requests')
+        .set(bearer(owner.session))
+        .send({ requestedQuota: 5000, reason: 'more' }),
+    );
+    expectDocumented(
+      'get /api/v1/api-keys/quota-requests/mine',
+      await h.http.get('/api/v1/api-keys/quota-requests/mine').set(bearer(owner.session)),
+    );
+  });
+
+  it('organizations and projects', async () => {
+    const created = await h.http.post('/api/organizations').set(bearer(org.admin.session)).send({ name: 'Second' });
+    expectDocumented('post /api/organizations', created, 201);
+    expectDocumented('get /api/organizations', await h.http.get('/api/organizations').set(bearer(org.admin.session)));
+    const project = await h.http
+      .post('/api/projects')
+      .set(inOrg(org.admin, org.id))
+      .send({ name: 'Schema project', description: 'Checked against the document.' });
+    expectDocumented('post /api/projects', project, 201);
+    expectDocumented('get /api/projects', await h.http.get('/api/projects').set(inOrg(org.admin, org.id)));
+    const path = `/api/projects/${project.body.data.id}`;
+    expectDocumented('get /api/projects/{projectId}', await h.http.get(path).set(inOrg(org.admin, org.id)));
+    expectDocumented('delete /api/projects/{projectId}', await h.http.delete(path).set(inOrg(org.admin, org.id)));
+  });
+
+  it('the wallet: balance, a recharge, a redeemed code and the records', async () => {
+    const admin = await platformAdminOf(h);
+    expectDocumented(
+      'post /api/organization/wallet/recharge',
+      await h.http
+        .post('/api/organization/wallet/recharge')
+        .set(inOrg(admin, org.id))
+        .send({ amount: 12.5, description: 'schema money' }),
+      201,
+    );
+    const issued = await h.http.post('/api/v1/admin/top-up-codes').set(bearer(admin.session)).send({ amount: 3 });
+    expect(issued.status).toBe(201);
+    expectDocumented(
+      'post /api/organization/wallet/redeem',
+      await h.http
+        .post('/api/organization/wallet/redeem')
+        .set(inOrg(org.admin, org.id))
+        .send({ code: issued.body.codes[0].code }),
+      201,
+    );
+    const wallet = await h.http.get('/api/organization/wallet').set(inOrg(org.admin, org.id));
+    expectDocumented('get /api/organization/wallet', wallet);
+    expect(wallet.body.data.balance).toBe(15.5);
+    const records = await h.http.get('/api/organization/wallet/records').set(inOrg(org.admin, org.id));
+    expectDocumented('get /api/organization/wallet/records', records);
+    expect(records.body.data.map((r: { type: string }) => r.type)).toEqual(['Recharge', 'Recharge']);
+  });
+
+  it('the MCP Registry API: the list, versions, one version and a publish, under /v0.1 and /v0', async () => {
+    const name = `${registryNamespace(h.config)}.${a.namespace}/${mcpSlug}`;
+    const encoded = encodeURIComponent(name);
+    for (const prefix of ['/v0.1', '/v0']) {
+      const list = await h.http.get(`${prefix}/servers?search=${encodeURIComponent(a.namespace)}`);
+      expectDocumented(`get ${prefix}/servers`, list);
+      expect(list.body.servers.map((s: { server: { name: string } }) => s.server.name)).toContain(name);
+      const entry = list.body.servers.find((s: { server: { name: string } }) => s.server.name === name);
+      expect([entry.server.packages.length, entry.server.remotes.length]).toEqual([1, 1]);
+      expectDocumented(
+        `get ${prefix}/servers/{serverName}/versions`,
+        await h.http.get(`${prefix}/servers/${encoded}/versions`),
+      );
+      expectDocumented(
+        `get ${prefix}/servers/{serverName}/versions/{version}`,
+        await h.http.get(`${prefix}/servers/${encoded}/versions/latest`),
+      );
+      const slug = uniqueSlug('published');
+      const published = await h.http
+        .post(`${prefix}/publish`)
+        .set(bearer(a.publisher.apiKey))
+        .send({
+          $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+          name: `${registryNamespace(h.config)}.${a.namespace}/${slug}`,
+          description: 'High and low water.',
+          version: '1.0.0',
+          remotes: [{ type: 'streamable-http', url: 'https://tides.example/mcp' }],
+        });
+      expectDocumented(`post ${prefix}/publish`, published);
+    }
+  });
+
+  it("the gateway's models: Anthropic's page and model, OpenAI's list and model", async () => {
+    const key = await h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(org.admin.session))
+      .send({
+        name: 'models key',
+        projectId: (await h.http.post('/api/projects').set(inOrg(org.admin, org.id)).send({ name: 'Gateway' })).body
+          .data.id,
+      });
+    const token = key.body.token as string;
+    const anthropic = await h.http.get('/v1/models').set(bearer(token));
+    expectDocumented('get /v1/models', anthropic);
+    expect(anthropic.body.data.length).toBeGreaterThan(0);
+    expectDocumented('get /v1/models', await h.http.get('/v1/models?limit=1').set('x-api-key', token));
+    const openAi = await h.http.get('/v1/models').set(bearer(token)).set('user-agent', 'OpenAI/JS 6.0.0');
+    expectDocumented('get /v1/models', openAi);
+    expect(openAi.body.object).toBe('list');
+    const id = encodeURIComponent(anthropic.body.data[0].id);
+    expectDocumented('get /v1/models/{id}', await h.http.get(`/v1/models/${id}`).set(bearer(token)));
+    expectDocumented(
+      'get /v1/models/{id}',
+      await h.http.get(`/v1/models/${id}`).set(bearer(token)).set('user-agent', 'OpenAI/Python 1.0.0'),
+    );
+  });
+
+  it('fails an answer with a field the document does not name, and one without a required field', async () => {
+    const me = await h.http.get('/api/v1/auth/me').set(bearer(a.outsider.apiKey));
+    expect(violations('get /api/v1/auth/me', { ...me, body: { ...me.body, passwordHash: 'x' } })).toEqual([
+      '/ must NOT have additional properties',
+    ]);
+    const { email: _email, ...withoutEmail } = me.body;
+    expect(violations('get /api/v1/auth/me', { ...me, body: withoutEmail })).toEqual([
+      "/ must have required property 'email'",
+    ]);
+  });
+
+  it('has called every route that declares a response schema', () => {
+    expect(declared.filter(({ operation }) => !validated.has(operation)).map((d) => d.operation)).toEqual([]);
+  });
+});
