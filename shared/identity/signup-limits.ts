@@ -2,10 +2,8 @@
 // invite link of many uses, so without a limit one account and a script make accounts without end, each with its own
 // daily API quota, its own rating of every item and its own reports. Only acceptances that made an account count.
 import type { AppContext } from '../context.js';
-import { AppError } from '../errors/app-error.js';
 import { addressBucket } from '../rate-limit/address-bucket.js';
-import { retryAfterSeconds, windowKey } from '../rate-limit/sliding-window.js';
-import { withinAllowance } from '../rate-limit/within-allowance.js';
+import { allowance } from '../rate-limit/within-allowance.js';
 
 const SIGNUP_WINDOW_MS = 3_600_000;
 const PRODUCTION_SIGNUPS_PER_HOUR = 20;
@@ -14,24 +12,17 @@ const PRODUCTION_SIGNUPS_PER_HOUR = 20;
 export const signupsPerHour = (config: AppContext['config']) =>
   config.ACCOUNT_SIGNUPS_PER_ADDRESS_PER_HOUR ?? (config.NODE_ENV === 'production' ? PRODUCTION_SIGNUPS_PER_HOUR : 0);
 
-const tooManySignups = (retryAfterMs: number) =>
-  new AppError('Auth.TooManySignups', 429, 'Too many accounts were made from this address: wait (see Retry-After).', {
-    headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
-  });
+const signupAllowance = allowance({
+  name: 'signup:addr',
+  windowMs: SIGNUP_WINDOW_MS,
+  limit: signupsPerHour,
+  code: 'Auth.TooManySignups',
+  message: 'Too many accounts were made from this address: wait (see Retry-After).',
+});
 
 /** Runs `signup` (which makes an account) within the address's allowance; a signup that fails gives its place back. */
 export const limitedSignup = <T>(
   ctx: Pick<AppContext, 'config' | 'redis'>,
   address: string,
   signup: () => Promise<T>,
-): Promise<T> =>
-  withinAllowance(
-    ctx.redis,
-    {
-      key: windowKey(ctx.config.REDIS_PREFIX, 'signup', 'addr', addressBucket(address)),
-      limit: signupsPerHour(ctx.config),
-      windowMs: SIGNUP_WINDOW_MS,
-    },
-    tooManySignups,
-    signup,
-  );
+) => signupAllowance(ctx, addressBucket(address), signup);

@@ -1,7 +1,7 @@
 // Organizations one account may create per day. There is no route to delete one, and each is rows of its own (the
 // organization, a membership, a wallet): before this limit one account and a script created them without end.
 import { sql } from 'drizzle-orm';
-import { organizationsPerDay } from '../../shared/organizations/creation-limit.js';
+import { organizationsPerDay } from '../../shared/organizations/organization-rates.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, createUser } from '../support/identity.js';
 import { expectEnvelopeError } from '../support/org-fixtures.js';

@@ -1,10 +1,15 @@
 // Invite tokens of the current organization (Admin only): create (the token is shown once), list, revoke.
+
 import {
   createInviteToken,
   inviteTokenNotFound,
   listInviteTokens,
   revokeInviteToken,
 } from '../../../shared/organizations/invite-tokens.js';
+import {
+  INVITE_TOKENS_PER_ORGANIZATION_PER_DAY,
+  limitedInviteIssue,
+} from '../../../shared/organizations/organization-rates.js';
 import { sendData } from '../../http/envelope.js';
 import { pathParam, uuidParam } from '../../http/path-params.js';
 import { body } from '../../http/validate.js';
@@ -26,17 +31,15 @@ export const inviteTokenRoutes = defineRoutes([
     ...inviteAdmin,
     body: inviteTokenBody,
     status: 201,
+    rateLimited: `Invite.TooManyIssued: the organization issued ${INVITE_TOKENS_PER_ORGANIZATION_PER_DAY} invite tokens within the last 24 hours.`,
     handler: (ctx) => async (req, res) => {
       const input = body(req, inviteTokenBody, 'Invite.Invalid');
-      const issued = await createInviteToken(
-        ctx.db,
-        ctx.config,
-        organizationOf(res).organizationId,
-        principalOf(res).accountId,
-        {
+      const { organizationId } = organizationOf(res);
+      const issued = await limitedInviteIssue(ctx, organizationId, () =>
+        createInviteToken(ctx.db, ctx.config, organizationId, principalOf(res).accountId, {
           ...input,
           expiresAt: input.expiresAt ?? new Date(Date.now() + defaultInviteLifetimeMs),
-        },
+        }),
       );
       sendData(res, presentIssuedInviteToken(issued), 201);
     },

@@ -1,6 +1,6 @@
 // `POST /api/organizations` creates an organization with the caller as Admin; `GET` lists the caller's ones.
 import { z } from 'zod';
-import { limitedOrganizationCreation } from '../../../shared/organizations/creation-limit.js';
+import { limitedOrganizationCreation } from '../../../shared/organizations/organization-rates.js';
 import { createOrganization, listOrganizationsOf } from '../../../shared/organizations/organizations.js';
 import { sendData } from '../../http/envelope.js';
 import { body } from '../../http/validate.js';
