@@ -1,23 +1,36 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the catalog writes its placeholders literally as ${NAME}.
 // The success schemas of /openapi.json (Route.response) hold what the routes really answer: every route that
-// declares one is called in a real world (PostgreSQL, Redis, the catalog's publish workflow, the gateway's models)
-// and its answer is validated with Ajv against the schema as the document gives it, every object without an explicit
+// declares one is called in a real world (PostgreSQL, Redis, the catalog's publish workflow, the gateway's models,
+// with the simulated provider and video and web-fetch workers behind the gateway), and its answer is validated with
+// Ajv against the schema as the document gives it, every object without an explicit
 // `additionalProperties` taken as closed, so a field the presenters send and the schema does not name fails here.
+import { jest } from '@jest/globals';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { openApiPath } from '../../api/openapi/route-list.js';
 import { mountedAreas } from '../../api/routes/areas.js';
+import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
 import { registryNamespace } from '../../shared/mcp-registry/server-names.js';
 import { type Actors, createActors, createCategory, publishItem, uniqueSlug } from '../support/catalog-factory.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { aProjectWithKey, SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
+import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { bearer, createUser, platformAdminOf, type TestUser } from '../support/identity.js';
 import { anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import { type PageServer, startPageServer } from '../support/page-server.js';
+import { usd } from '../support/wallet-factory.js';
+import { spend } from '../support/wallet-spend.js';
 
 type Schema = Record<string, unknown>;
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
 type Answer = { status: number; body: unknown; headers: Record<string, string> };
 
+// Real worker processes (video, web fetch) and a simulated upstream on a loaded 2-core machine.
+jest.setTimeout(120_000);
+
 let h: Harness;
+let sim: SimulatedProvider;
+let site: PageServer;
+let worker: WorkerProcess;
 let a: Actors;
 let org: TestOrg;
 let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
@@ -99,7 +112,14 @@ const mcpVersion = {
 };
 
 beforeAll(async () => {
-  h = await createHarness();
+  sim = await startSimulatedProvider({ apiKey: SIMULATOR_KEY, videoDurationMs: 500 });
+  site = await startPageServer();
+  h = await createHarness({
+    ...simulatorUpstreams(sim.url),
+    OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+    VIDEO_POLL_INTERVAL_MS: '200',
+  });
+  worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'video,video-rehost,web-fetch' } });
   a = await createActors(h, { verified: true });
   const category = await createCategory(h, 'mcp');
   await publishItem(h, a, 'mcp', { slug: mcpSlug, tags: ['tides'], categories: [category], version: mcpVersion });
@@ -110,7 +130,12 @@ beforeAll(async () => {
   ajv = new Ajv2020({ allErrors: true, strict: false });
   ajvFormats.default(ajv);
 });
-afterAll(async () => h.close());
+afterAll(async () => {
+  await worker?.stop();
+  await h?.close();
+  await sim?.close();
+  await site?.close();
+});
 
 describe('the documented success schemas hold what the routes answer', () => {
   it('documents a non-empty success schema for every route that declares one', () => {
@@ -254,6 +279,23 @@ describe('the documented success schemas hold what the routes answer', () => {
     expect(records.body.data.map((r: { type: string }) => r.type)).toEqual(['Recharge', 'Recharge']);
   });
 
+  it("the wallet: a platform Admin's refund of a consumption", async () => {
+    const spender = await anOrganization(h);
+    const admin = await platformAdminOf(h);
+    await h.http
+      .post('/api/organization/wallet/recharge')
+      .set(inOrg(admin, spender.id))
+      .send({ amount: 5 })
+      .expect(201);
+    const { record } = await spend(h.ctx, spender.id, usd('2'));
+    const refund = await h.http
+      .post(`/api/organization/wallet/records/${record.id}/refund`)
+      .set(bearer(admin.session))
+      .send({ amount: 0.5, reason: 'schema goodwill' });
+    expectDocumented('post /api/organization/wallet/records/{recordId}/refund', refund, 201);
+    expect(refund.body.data).toMatchObject({ type: 'Refund', refundOf: record.id, amount: 0.5 });
+  });
+
   it('the MCP Registry API: the list, versions, one version and a publish, under /v0.1 and /v0', async () => {
     const name = `${registryNamespace(h.config)}.${a.namespace}/${mcpSlug}`;
     const encoded = encodeURIComponent(name);
@@ -309,6 +351,57 @@ describe('the documented success schemas hold what the routes answer', () => {
       'get /v1/models/{id}',
       await h.http.get(`/v1/models/${id}`).set(bearer(token)).set('user-agent', 'OpenAI/Python 1.0.0'),
     );
+  });
+
+  it('the gateway: videos created, read while they run, listed, cancelled, completed and failed', async () => {
+    const { key } = await aProjectWithKey(h, '100');
+    const create = (prompt: string) =>
+      h.http
+        .post('/v1/videos')
+        .set(bearer(key))
+        .send({ model: 'seedance-1-0-pro', duration: 5, content: [{ type: 'text', text: prompt }] });
+    const created = await create('A kite over the harbour');
+    expectDocumented('post /v1/videos', created);
+    const failing = await create('A kite that falls [fail]');
+    const cancelled = await h.http
+      .post(`/v1/videos/${(await create('A kite never flown')).body.id}/cancel`)
+      .set(bearer(key));
+    expectDocumented('post /v1/videos/{id}/cancel', cancelled);
+    expect(cancelled.body.status).toBe('cancelled');
+    /** Every answer while the task runs is held to the document, up to its final one. */
+    const finalAnswer = (id: string) =>
+      waitUntil(async () => {
+        const res = await h.http.get(`/v1/videos/${id}`).set(bearer(key));
+        expectDocumented('get /v1/videos/{id}', res);
+        return ['completed', 'failed', 'cancelled'].includes(res.body.status) ? res.body : undefined;
+      }, 60_000);
+    expect(await finalAnswer(created.body.id)).toMatchObject({ status: 'completed', usage: { seconds: 5 } });
+    expect(await finalAnswer(failing.body.id)).toMatchObject({ status: 'failed', error: { type: expect.any(String) } });
+    const list = await h.http.get('/v1/videos').set(bearer(key));
+    expectDocumented('get /v1/videos', list);
+    expect(list.body.data.map((v: { status: string }) => v.status).sort()).toEqual([
+      'cancelled',
+      'completed',
+      'failed',
+    ]);
+    expectDocumented('get /v1/videos', await h.http.get('/v1/videos?limit=1').set(bearer(key)));
+  });
+
+  it('the gateway: a web search (with images) and a web fetch (a page and a failed URL)', async () => {
+    const { key } = await aProjectWithKey(h, '10');
+    const search = await h.http
+      .post('/v1/web/search')
+      .set(bearer(key))
+      .send({ query: 'tides of the harbour', maxResults: 3, includeImages: true });
+    expectDocumented('post /v1/web/search', search);
+    expect([search.body.items.length, search.body.images.length]).toEqual([3, 3]);
+    expectDocumented('post /v1/web/search', await h.http.post('/v1/web/search').set(bearer(key)).send({ query: 'x' }));
+    const fetched = await h.http
+      .post('/v1/web/fetch')
+      .set(bearer(key))
+      .send({ urls: [`${site.origin}/article`, `${site.origin}/missing`] });
+    expectDocumented('post /v1/web/fetch', fetched);
+    expect(fetched.body.items.map((i: { error?: string }) => Boolean(i.error))).toEqual([false, true]);
   });
 
   it('fails an answer with a field the document does not name, and one without a required field', async () => {
