@@ -14,3 +14,6 @@ export const pageFields = {
 
 /** The field a whole list (no paging) adds beside `data`. */
 export const totalField = { total: z.number().int().nonnegative().meta({ description: 'Rows in `data`.' }) };
+
+/** A quota limit as the presenters write it: a count, absent when there is none. */
+export const optionalLimit = z.number().int().nonnegative().optional().meta({ description: 'Absent: no limit.' });

@@ -14,8 +14,8 @@ import { registryNamespace } from '../../shared/mcp-registry/server-names.js';
 import { type Actors, createActors, createCategory, publishItem, uniqueSlug } from '../support/catalog-factory.js';
 import { aProjectWithKey, SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
-import { bearer, createUser, platformAdminOf, type TestUser } from '../support/identity.js';
-import { anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import { bearer, createUser, platformAdminOf, type TestUser, uniqueEmail } from '../support/identity.js';
+import { aMember, anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
 import { type PageServer, startPageServer } from '../support/page-server.js';
 import { usd } from '../support/wallet-factory.js';
 import { spend } from '../support/wallet-spend.js';
@@ -249,6 +249,83 @@ describe('the documented success schemas hold what the routes answer', () => {
     const path = `/api/projects/${project.body.data.id}`;
     expectDocumented('get /api/projects/{projectId}', await h.http.get(path).set(inOrg(org.admin, org.id)));
     expectDocumented('delete /api/projects/{projectId}', await h.http.delete(path).set(inOrg(org.admin, org.id)));
+  });
+
+  it('organization members and invite tokens: issued, listed, previewed, accepted twice and revoked', async () => {
+    const team = await anOrganization(h);
+    const admin = inOrg(team.admin, team.id);
+    const issued = await h.http
+      .post('/api/organization/invite-tokens')
+      .set(admin)
+      .send({ description: 'schema invite', maxUsageCount: 2, role: 'Member' });
+    expectDocumented('post /api/organization/invite-tokens', issued, 201);
+    const invite = `/api/organization/invites/${issued.body.data.token}`;
+    expectDocumented('get /api/organization/invites/{token}', await h.http.get(invite));
+    const joiner = await createUser(h);
+    expectDocumented(
+      'post /api/organization/invites/{token}/accept',
+      await h.http.post(`${invite}/accept`).set(bearer(joiner.session)).send({}),
+      201,
+    );
+    const signedUp = await h.http
+      .post(`${invite}/accept`)
+      .send({ email: uniqueEmail('invited'), name: 'Invited Reader', password: 'a-long-enough-password' });
+    expectDocumented('post /api/organization/invites/{token}/accept', signedUp, 201);
+    expect(signedUp.body.data.accountCreated).toBe(true);
+    const revoked = await h.http.delete(`/api/organization/invite-tokens/${issued.body.data.id}`).set(admin);
+    expectDocumented('delete /api/organization/invite-tokens/{id}', revoked);
+    expect(revoked.body.data).toMatchObject({ usageCount: 2, revokedAt: expect.any(String) });
+    await h.http.post('/api/organization/invite-tokens').set(admin).send({}).expect(201);
+    const tokens = await h.http.get('/api/organization/invite-tokens').set(admin);
+    expectDocumented('get /api/organization/invite-tokens', tokens);
+    expect(tokens.body.total).toBe(2);
+    const members = await h.http.get('/api/organization/members').set(admin);
+    expectDocumented('get /api/organization/members', members);
+    expect(members.body.data.map((m: { role: string }) => m.role).sort()).toEqual(['Admin', 'Member', 'Member']);
+  });
+
+  it('project templates, a project from a template with its key, its quota and its members', async () => {
+    const team = await anOrganization(h);
+    const admin = inOrg(team.admin, team.id);
+    const template = await h.http
+      .post('/api/project-templates')
+      .set(admin)
+      .send({
+        name: 'Schema template',
+        description: 'Small and slow.',
+        tags: ['schema'],
+        icon: 'kite',
+        config: {
+          quota: { dailyRequestLimit: 100, monthlyTokenLimit: 1_000_000 },
+          rateLimit: { requestsPerMinuteLimit: 10 },
+        },
+      });
+    expectDocumented('post /api/project-templates', template, 201);
+    const templates = await h.http.get('/api/project-templates').set(admin);
+    expectDocumented('get /api/project-templates', templates);
+    expect(templates.body.data.map((t: { id: string }) => t.id)).toContain(template.body.data.id);
+    const created = await h.http
+      .post('/api/projects/from-template')
+      .set(admin)
+      .send({ templateId: template.body.data.id, name: 'From a template' });
+    expectDocumented('post /api/projects/from-template', created, 201);
+    expect(created.body.data.apiKeys[0].token).toMatch(/^ock_/);
+    const path = `/api/projects/${created.body.data.id}`;
+    expectDocumented('get /api/projects/{projectId}/quota', await h.http.get(`${path}/quota`).set(admin));
+    const quota = await h.http
+      .post(`${path}/quota`)
+      .set(admin)
+      .send({ dailyRequestLimit: null, dailyTokenLimit: 5000, customResetDay: 15 });
+    expectDocumented('post /api/projects/{projectId}/quota', quota);
+    expect(quota.body.data.dailyRequestLimit).toBeUndefined();
+    const colleague = await aMember(h, team);
+    const addMember = (role: string) =>
+      h.http.post(`${path}/members`).set(admin).send({ userId: colleague.accountId, role });
+    expectDocumented('post /api/projects/{projectId}/members', await addMember('Owner'), 201);
+    expectDocumented('post /api/projects/{projectId}/members', await addMember('Member'), 200);
+    const members = await h.http.get(`${path}/members`).set(admin);
+    expectDocumented('get /api/projects/{projectId}/members', members);
+    expect(members.body.total).toBe(members.body.data.length);
   });
 
   it('the wallet: balance, a recharge, a redeemed code and the records', async () => {

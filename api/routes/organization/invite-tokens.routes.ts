@@ -1,4 +1,6 @@
 // Invite tokens of the current organization (Admin only): create (the token is shown once), list, revoke.
+
+import { z } from 'zod';
 import {
   createInviteToken,
   inviteTokenNotFound,
@@ -11,9 +13,11 @@ import { body } from '../../http/validate.js';
 import { auditActorOf } from '../../middleware/audit-actor.js';
 import { principalOf } from '../../middleware/auth.js';
 import { organizationOf } from '../../middleware/organization-access.js';
+import { totalField } from '../../openapi/response-parts.js';
 import { defineRoutes } from '../route.js';
 import { inviteAdmin } from './invite-admin.js';
 import { presentInviteToken, presentIssuedInviteToken } from './organization.presenters.js';
+import { inviteToken, issuedInviteToken } from './organization.responses.js';
 import { inviteTokenBody } from './organization.schemas.js';
 
 const defaultInviteLifetimeMs = 7 * 24 * 3_600_000;
@@ -26,6 +30,7 @@ export const inviteTokenRoutes = defineRoutes([
     ...inviteAdmin,
     body: inviteTokenBody,
     status: 201,
+    response: issuedInviteToken,
     handler: (ctx) => async (req, res) => {
       const input = body(req, inviteTokenBody, 'Invite.Invalid');
       const issued = await createInviteToken(
@@ -46,6 +51,8 @@ export const inviteTokenRoutes = defineRoutes([
     path: '/invite-tokens',
     summary: 'List invite tokens',
     ...inviteAdmin,
+    response: z.array(inviteToken),
+    envelopeFields: totalField,
     handler: (ctx) => async (_req, res) => {
       const tokens = await listInviteTokens(ctx.db, organizationOf(res).organizationId);
       sendData(res, tokens.map(presentInviteToken), 200, { total: tokens.length });
@@ -57,6 +64,7 @@ export const inviteTokenRoutes = defineRoutes([
     summary: 'Revoke an invite token',
     ...inviteAdmin,
     params: { id: uuidParam({ notFound: inviteTokenNotFound }) },
+    response: inviteToken,
     handler: (ctx) => async (req, res) => {
       const { organizationId } = organizationOf(res);
       const revoked = await revokeInviteToken(ctx.db, organizationId, pathParam(req, 'id'), auditActorOf(req, res));
