@@ -11,7 +11,17 @@ import { openApiPath } from '../../api/openapi/route-list.js';
 import { mountedAreas } from '../../api/routes/areas.js';
 import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
 import { registryNamespace } from '../../shared/mcp-registry/server-names.js';
-import { type Actors, createActors, createCategory, publishItem, uniqueSlug } from '../support/catalog-factory.js';
+import {
+  type Actors,
+  attachBundle,
+  createActors,
+  createCategory,
+  createDraft,
+  draftBody,
+  publishItem,
+  submit,
+  uniqueSlug,
+} from '../support/catalog-factory.js';
 import { aProjectWithKey, SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { bearer, createUser, platformAdminOf, type TestUser, uniqueEmail } from '../support/identity.js';
@@ -339,7 +349,7 @@ describe('the documented success schemas hold what the routes answer', () => {
       201,
     );
     const issued = await h.http.post('/api/v1/admin/top-up-codes').set(bearer(admin.session)).send({ amount: 3 });
-    expect(issued.status).toBe(201);
+    expectDocumented('post /api/v1/admin/top-up-codes', issued, 201);
     expectDocumented(
       'post /api/organization/wallet/redeem',
       await h.http
@@ -427,6 +437,74 @@ describe('the documented success schemas hold what the routes answer', () => {
     expectDocumented(
       'get /v1/models/{id}',
       await h.http.get(`/v1/models/${id}`).set(bearer(token)).set('user-agent', 'OpenAI/Python 1.0.0'),
+    );
+  });
+
+  it('top-up codes issued, listed and revoked; the audit log of an organization and of the platform', async () => {
+    const admin = await platformAdminOf(h);
+    const issued = await h.http
+      .post('/api/v1/admin/top-up-codes')
+      .set(bearer(admin.session))
+      .send({ amount: 2.5, count: 2, description: 'schema codes' });
+    expectDocumented('post /api/v1/admin/top-up-codes', issued, 201);
+    const revoked = await h.http
+      .post(`/api/v1/admin/top-up-codes/${issued.body.codes[0].id}/revoke`)
+      .set(bearer(admin.session));
+    expectDocumented('post /api/v1/admin/top-up-codes/{id}/revoke', revoked);
+    expect(revoked.body.status).toBe('revoked');
+    const list = await h.http.get('/api/v1/admin/top-up-codes?pageSize=100').set(bearer(admin.session));
+    expectDocumented('get /api/v1/admin/top-up-codes', list);
+    expect(list.body.items.map((c: { status: string }) => c.status)).toEqual(
+      expect.arrayContaining(['active', 'revoked', 'redeemed']),
+    );
+    const entries = await h.http.get('/api/organization/audit-log').set(inOrg(org.admin, org.id));
+    expectDocumented('get /api/organization/audit-log', entries);
+    expect(entries.body.data.map((e: { action: string }) => e.action)).toEqual(
+      expect.arrayContaining(['wallet.recharge', 'wallet.redeem']),
+    );
+    const all = await h.http.get('/api/v1/admin/audit-log?pageSize=100').set(bearer(admin.session));
+    expectDocumented('get /api/v1/admin/audit-log', all);
+    expect(all.body.items.map((e: { action: string }) => e.action)).toContain('top_up_code.revoke');
+  });
+
+  it('the catalog workflow: drafts created and read by their publisher, the review queue and an item under review', async () => {
+    const publisher = bearer(a.publisher.session);
+    const created = await h.http
+      .post('/api/v1/publisher/mcp/drafts')
+      .set(publisher)
+      .send(draftBody(a, 'mcp', { version: mcpVersion }));
+    expectDocumented('post /api/v1/publisher/{type}/drafts', created);
+    expectDocumented(
+      'get /api/v1/publisher/{type}/{id}',
+      await h.http.get(`/api/v1/publisher/mcp/${created.body.id}`).set(publisher),
+    );
+    await submit(h, a, 'mcp', created.body.id, 'Please look at the tools.').expect(200);
+    // A published item with a second version in review: the detail shows both versions in full.
+    const published = await publishItem(h, a, 'mcp', { version: mcpVersion });
+    await h.http
+      .post(`/api/v1/publisher/mcp/${published.id}/versions`)
+      .set(publisher)
+      .send({ ...mcpVersion, version: '1.1.0', changelog: 'Tide tables for more harbours.' })
+      .expect(200);
+    await submit(h, a, 'mcp', published.id).expect(200);
+    const detail = await h.http.get(`/api/v1/publisher/mcp/${published.id}`).set(publisher);
+    expectDocumented('get /api/v1/publisher/{type}/{id}', detail);
+    expect(detail.body.versions.map((v: { full: boolean }) => v.full)).toEqual([true, true]);
+    const skill = await createDraft(h, a, 'skill');
+    await attachBundle(h, skill.versionId);
+    expectDocumented(
+      'get /api/v1/publisher/{type}/{id}',
+      await h.http.get(`/api/v1/publisher/skill/${skill.id}`).set(publisher),
+    );
+    const moderator = bearer(a.moderator.session);
+    const queue = await h.http.get('/api/v1/moderation/queue?type=mcp&pageSize=100').set(moderator);
+    expectDocumented('get /api/v1/moderation/queue', queue);
+    expect(queue.body.items.map((i: { id: string }) => i.id)).toEqual(
+      expect.arrayContaining([created.body.id, published.id]),
+    );
+    expectDocumented(
+      'get /api/v1/moderation/{type}/{id}',
+      await h.http.get(`/api/v1/moderation/mcp/${published.id}`).set(moderator),
     );
   });
 
