@@ -14,3 +14,16 @@ export const pageFields = {
 
 /** The field a whole list (no paging) adds beside `data`. */
 export const totalField = { total: z.number().int().nonnegative().meta({ description: 'Rows in `data`.' }) };
+
+/** A quota limit as the presenters write it: a count, absent when there is none. */
+export const optionalLimit = z.number().int().nonnegative().optional().meta({ description: 'Absent: no limit.' });
+
+/** A page of the catalog family (`readPage` in shared/db/page.ts): `{items, page, pageSize, total, hasNext}`. */
+export const itemsPage = (item: z.ZodType) =>
+  z.object({
+    items: z.array(item),
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+    total: z.number().int().nonnegative().meta({ description: 'Rows the filter selects, over every page.' }),
+    hasNext: z.boolean(),
+  });

@@ -1,23 +1,46 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the catalog writes its placeholders literally as ${NAME}.
 // The success schemas of /openapi.json (Route.response) hold what the routes really answer: every route that
-// declares one is called in a real world (PostgreSQL, Redis, the catalog's publish workflow, the gateway's models)
-// and its answer is validated with Ajv against the schema as the document gives it, every object without an explicit
+// declares one is called in a real world (PostgreSQL, Redis, the catalog's publish workflow, the gateway's models,
+// with the simulated provider and video and web-fetch workers behind the gateway), and its answer is validated with
+// Ajv against the schema as the document gives it, every object without an explicit
 // `additionalProperties` taken as closed, so a field the presenters send and the schema does not name fails here.
+import { jest } from '@jest/globals';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { openApiPath } from '../../api/openapi/route-list.js';
 import { mountedAreas } from '../../api/routes/areas.js';
+import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
 import { registryNamespace } from '../../shared/mcp-registry/server-names.js';
-import { type Actors, createActors, createCategory, publishItem, uniqueSlug } from '../support/catalog-factory.js';
-import { createHarness, type Harness } from '../support/harness.js';
-import { bearer, createUser, platformAdminOf, type TestUser } from '../support/identity.js';
-import { anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import {
+  type Actors,
+  attachBundle,
+  createActors,
+  createCategory,
+  createDraft,
+  draftBody,
+  publishItem,
+  submit,
+  uniqueSlug,
+} from '../support/catalog-factory.js';
+import { aProjectWithKey, SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
+import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
+import { bearer, createUser, platformAdminOf, type TestUser, uniqueEmail } from '../support/identity.js';
+import { aMember, anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import { type PageServer, startPageServer } from '../support/page-server.js';
+import { usd } from '../support/wallet-factory.js';
+import { spend } from '../support/wallet-spend.js';
 
 type Schema = Record<string, unknown>;
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
 type Answer = { status: number; body: unknown; headers: Record<string, string> };
 
+// Real worker processes (video, web fetch) and a simulated upstream on a loaded 2-core machine.
+jest.setTimeout(120_000);
+
 let h: Harness;
+let sim: SimulatedProvider;
+let site: PageServer;
+let worker: WorkerProcess;
 let a: Actors;
 let org: TestOrg;
 let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
@@ -99,7 +122,14 @@ const mcpVersion = {
 };
 
 beforeAll(async () => {
-  h = await createHarness();
+  sim = await startSimulatedProvider({ apiKey: SIMULATOR_KEY, videoDurationMs: 500 });
+  site = await startPageServer();
+  h = await createHarness({
+    ...simulatorUpstreams(sim.url),
+    OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+    VIDEO_POLL_INTERVAL_MS: '200',
+  });
+  worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'video,video-rehost,web-fetch' } });
   a = await createActors(h, { verified: true });
   const category = await createCategory(h, 'mcp');
   await publishItem(h, a, 'mcp', { slug: mcpSlug, tags: ['tides'], categories: [category], version: mcpVersion });
@@ -110,7 +140,12 @@ beforeAll(async () => {
   ajv = new Ajv2020({ allErrors: true, strict: false });
   ajvFormats.default(ajv);
 });
-afterAll(async () => h.close());
+afterAll(async () => {
+  await worker?.stop();
+  await h?.close();
+  await sim?.close();
+  await site?.close();
+});
 
 describe('the documented success schemas hold what the routes answer', () => {
   it('documents a non-empty success schema for every route that declares one', () => {
@@ -226,6 +261,83 @@ describe('the documented success schemas hold what the routes answer', () => {
     expectDocumented('delete /api/projects/{projectId}', await h.http.delete(path).set(inOrg(org.admin, org.id)));
   });
 
+  it('organization members and invite tokens: issued, listed, previewed, accepted twice and revoked', async () => {
+    const team = await anOrganization(h);
+    const admin = inOrg(team.admin, team.id);
+    const issued = await h.http
+      .post('/api/organization/invite-tokens')
+      .set(admin)
+      .send({ description: 'schema invite', maxUsageCount: 2, role: 'Member' });
+    expectDocumented('post /api/organization/invite-tokens', issued, 201);
+    const invite = `/api/organization/invites/${issued.body.data.token}`;
+    expectDocumented('get /api/organization/invites/{token}', await h.http.get(invite));
+    const joiner = await createUser(h);
+    expectDocumented(
+      'post /api/organization/invites/{token}/accept',
+      await h.http.post(`${invite}/accept`).set(bearer(joiner.session)).send({}),
+      201,
+    );
+    const signedUp = await h.http
+      .post(`${invite}/accept`)
+      .send({ email: uniqueEmail('invited'), name: 'Invited Reader', password: 'a-long-enough-password' });
+    expectDocumented('post /api/organization/invites/{token}/accept', signedUp, 201);
+    expect(signedUp.body.data.accountCreated).toBe(true);
+    const revoked = await h.http.delete(`/api/organization/invite-tokens/${issued.body.data.id}`).set(admin);
+    expectDocumented('delete /api/organization/invite-tokens/{id}', revoked);
+    expect(revoked.body.data).toMatchObject({ usageCount: 2, revokedAt: expect.any(String) });
+    await h.http.post('/api/organization/invite-tokens').set(admin).send({}).expect(201);
+    const tokens = await h.http.get('/api/organization/invite-tokens').set(admin);
+    expectDocumented('get /api/organization/invite-tokens', tokens);
+    expect(tokens.body.total).toBe(2);
+    const members = await h.http.get('/api/organization/members').set(admin);
+    expectDocumented('get /api/organization/members', members);
+    expect(members.body.data.map((m: { role: string }) => m.role).sort()).toEqual(['Admin', 'Member', 'Member']);
+  });
+
+  it('project templates, a project from a template with its key, its quota and its members', async () => {
+    const team = await anOrganization(h);
+    const admin = inOrg(team.admin, team.id);
+    const template = await h.http
+      .post('/api/project-templates')
+      .set(admin)
+      .send({
+        name: 'Schema template',
+        description: 'Small and slow.',
+        tags: ['schema'],
+        icon: 'kite',
+        config: {
+          quota: { dailyRequestLimit: 100, monthlyTokenLimit: 1_000_000 },
+          rateLimit: { requestsPerMinuteLimit: 10 },
+        },
+      });
+    expectDocumented('post /api/project-templates', template, 201);
+    const templates = await h.http.get('/api/project-templates').set(admin);
+    expectDocumented('get /api/project-templates', templates);
+    expect(templates.body.data.map((t: { id: string }) => t.id)).toContain(template.body.data.id);
+    const created = await h.http
+      .post('/api/projects/from-template')
+      .set(admin)
+      .send({ templateId: template.body.data.id, name: 'From a template' });
+    expectDocumented('post /api/projects/from-template', created, 201);
+    expect(created.body.data.apiKeys[0].token).toMatch(/^ock_/);
+    const path = `/api/projects/${created.body.data.id}`;
+    expectDocumented('get /api/projects/{projectId}/quota', await h.http.get(`${path}/quota`).set(admin));
+    const quota = await h.http
+      .post(`${path}/quota`)
+      .set(admin)
+      .send({ dailyRequestLimit: null, dailyTokenLimit: 5000, customResetDay: 15 });
+    expectDocumented('post /api/projects/{projectId}/quota', quota);
+    expect(quota.body.data.dailyRequestLimit).toBeUndefined();
+    const colleague = await aMember(h, team);
+    const addMember = (role: string) =>
+      h.http.post(`${path}/members`).set(admin).send({ userId: colleague.accountId, role });
+    expectDocumented('post /api/projects/{projectId}/members', await addMember('Owner'), 201);
+    expectDocumented('post /api/projects/{projectId}/members', await addMember('Member'), 200);
+    const members = await h.http.get(`${path}/members`).set(admin);
+    expectDocumented('get /api/projects/{projectId}/members', members);
+    expect(members.body.total).toBe(members.body.data.length);
+  });
+
   it('the wallet: balance, a recharge, a redeemed code and the records', async () => {
     const admin = await platformAdminOf(h);
     expectDocumented(
@@ -237,7 +349,7 @@ describe('the documented success schemas hold what the routes answer', () => {
       201,
     );
     const issued = await h.http.post('/api/v1/admin/top-up-codes').set(bearer(admin.session)).send({ amount: 3 });
-    expect(issued.status).toBe(201);
+    expectDocumented('post /api/v1/admin/top-up-codes', issued, 201);
     expectDocumented(
       'post /api/organization/wallet/redeem',
       await h.http
@@ -252,6 +364,23 @@ describe('the documented success schemas hold what the routes answer', () => {
     const records = await h.http.get('/api/organization/wallet/records').set(inOrg(org.admin, org.id));
     expectDocumented('get /api/organization/wallet/records', records);
     expect(records.body.data.map((r: { type: string }) => r.type)).toEqual(['Recharge', 'Recharge']);
+  });
+
+  it("the wallet: a platform Admin's refund of a consumption", async () => {
+    const spender = await anOrganization(h);
+    const admin = await platformAdminOf(h);
+    await h.http
+      .post('/api/organization/wallet/recharge')
+      .set(inOrg(admin, spender.id))
+      .send({ amount: 5 })
+      .expect(201);
+    const { record } = await spend(h.ctx, spender.id, usd('2'));
+    const refund = await h.http
+      .post(`/api/organization/wallet/records/${record.id}/refund`)
+      .set(bearer(admin.session))
+      .send({ amount: 0.5, reason: 'schema goodwill' });
+    expectDocumented('post /api/organization/wallet/records/{recordId}/refund', refund, 201);
+    expect(refund.body.data).toMatchObject({ type: 'Refund', refundOf: record.id, amount: 0.5 });
   });
 
   it('the MCP Registry API: the list, versions, one version and a publish, under /v0.1 and /v0', async () => {
@@ -309,6 +438,125 @@ describe('the documented success schemas hold what the routes answer', () => {
       'get /v1/models/{id}',
       await h.http.get(`/v1/models/${id}`).set(bearer(token)).set('user-agent', 'OpenAI/Python 1.0.0'),
     );
+  });
+
+  it('top-up codes issued, listed and revoked; the audit log of an organization and of the platform', async () => {
+    const admin = await platformAdminOf(h);
+    const issued = await h.http
+      .post('/api/v1/admin/top-up-codes')
+      .set(bearer(admin.session))
+      .send({ amount: 2.5, count: 2, description: 'schema codes' });
+    expectDocumented('post /api/v1/admin/top-up-codes', issued, 201);
+    const revoked = await h.http
+      .post(`/api/v1/admin/top-up-codes/${issued.body.codes[0].id}/revoke`)
+      .set(bearer(admin.session));
+    expectDocumented('post /api/v1/admin/top-up-codes/{id}/revoke', revoked);
+    expect(revoked.body.status).toBe('revoked');
+    const list = await h.http.get('/api/v1/admin/top-up-codes?pageSize=100').set(bearer(admin.session));
+    expectDocumented('get /api/v1/admin/top-up-codes', list);
+    expect(list.body.items.map((c: { status: string }) => c.status)).toEqual(
+      expect.arrayContaining(['active', 'revoked', 'redeemed']),
+    );
+    const entries = await h.http.get('/api/organization/audit-log').set(inOrg(org.admin, org.id));
+    expectDocumented('get /api/organization/audit-log', entries);
+    expect(entries.body.data.map((e: { action: string }) => e.action)).toEqual(
+      expect.arrayContaining(['wallet.recharge', 'wallet.redeem']),
+    );
+    const all = await h.http.get('/api/v1/admin/audit-log?pageSize=100').set(bearer(admin.session));
+    expectDocumented('get /api/v1/admin/audit-log', all);
+    expect(all.body.items.map((e: { action: string }) => e.action)).toContain('top_up_code.revoke');
+  });
+
+  it('the catalog workflow: drafts created and read by their publisher, the review queue and an item under review', async () => {
+    const publisher = bearer(a.publisher.session);
+    const created = await h.http
+      .post('/api/v1/publisher/mcp/drafts')
+      .set(publisher)
+      .send(draftBody(a, 'mcp', { version: mcpVersion }));
+    expectDocumented('post /api/v1/publisher/{type}/drafts', created);
+    expectDocumented(
+      'get /api/v1/publisher/{type}/{id}',
+      await h.http.get(`/api/v1/publisher/mcp/${created.body.id}`).set(publisher),
+    );
+    await submit(h, a, 'mcp', created.body.id, 'Please look at the tools.').expect(200);
+    // A published item with a second version in review: the detail shows both versions in full.
+    const published = await publishItem(h, a, 'mcp', { version: mcpVersion });
+    await h.http
+      .post(`/api/v1/publisher/mcp/${published.id}/versions`)
+      .set(publisher)
+      .send({ ...mcpVersion, version: '1.1.0', changelog: 'Tide tables for more harbours.' })
+      .expect(200);
+    await submit(h, a, 'mcp', published.id).expect(200);
+    const detail = await h.http.get(`/api/v1/publisher/mcp/${published.id}`).set(publisher);
+    expectDocumented('get /api/v1/publisher/{type}/{id}', detail);
+    expect(detail.body.versions.map((v: { full: boolean }) => v.full)).toEqual([true, true]);
+    const skill = await createDraft(h, a, 'skill');
+    await attachBundle(h, skill.versionId);
+    expectDocumented(
+      'get /api/v1/publisher/{type}/{id}',
+      await h.http.get(`/api/v1/publisher/skill/${skill.id}`).set(publisher),
+    );
+    const moderator = bearer(a.moderator.session);
+    const queue = await h.http.get('/api/v1/moderation/queue?type=mcp&pageSize=100').set(moderator);
+    expectDocumented('get /api/v1/moderation/queue', queue);
+    expect(queue.body.items.map((i: { id: string }) => i.id)).toEqual(
+      expect.arrayContaining([created.body.id, published.id]),
+    );
+    expectDocumented(
+      'get /api/v1/moderation/{type}/{id}',
+      await h.http.get(`/api/v1/moderation/mcp/${published.id}`).set(moderator),
+    );
+  });
+
+  it('the gateway: videos created, read while they run, listed, cancelled, completed and failed', async () => {
+    const { key } = await aProjectWithKey(h, '100');
+    const create = (prompt: string) =>
+      h.http
+        .post('/v1/videos')
+        .set(bearer(key))
+        .send({ model: 'seedance-1-0-pro', duration: 5, content: [{ type: 'text', text: prompt }] });
+    const created = await create('A kite over the harbour');
+    expectDocumented('post /v1/videos', created);
+    const failing = await create('A kite that falls [fail]');
+    const cancelled = await h.http
+      .post(`/v1/videos/${(await create('A kite never flown')).body.id}/cancel`)
+      .set(bearer(key));
+    expectDocumented('post /v1/videos/{id}/cancel', cancelled);
+    expect(cancelled.body.status).toBe('cancelled');
+    /** Every answer while the task runs is held to the document, up to its final one. */
+    const finalAnswer = (id: string) =>
+      waitUntil(async () => {
+        const res = await h.http.get(`/v1/videos/${id}`).set(bearer(key));
+        expectDocumented('get /v1/videos/{id}', res);
+        return ['completed', 'failed', 'cancelled'].includes(res.body.status) ? res.body : undefined;
+      }, 60_000);
+    expect(await finalAnswer(created.body.id)).toMatchObject({ status: 'completed', usage: { seconds: 5 } });
+    expect(await finalAnswer(failing.body.id)).toMatchObject({ status: 'failed', error: { type: expect.any(String) } });
+    const list = await h.http.get('/v1/videos').set(bearer(key));
+    expectDocumented('get /v1/videos', list);
+    expect(list.body.data.map((v: { status: string }) => v.status).sort()).toEqual([
+      'cancelled',
+      'completed',
+      'failed',
+    ]);
+    expectDocumented('get /v1/videos', await h.http.get('/v1/videos?limit=1').set(bearer(key)));
+  });
+
+  it('the gateway: a web search (with images) and a web fetch (a page and a failed URL)', async () => {
+    const { key } = await aProjectWithKey(h, '10');
+    const search = await h.http
+      .post('/v1/web/search')
+      .set(bearer(key))
+      .send({ query: 'tides of the harbour', maxResults: 3, includeImages: true });
+    expectDocumented('post /v1/web/search', search);
+    expect([search.body.items.length, search.body.images.length]).toEqual([3, 3]);
+    expectDocumented('post /v1/web/search', await h.http.post('/v1/web/search').set(bearer(key)).send({ query: 'x' }));
+    const fetched = await h.http
+      .post('/v1/web/fetch')
+      .set(bearer(key))
+      .send({ urls: [`${site.origin}/article`, `${site.origin}/missing`] });
+    expectDocumented('post /v1/web/fetch', fetched);
+    expect(fetched.body.items.map((i: { error?: string }) => Boolean(i.error))).toEqual([false, true]);
   });
 
   it('fails an answer with a field the document does not name, and one without a required field', async () => {

@@ -8,6 +8,7 @@ import { auditActorOf } from '../../middleware/audit-actor.js';
 import { principalOf } from '../../middleware/auth.js';
 import { defineRoutes } from '../route.js';
 import { presentIssuedTopUpCode, presentListedTopUpCode, presentTopUpCode } from './top-up-codes.presenters.js';
+import { issuedTopUpCodes, topUpCode, topUpCodePage } from './top-up-codes.responses.js';
 import { issueTopUpCodesBody, topUpCodesQuery } from './top-up-codes.schemas.js';
 
 const admin = { access: 'bearer', dailyQuota: 'counted' } as const;
@@ -20,6 +21,7 @@ export const topUpCodeRoutes = defineRoutes([
     ...admin,
     body: issueTopUpCodesBody,
     status: 201,
+    response: issuedTopUpCodes,
     handler: (ctx) => async (req, res) => {
       const input = body(req, issueTopUpCodesBody, 'TopUpCode.Invalid');
       const issued = await issueTopUpCodes(ctx.db, ctx.config, {
@@ -39,6 +41,7 @@ export const topUpCodeRoutes = defineRoutes([
     summary: 'List top-up codes',
     ...admin,
     query: topUpCodesQuery,
+    response: topUpCodePage,
     handler: (ctx) => async (req, res) => {
       const page = await listTopUpCodes(ctx.db, query(req, topUpCodesQuery, 'TopUpCode.InvalidQuery'));
       res.json({ ...page, items: page.items.map(presentListedTopUpCode) });
@@ -50,6 +53,7 @@ export const topUpCodeRoutes = defineRoutes([
     summary: 'Revoke a top-up code nobody redeemed',
     ...admin,
     params: { id: uuidParam({ invalid: 'TopUpCode.InvalidId' }) },
+    response: topUpCode,
     handler: (ctx) => async (req, res) => {
       res.json(presentTopUpCode(await revokeTopUpCode(ctx.db, pathParam(req, 'id'), auditActorOf(req, res))));
     },

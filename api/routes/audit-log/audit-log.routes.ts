@@ -1,13 +1,17 @@
 // The audit log: `GET /api/organization/audit-log` for an organization's Admins (its own entries, envelope) and
 // `GET /api/v1/admin/audit-log` for platform Admins (every entry, problem+json family). Each is listed by the
 // area it is mounted in (organization, admin), behind that area's guards.
+
+import { z } from 'zod';
 import { listAuditEntries } from '../../../shared/audit/audit-reads.js';
 import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
 import { sendPage } from '../../http/envelope.js';
 import { query } from '../../http/validate.js';
 import { organizationOf } from '../../middleware/organization-access.js';
+import { itemsPage, pageFields } from '../../openapi/response-parts.js';
 import type { Route } from '../route.js';
 import { presentAuditEntry } from './audit-log.presenters.js';
+import { auditEntry } from './audit-log.responses.js';
 import { adminAuditQuery, organizationAuditQuery } from './audit-log.schemas.js';
 
 const entry =
@@ -25,6 +29,8 @@ export const organizationAuditLogRoute: Route = {
   organization: true,
   query: organizationAuditQuery,
   returns: `${entry} Paged: total, page, size.`,
+  response: z.array(auditEntry),
+  envelopeFields: pageFields,
   handler: (ctx) => async (req, res) => {
     const access = organizationOf(res);
     requireOrganizationAdmin(access, 'read the audit log');
@@ -44,6 +50,7 @@ export const adminAuditLogRoute: Route = {
   dailyQuota: 'counted',
   query: adminAuditQuery,
   returns: `{items, page, pageSize, total, hasNext}. ${entry}`,
+  response: itemsPage(auditEntry),
   handler: (ctx) => async (req, res) => {
     const { pageSize, ...q } = query(req, adminAuditQuery, 'AuditLog.InvalidQuery');
     const { rows, total } = await listAuditEntries(ctx.db, { ...q, size: pageSize });

@@ -12,6 +12,7 @@ import { gatewayCallerOf } from '../../middleware/gateway-auth.js';
 import { defineRoutes } from '../route.js';
 import { bearerGatewayCaller } from './gateway-route.js';
 import { presentVideo } from './videos.presenters.js';
+import { videoList, video as videoObject } from './videos.responses.js';
 import { createVideoBody, listVideosQuery } from './videos.schemas.js';
 import { isMultipart, readMultipartVideoBody } from './videos-multipart.js';
 
@@ -29,6 +30,7 @@ export const videosRoutes = defineRoutes([
     body: createVideoBody,
     idempotencyKey: true,
     gatewayAccounting: 'paid',
+    response: videoObject,
     handler: (ctx) => {
       const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);
       return async (req, res) => {
@@ -52,6 +54,7 @@ export const videosRoutes = defineRoutes([
     summary: 'List video tasks',
     ...bearerGatewayCaller,
     query: listVideosQuery,
+    response: videoList,
     handler: (ctx) => async (req, res) => {
       const page = query(req, listVideosQuery, 'Video.InvalidQuery');
       const { tasks, hasMore } = await listVideoTasks(ctx, gatewayCallerOf(res), page);
@@ -70,6 +73,7 @@ export const videosRoutes = defineRoutes([
     path: '/videos/:id',
     summary: 'A video task',
     ...video,
+    response: videoObject,
     handler: (ctx) => async (req, res) => {
       res.json(presentVideo(await getVideoTask(ctx, gatewayCallerOf(res), pathParam(req, 'id'))));
     },
@@ -99,6 +103,7 @@ export const videosRoutes = defineRoutes([
     summary: 'Cancel a video task',
     ...video,
     gatewayAccounting: 'free',
+    response: videoObject,
     conflicts: 'Video.NotCancellable: the task is already completed, failed or cancelled.',
     handler: (ctx) => async (req, res) => {
       res.json(presentVideo(await cancelVideoTask(ctx, gatewayCallerOf(res), pathParam(req, 'id'))));

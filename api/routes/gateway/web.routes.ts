@@ -6,6 +6,7 @@ import { body } from '../../http/validate.js';
 import { gatewayCallerOf } from '../../middleware/gateway-auth.js';
 import { defineRoutes } from '../route.js';
 import { gatewayCaller } from './gateway-route.js';
+import { webFetchAnswer, webSearchAnswer } from './web.responses.js';
 import { utcDay, webFetchBody, webSearchBody } from './web.schemas.js';
 
 export const webRoutes = defineRoutes([
@@ -16,6 +17,7 @@ export const webRoutes = defineRoutes([
     ...gatewayCaller,
     gatewayAccounting: 'paid',
     body: webSearchBody,
+    response: webSearchAnswer,
     handler: (ctx) => async (req, res) => {
       const input = body(req, webSearchBody, 'WebSearch.Invalid');
       const answer = await webSearch(ctx, gatewayCallerOf(res), {
@@ -35,6 +37,7 @@ export const webRoutes = defineRoutes([
     ...gatewayCaller,
     gatewayAccounting: 'paid',
     body: webFetchBody,
+    response: webFetchAnswer,
     handler: (ctx) => async (req, res) => {
       const input = body(req, webFetchBody, 'WebFetch.Invalid');
       res.json({ items: await fetchPages(ctx, gatewayCallerOf(res), input.urls) });

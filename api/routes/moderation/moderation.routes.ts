@@ -24,6 +24,7 @@ import {
   presentQueueEntry,
   presentReport,
 } from '../catalog-workflow.presenters.js';
+import { draftDetail, reviewQueuePage } from '../catalog-workflow.responses.js';
 import type { Area, Before, Route } from '../route.js';
 import {
   approveBody,
@@ -83,6 +84,7 @@ export const moderationArea: Area = {
       summary: 'Items waiting for review',
       ...moderator,
       query: queueQuery,
+      response: reviewQueuePage,
       handler: (ctx) => async (req, res) => {
         const q = query(req, queueQuery, 'Moderation.InvalidQuery');
         const page = await listReviewQueue(ctx.db, { ...q, type: q.type as ItemType | undefined });
@@ -144,6 +146,7 @@ export const moderationArea: Area = {
       ...item,
       etag: 'The review revision (also `reviewRevision`): send it as If-Match on the decision.',
       returns: draftDetailReturns,
+      response: draftDetail,
       handler: (ctx) => async (req, res) => {
         const detail = await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'));
         res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail));

@@ -1,5 +1,6 @@
 // Invite tokens of the current organization (Admin only): create (the token is shown once), list, revoke.
 
+import { z } from 'zod';
 import {
   createInviteToken,
   inviteTokenNotFound,
@@ -16,9 +17,11 @@ import { body } from '../../http/validate.js';
 import { auditActorOf } from '../../middleware/audit-actor.js';
 import { principalOf } from '../../middleware/auth.js';
 import { organizationOf } from '../../middleware/organization-access.js';
+import { totalField } from '../../openapi/response-parts.js';
 import { defineRoutes } from '../route.js';
 import { inviteAdmin } from './invite-admin.js';
 import { presentInviteToken, presentIssuedInviteToken } from './organization.presenters.js';
+import { inviteToken, issuedInviteToken } from './organization.responses.js';
 import { inviteTokenBody } from './organization.schemas.js';
 
 const defaultInviteLifetimeMs = 7 * 24 * 3_600_000;
@@ -32,6 +35,7 @@ export const inviteTokenRoutes = defineRoutes([
     body: inviteTokenBody,
     status: 201,
     rateLimited: `Invite.TooManyIssued: the organization issued ${INVITE_TOKENS_PER_ORGANIZATION_PER_DAY} invite tokens within the last 24 hours.`,
+    response: issuedInviteToken,
     handler: (ctx) => async (req, res) => {
       const input = body(req, inviteTokenBody, 'Invite.Invalid');
       const { organizationId } = organizationOf(res);
@@ -49,6 +53,8 @@ export const inviteTokenRoutes = defineRoutes([
     path: '/invite-tokens',
     summary: 'List invite tokens',
     ...inviteAdmin,
+    response: z.array(inviteToken),
+    envelopeFields: totalField,
     handler: (ctx) => async (_req, res) => {
       const tokens = await listInviteTokens(ctx.db, organizationOf(res).organizationId);
       sendData(res, tokens.map(presentInviteToken), 200, { total: tokens.length });
@@ -60,6 +66,7 @@ export const inviteTokenRoutes = defineRoutes([
     summary: 'Revoke an invite token',
     ...inviteAdmin,
     params: { id: uuidParam({ notFound: inviteTokenNotFound }) },
+    response: inviteToken,
     handler: (ctx) => async (req, res) => {
       const { organizationId } = organizationOf(res);
       const revoked = await revokeInviteToken(ctx.db, organizationId, pathParam(req, 'id'), auditActorOf(req, res));

@@ -8,6 +8,7 @@ import { authenticate, hasCredential, principalOf } from '../../middleware/auth.
 import { guessing, hashingBusy } from '../../openapi/limit-notes.js';
 import { defineRoutes } from '../route.js';
 import { presentAcceptedInvite, presentInvitePreview } from './organization.presenters.js';
+import { acceptedInvite, invitePreview } from './organization.responses.js';
 import { acceptInviteBody } from './organization.schemas.js';
 
 // An invite token is not a UUID: the invite lookup answers 404 for any token it does not know.
@@ -17,6 +18,7 @@ export const inviteRoutes = defineRoutes([
     path: '/invites/:token',
     summary: 'Preview an invite',
     access: 'public',
+    response: invitePreview,
     notFound: 'Invite.NotFound: no invite has this token.',
     handler: (ctx) => async (req, res) => {
       sendData(res, presentInvitePreview(await previewInvite(ctx, pathParam(req, 'token'))));
@@ -30,6 +32,7 @@ export const inviteRoutes = defineRoutes([
     dailyQuota: 'shown',
     body: acceptInviteBody,
     status: 201,
+    response: acceptedInvite,
     notFound: 'Invite.NotFound: no invite has this token.',
     conflicts:
       'Invite.AlreadyMember: the signed-in caller is already a member; Invite.AccountExists: an account with this ' +

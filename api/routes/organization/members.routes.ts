@@ -1,5 +1,6 @@
 // Members of the current organization: any member reads the list; only an Admin changes roles or removes others
 // (a member may remove themselves); the last Admin stays (409).
+import { z } from 'zod';
 import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
 import { changeMemberRole, listMembers, memberNotFound, removeMember } from '../../../shared/organizations/members.js';
 import { sendData, sendPage } from '../../http/envelope.js';
@@ -7,8 +8,10 @@ import { pathParam, uuidParam } from '../../http/path-params.js';
 import { body, query } from '../../http/validate.js';
 import { auditActorOf } from '../../middleware/audit-actor.js';
 import { inCurrentOrganization, organizationOf } from '../../middleware/organization-access.js';
+import { pageFields } from '../../openapi/response-parts.js';
 import { defineRoutes } from '../route.js';
 import { presentMember } from './organization.presenters.js';
+import { member as memberSchema } from './organization.responses.js';
 import { memberRoleBody, membersQuery } from './organization.schemas.js';
 
 const org = { access: 'bearer', dailyQuota: 'shown', organization: true, before: inCurrentOrganization } as const;
@@ -23,6 +26,8 @@ export const memberRoutes = defineRoutes([
     summary: 'Members of the organization',
     ...org,
     query: membersQuery,
+    response: z.array(memberSchema),
+    envelopeFields: pageFields,
     handler: (ctx) => async (req, res) => {
       const paging = query(req, membersQuery, 'Member.InvalidQuery');
       const { members, total } = await listMembers(ctx.db, organizationOf(res).organizationId, paging);

@@ -12,3 +12,60 @@ export const organization = z
     createdAt: timestamp,
   })
   .meta({ id: 'Organization' });
+
+const count = z.number().int().nonnegative();
+const role = z.enum(organizationRole.enumValues);
+
+export const member = z
+  .object({
+    userId: z.uuid(),
+    email: z.string(),
+    name: z.string(),
+    role,
+    joinedAt: timestamp,
+    status: z.literal('Active'),
+  })
+  .meta({ id: 'OrganizationMember' });
+
+export const inviteToken = z
+  .object({
+    id: z.uuid(),
+    organizationId: z.uuid(),
+    description: z.string().optional(),
+    role: role.meta({ description: 'The organization role an accepted invite grants.' }),
+    email: z.string().optional().meta({ description: 'A bulk invite: only this e-mail may accept.' }),
+    maxUsageCount: z.number().int().min(1),
+    usageCount: count,
+    expiresAt: timestamp,
+    revokedAt: timestamp.optional(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'InviteToken' });
+
+export const issuedInviteToken = inviteToken
+  .extend({
+    token: z.string().meta({ description: 'The invite token: shown this once, never again.' }),
+    inviteUrl: z.string().meta({ description: 'The console link that accepts it (from PUBLIC_BASE_URL).' }),
+  })
+  .meta({ id: 'IssuedInviteToken' });
+
+/** The organization an invite is for and the role it grants. */
+const invitedTo = { organizationId: z.uuid(), organizationName: z.string(), role };
+
+export const invitePreview = z
+  .object({
+    ...invitedTo,
+    email: z.string().optional().meta({ description: 'Only this e-mail may accept (a bulk invite).' }),
+    expiresAt: timestamp,
+    remainingUses: count,
+  })
+  .meta({ id: 'InvitePreview' });
+
+export const acceptedInvite = z
+  .object({
+    ...invitedTo,
+    userId: z.uuid(),
+    email: z.string(),
+    accountCreated: z.boolean().meta({ description: 'The invite created the account (no caller signed in).' }),
+  })
+  .meta({ id: 'AcceptedInvite' });

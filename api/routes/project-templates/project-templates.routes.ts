@@ -1,6 +1,7 @@
 // `/api/project-templates`: the built-in templates, public custom ones and the current organization's own;
 // an organization Admin creates custom ones.
 
+import { z } from 'zod';
 import type { TemplateConfig } from '../../../shared/db/schema/index.js';
 import { requireOrganizationAdmin } from '../../../shared/organizations/access.js';
 import { MAX_TEMPLATES_PER_ORGANIZATION } from '../../../shared/organizations/organization-limits.js';
@@ -23,7 +24,9 @@ import {
   optionalOrganizationOf,
   organizationOf,
 } from '../../middleware/organization-access.js';
+import { pageFields } from '../../openapi/response-parts.js';
 import type { Area } from '../route.js';
+import { projectTemplate } from './project-templates.responses.js';
 import { templateBody, templatesQuery } from './project-templates.schemas.js';
 
 export const presentTemplate = (t: ProjectTemplate) => ({
@@ -54,6 +57,8 @@ export const projectTemplatesArea: Area = {
       summary: 'System and organization templates',
       ...org,
       query: templatesQuery,
+      response: z.array(projectTemplate),
+      envelopeFields: pageFields,
       returns:
         'A page of templates: the built-in ones, then the current organization’s own, then other organizations’ public ones.',
       before: (ctx, route) => [authenticate(ctx, route), currentOrganization(ctx, { optional: true })],
@@ -70,6 +75,7 @@ export const projectTemplatesArea: Area = {
       ...org,
       body: templateBody,
       status: 201,
+      response: projectTemplate,
       conflicts: `Template.LimitReached: the organization already has ${MAX_TEMPLATES_PER_ORGANIZATION} templates of its own; Template.PublicLimitReached: ${MAX_PUBLIC_TEMPLATES_PER_ORGANIZATION} public ones.`,
       before: inCurrentOrganization,
       handler: (ctx) => async (req, res) => {

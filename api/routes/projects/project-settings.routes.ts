@@ -1,5 +1,6 @@
 // A project's members, quota and quota usage. Reading: any member of the organization; changing: the project's
 // Owner or an organization Admin.
+import { z } from 'zod';
 import { notFound } from '../../../shared/errors/app-error.js';
 import { requireProjectManager } from '../../../shared/organizations/access.js';
 import { memberNotFound } from '../../../shared/organizations/members.js';
@@ -14,9 +15,11 @@ import { pathParam, uuidParam } from '../../http/path-params.js';
 import { body, query } from '../../http/validate.js';
 import { auditActorOf } from '../../middleware/audit-actor.js';
 import { projectOf } from '../../middleware/organization-access.js';
+import { totalField } from '../../openapi/response-parts.js';
 import { defineRoutes } from '../route.js';
 import { inProjectRoute } from './project-route.js';
 import { presentProjectMember, presentQuota, presentQuotaUsage } from './projects.presenters.js';
+import { projectMember, projectQuota } from './projects.responses.js';
 import { projectMemberBody, quotaBody, quotaUsageQuery } from './projects.schemas.js';
 
 export const projectSettingsRoutes = defineRoutes([
@@ -25,6 +28,8 @@ export const projectSettingsRoutes = defineRoutes([
     path: '/:projectId/members',
     summary: 'Project members',
     ...inProjectRoute,
+    response: z.array(projectMember),
+    envelopeFields: totalField,
     handler: (ctx) => async (_req, res) => {
       const members = await listProjectMembers(ctx.db, projectOf(res).project.id);
       sendData(res, members.map(presentProjectMember), 200, { total: members.length });
@@ -38,6 +43,7 @@ export const projectSettingsRoutes = defineRoutes([
     ...inProjectRoute,
     body: projectMemberBody,
     status: 201,
+    response: projectMember,
     returns: 'The member was added.',
     alsoSucceeds: { status: 200, when: 'The account was a member already: its role is changed.' },
     handler: (ctx) => async (req, res) => {
@@ -68,6 +74,7 @@ export const projectSettingsRoutes = defineRoutes([
     path: '/:projectId/quota',
     summary: 'Project quota settings',
     ...inProjectRoute,
+    response: projectQuota,
     handler: (ctx) => async (_req, res) => {
       const quota = await getProjectQuota(ctx.db, projectOf(res).project.id);
       if (!quota) throw notFound('Quota.NotFound', 'This project has no quota configured: it is not limited.');
@@ -81,6 +88,7 @@ export const projectSettingsRoutes = defineRoutes([
     summary: 'Set project quotas',
     ...inProjectRoute,
     body: quotaBody,
+    response: projectQuota,
     handler: (ctx) => async (req, res) => {
       const access = projectOf(res);
       requireProjectManager(access, 'configure quotas');

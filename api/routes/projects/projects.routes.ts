@@ -23,7 +23,7 @@ import { projectActivityRoutes } from './project-activity.routes.js';
 import { inProjectRoute } from './project-route.js';
 import { projectSettingsRoutes } from './project-settings.routes.js';
 import { presentProject, presentProjectFromTemplate } from './projects.presenters.js';
-import { project, projectDeleted } from './projects.responses.js';
+import { project, projectDeleted, projectFromTemplate } from './projects.responses.js';
 import { createProjectBody, fromTemplateBody, projectsQuery } from './projects.schemas.js';
 
 /** Project creation names its organization in the body (`organizationId`), else the header. */
@@ -62,6 +62,7 @@ export const projectsArea: Area = {
       before: inNamedOrganization,
       body: fromTemplateBody,
       status: 201,
+      response: projectFromTemplate,
       notFound:
         "Template.NotFound: no built-in or public template, or template of the caller's organization, has this id.",
       conflicts: `${projectLimitConflict} ApiKey.LimitReached: the caller already holds ${MAX_API_KEYS_PER_ACCOUNT} API keys (the project's key would pass the limit; nothing is created).`,

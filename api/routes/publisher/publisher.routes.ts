@@ -27,6 +27,7 @@ import {
   presentPublisher,
   presentWorkflowEntry,
 } from '../catalog-workflow.presenters.js';
+import { draftDetail, workflowMutation } from '../catalog-workflow.responses.js';
 import type { Area } from '../route.js';
 import {
   draftBody,
@@ -87,6 +88,7 @@ export const publisherArea: Area = {
       summary: 'Create a draft',
       ...ofType,
       body: perType(draftBody),
+      response: workflowMutation,
       conflicts: `<Type>.SlugExists: the slug is taken. Draft.LimitReached: the account already holds ${MAX_UNPUBLISHED_ITEMS_PER_ACCOUNT} items that are not published (drafts, in review, sent back, rejected, unpublished).`,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
@@ -101,6 +103,7 @@ export const publisherArea: Area = {
       ...item,
       etag: 'The review revision (also `reviewRevision`) a moderator decides on.',
       returns: draftDetailReturns,
+      response: draftDetail,
       handler: (ctx) => async (req, res) => {
         const detail = await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'), account(res));
         res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail));

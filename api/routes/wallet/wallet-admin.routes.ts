@@ -81,6 +81,7 @@ export const walletAdminRoutes = defineRoutes([
     dailyQuota: 'shown',
     params: { recordId: uuidParam({ notFound: () => notFound('Wallet.RecordNotFound', 'No such wallet record.') }) },
     body: refundBody,
+    response: walletRecord,
     conflicts: 'Wallet.AlreadyRefunded: the consumption was refunded before, with another amount or reason.',
     status: 201,
     alsoSucceeds: { status: 200, when: 'The same refund was made before: its Refund record again.' },

@@ -1,0 +1,91 @@
+// What the catalog workflow answers (catalog-workflow.presenters.ts), as the OpenAPI document shows it: a mutation's
+// result, a publisher's item in full (its versions and newest transitions) and the review queue's entries.
+import { z } from 'zod';
+import { itemTypes } from '../../shared/catalog/item-types.js';
+import { catalogItemStatus, catalogVersionStatus } from '../../shared/db/schema/index.js';
+import { itemsPage, timestamp } from '../openapi/response-parts.js';
+import { catalogItemStats, catalogVersionDetail } from './catalog/catalog.responses.js';
+
+const itemStatus = z.enum(catalogItemStatus.enumValues);
+const versionStatus = z.enum(catalogVersionStatus.enumValues);
+
+export const workflowMutation = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(itemTypes),
+    slug: z.string(),
+    status: itemStatus,
+    versionId: z.uuid().optional().meta({ description: 'The version the step made or acted on.' }),
+    version: z.string().optional(),
+  })
+  .meta({ id: 'WorkflowMutation' });
+
+/** The item as its publisher will see it once its pending metadata edits are approved. */
+const itemHeader = {
+  id: z.uuid(),
+  type: z.enum(itemTypes),
+  slug: z.string(),
+  name: z.string(),
+  summary: z.string(),
+  description: z.string(),
+  iconUrl: z.string().optional(),
+  tags: z.array(z.string()),
+  categories: z.array(z.string()),
+  status: itemStatus,
+  isPublished: z.boolean().meta({ description: 'A version of the item is in the public catalog.' }),
+  hasPendingChanges: z.boolean().meta({ description: 'Metadata edits wait for review (shown merged here).' }),
+  publisherSlug: z.string(),
+  publisherName: z.string(),
+  source: z.enum(['official', 'user']),
+  isFeatured: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  publishedAt: timestamp.optional(),
+};
+
+const transition = z.object({
+  action: z.string().meta({ description: 'submit, withdraw, approve, request-changes, reject, …' }),
+  from: itemStatus.optional(),
+  to: itemStatus,
+  comment: z.string().optional(),
+  actorId: z.uuid().optional(),
+  versionId: z.uuid().optional(),
+  at: timestamp,
+});
+
+export const draftDetail = z
+  .object({
+    ...itemHeader,
+    stats: catalogItemStats,
+    versions: z.array(
+      catalogVersionDetail.extend({
+        status: versionStatus,
+        submittedAt: timestamp.optional(),
+        isCurrent: z.boolean().meta({ description: 'The published version.' }),
+        full: z
+          .boolean()
+          .meta({ description: 'The current and the pending version carry readme, changelog and their fields.' }),
+        hasBundle: z.boolean().optional().meta({ description: 'Skills only: a bundle is stored.' }),
+      }),
+    ),
+    transitions: z.array(transition).meta({ description: 'The newest workflow steps, oldest first.' }),
+    reviewRevision: z.string().meta({ description: 'What a moderator decides on (also the ETag).' }),
+  })
+  .meta({ id: 'DraftDetail' });
+
+export const workflowEntry = z
+  .object({
+    ...itemHeader,
+    currentVersion: z.string().optional().meta({ description: 'The published version number.' }),
+    pendingVersion: z
+      .object({ id: z.uuid(), version: z.string(), status: versionStatus, submittedAt: timestamp.optional() })
+      .optional()
+      .meta({ description: 'The newest version not yet published.' }),
+  })
+  .meta({ id: 'WorkflowEntry' });
+
+export const reviewQueuePage = itemsPage(
+  workflowEntry
+    .extend({ submitComment: z.string().optional().meta({ description: "The publisher's note to the reviewers." }) })
+    .meta({ id: 'ReviewQueueEntry' }),
+);
