@@ -12,7 +12,7 @@ import type { ItemType } from './item-types.js';
 import { checkReviewRevision, type RevisionPrecondition } from './review-revision.js';
 import { enqueueSkillBundleParse } from './skill-bundle-hook.js';
 import { recordTransition } from './transitions.js';
-import { bundleExecutesCode, type McpPayload, type SkillPayload } from './version-payloads.js';
+import { bundleExecutesCode, type McpPayload, type SkillPayload, skillPayload } from './version-payloads.js';
 
 const result = (item: ItemRow, status: ItemRow['status'], version: VersionRow): MutationResult => ({
   id: item.id,
@@ -40,9 +40,16 @@ export async function submitForReview(
     if (!version) throw catalogErrors.nothingToSubmit(type);
     if (needsBundle && !version.bundleStorageKey) throw catalogErrors.bundleMissing(version.version);
     const now = new Date();
+    // A bundle to parse: what an earlier parse found is cleared, so nobody sees or approves it as this bundle's
+    // contents before the worker has parsed the bundle submitted now (the moderator's page waits for it).
     await tx
       .update(catalogVersions)
-      .set({ status: 'in_review', submittedAt: now, updatedAt: now })
+      .set({
+        status: 'in_review',
+        submittedAt: now,
+        updatedAt: now,
+        ...(needsBundle ? { payload: skillPayload.parse({}) } : {}),
+      })
       .where(eq(catalogVersions.id, version.id));
     await tx.update(catalogItems).set({ status: 'in_review', updatedAt: now }).where(eq(catalogItems.id, item.id));
     await recordTransition(tx, {

@@ -1,5 +1,6 @@
 // Skill package upload: the .zip is streamed to object storage (hashed and size-limited on the way), inspected in
-// memory without unpacking anything to disk, and recorded on the version; a refused bundle is deleted again.
+// memory without unpacking anything to disk, and recorded on the version; a refused bundle is deleted again. A new
+// bundle clears what the parse found in the one it replaces: its contents are unknown until it is parsed in turn.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
@@ -12,6 +13,7 @@ import { inspectSkillBundle } from '../skills/bundle-inspector.js';
 import { SKILL_BUNDLE_LIMITS } from '../skills/bundle-limits.js';
 import { catalogErrors } from './catalog-errors.js';
 import { lockOwnItem, type VersionRow } from './item-access.js';
+import { skillPayload } from './version-payloads.js';
 
 export type UploadedBundle = { versionId: string; sizeBytes: number; fileCount: number; sha256: string };
 
@@ -87,6 +89,8 @@ export async function uploadSkillBundle(
           bundleStorageKey: key,
           bundleSha256: stored.sha256,
           bundleSizeBytes: stored.sizeBytes,
+          // The earlier bundle's files, parameters, dependencies, examples and executesCode no longer describe it.
+          payload: skillPayload.parse({}),
           updatedAt: new Date(),
         })
         .where(eq(catalogVersions.id, version.id));

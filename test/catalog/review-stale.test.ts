@@ -3,6 +3,7 @@
 // 412 Review.Stale with nothing decided. Regression of the security review's bait-and-switch proof (review2): the
 // publisher withdrew, rewrote the pending version in place (same id and number) or re-uploaded the skill bundle,
 // resubmitted, and the approval of the old look published the new content.
+import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
 import { type Actors, createActors, createDraft, decide, submit } from '../support/catalog-factory.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
@@ -176,5 +177,31 @@ describe('a decision on content the moderator did not see', () => {
     expect(res.status).toBe(412);
     expect(problem(res).title).toBe('Review.Stale');
     expect((await moderatorView('skill', draft.id)).body.status).toBe('in_review');
+  });
+
+  it("a skill resubmitted shows no parsed contents until its bundle is parsed again (none of the earlier look's)", async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const zip = await buildZip({ 'SKILL.md': skillMd('pdf-tools'), 'scripts/run.sh': 'echo hello\n' });
+    const uploaded = await h.http
+      .post(`/api/v1/publisher/skill/${draft.id}/versions/${draft.versionId}/package`)
+      .set(bearer(a.publisher.session))
+      .attach('file', zip, { filename: 'bundle.zip', contentType: 'application/zip' });
+    expect(uploaded.status).toBe(200);
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    // No worker runs here: the parse's write is made by hand, as the worker makes it.
+    const files = [
+      { path: 'SKILL.md', size: 80 },
+      { path: 'scripts/run.sh', size: 11 },
+    ];
+    await recordSkillContents(h.ctx.db, draft.versionId, { bundleFiles: files });
+    expect((await moderatorView('skill', draft.id)).body.versions[0].bundleFiles).toEqual(files);
+    expect(
+      (await decide(h, a, 'skill', draft.id, 'request-changes', { comment: 'Say what run.sh does.' })).status,
+    ).toBe(200);
+
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    const resubmitted = await moderatorView('skill', draft.id);
+    expect(resubmitted.body.status).toBe('in_review');
+    expect(resubmitted.body.versions[0].bundleFiles).toBeUndefined();
   });
 });

@@ -94,6 +94,28 @@ describe('a skill bundle, end to end', () => {
     expect(pub.body.currentVersion.examples.length).toBeGreaterThan(0);
   });
 
+  it("a bundle uploaded again clears the earlier parse's contents until its own parse fills them", async () => {
+    const draft = await createDraft(h, a, 'skill');
+    expect((await upload(draft.id, draft.versionId, await goodBundle())).status).toBe(200);
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    await waitUntil(async () => JSON.stringify(await draftDetail(draft.id)).includes('extract.py'));
+    const as = bearer(a.publisher.session);
+    expect((await h.http.post(`/api/v1/publisher/skill/${draft.id}/withdraw`).set(as)).status).toBe(200);
+    const other = await buildZip({ 'SKILL.md': skillMd('pdf-tools'), 'notes.md': '# notes\n' });
+    expect((await upload(draft.id, draft.versionId, other)).status).toBe(200);
+    const cleared = (await draftDetail(draft.id)).versions.find((v: { id: string }) => v.id === draft.versionId);
+    expect(cleared.bundleFiles ?? null).toBeNull();
+    expect(JSON.stringify(cleared)).not.toContain('extract.py');
+
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    const parsed = await waitUntil(async () => {
+      const detail = await draftDetail(draft.id);
+      const version = detail.versions.find((v: { id: string }) => v.id === draft.versionId);
+      return version.bundleFiles ? version : undefined;
+    });
+    expect(parsed.bundleFiles.map((f: { path: string }) => f.path).sort()).toEqual(['SKILL.md', 'notes.md']);
+  });
+
   it('sends a bundle whose SKILL.md fails the parse back as changes_requested with every reason', async () => {
     const draft = await createDraft(h, a, 'skill');
     const zip = await buildZip({ 'SKILL.md': '---\nname: PDF Tools\ndescription: ""\n---\nbody\n' });

@@ -19,7 +19,7 @@ import {
   type VersionDetail,
 } from './hub-api.js';
 import { ReportForm } from './report-form.js';
-import { TypeFields } from './type-fields.js';
+import { VersionContents } from './type-fields.js';
 
 function Stats({ item }: { item: ItemDetail }) {
   const s = item.stats;
@@ -46,26 +46,8 @@ function VersionPanel({ type, version }: { type: ItemType; version: VersionDetai
   return (
     <section className="panel" aria-label={`Version ${version.version}`}>
       <h2>Version {version.version}</h2>
-      <p className="muted">
-        Published {formatTime(version.publishedAt)}
-        {version.license ? ` · ${version.license}` : ''}
-        {version.sourceUrl ? (
-          <>
-            {' · '}
-            <a href={version.sourceUrl} rel="noopener noreferrer">
-              source
-            </a>
-          </>
-        ) : null}
-      </p>
-      {version.changelog ? <p>{version.changelog}</p> : null}
-      <TypeFields type={type} version={version} />
-      {version.readme ? (
-        <details>
-          <summary>Readme</summary>
-          <pre className="prose">{version.readme}</pre>
-        </details>
-      ) : null}
+      <p className="muted">Published {formatTime(version.publishedAt)}</p>
+      <VersionContents type={type} version={version} foldReadme />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 // The type-specific part of a version, as the seed's "Version detail" names it: an MCP server's connections,
 // tools, resources, prompts, settings and permissions; a skill's bundle files, parameters, dependencies and
-// examples; an agent's or soul's package.
+// examples; an agent's or soul's package. VersionContents adds what every version has (license, source, changelog,
+// readme) and, where asked, a soul's SOUL.md: all a moderator must see before approving.
 import { formatBytes } from '../../format.js';
 import type { ItemType, VersionDetail } from './hub-api.js';
 
@@ -124,4 +125,62 @@ export function TypeFields({ type, version }: { type: ItemType; version: Version
     default:
       return <PackageFields v={version} />;
   }
+}
+
+/**
+ * A version's whole content: license and source, changelog, the type's fields, a soul's SOUL.md (`withSoulMd`: the
+ * hub shows the assembled prompt instead) and the readme (folded when `foldReadme`).
+ */
+export function VersionContents(props: {
+  type: ItemType;
+  version: VersionDetail;
+  withSoulMd?: boolean;
+  foldReadme?: boolean;
+}) {
+  const v = props.version;
+  const soulMd = props.withSoulMd && typeof v.soulMd === 'string' ? v.soulMd : undefined;
+  return (
+    <>
+      {v.license || v.sourceUrl ? (
+        <dl className="facts">
+          {v.license ? (
+            <>
+              <dt>License</dt>
+              <dd>{v.license}</dd>
+            </>
+          ) : null}
+          {v.sourceUrl ? (
+            <>
+              <dt>Source</dt>
+              <dd>
+                <a href={v.sourceUrl} rel="noopener noreferrer">
+                  {v.sourceUrl}
+                </a>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      {v.changelog ? <p>{v.changelog}</p> : null}
+      <TypeFields type={props.type} version={v} />
+      {soulMd ? (
+        <section>
+          <h3>SOUL.md</h3>
+          <pre className="prose">{soulMd}</pre>
+        </section>
+      ) : null}
+      {v.readme && props.foldReadme ? (
+        <details>
+          <summary>Readme</summary>
+          <pre className="prose">{v.readme}</pre>
+        </details>
+      ) : null}
+      {v.readme && !props.foldReadme ? (
+        <section>
+          <h3>Readme</h3>
+          <pre className="prose">{v.readme}</pre>
+        </section>
+      ) : null}
+    </>
+  );
 }

@@ -2,25 +2,27 @@
 // the decision: approve, request changes (with reasons) or reject (with a reason). A decision names the review
 // revision it was made on (If-Match), so one made on content the publisher has since changed is refused, not applied.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { ApiError, api } from '../../api/http.js';
 import { formatTime } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
-import { type ItemDetail, type ItemType, isItemType, type VersionDetail } from '../hub/hub-api.js';
-import { TypeFields } from '../hub/type-fields.js';
+import { type ItemDetail, type ItemType, isItemType, useCategories, type VersionDetail } from '../hub/hub-api.js';
+import { VersionContents } from '../hub/type-fields.js';
 import type { DraftDetail } from '../publisher/publisher-api.js';
+import { ReviewHistory } from '../publisher/review-state.js';
 import { ModerationTabs } from './moderation-tabs.js';
 
 type Side = {
   title: string;
-  meta: { name: string; summary: string; description: string; tags: string[] };
+  meta: { name: string; summary: string; description: string; tags: string[]; iconUrl?: string; categories?: string[] };
   version?: VersionDetail;
 };
 
 function Column({ type, side }: { type: ItemType; side: Side }) {
+  const categoryNames = new Map((useCategories(type).data ?? []).map((c) => [c.slug, c.name]));
   return (
     <section className="panel" aria-label={side.title}>
       <h2>{side.title}</h2>
@@ -31,13 +33,16 @@ function Column({ type, side }: { type: ItemType; side: Side }) {
         <dd>{side.meta.summary}</dd>
         <dt>Tags</dt>
         <dd>{side.meta.tags.join(', ') || '—'}</dd>
+        <dt>Categories</dt>
+        <dd>{side.meta.categories?.map((c) => categoryNames.get(c) ?? c).join(', ') || '—'}</dd>
+        <dt>Icon</dt>
+        <dd>{side.meta.iconUrl ? <code>{side.meta.iconUrl}</code> : '—'}</dd>
       </dl>
       <p className="prose">{side.meta.description}</p>
       {side.version ? (
         <>
           <h3>Version {side.version.version}</h3>
-          {side.version.changelog ? <p>{side.version.changelog}</p> : null}
-          <TypeFields type={type} version={side.version} />
+          <VersionContents type={type} version={side.version} withSoulMd />
         </>
       ) : (
         <p className="empty">Nothing published yet.</p>
@@ -61,11 +66,13 @@ function StaleReview({ onReload }: { onReload: () => void }) {
   );
 }
 
-function Decision({ type, id, revision }: { type: ItemType; id: string; revision: string }) {
+function Decision(props: { type: ItemType; id: string; revision: string; parsing: boolean }) {
+  const { type, id, revision, parsing } = props;
   const client = useQueryClient();
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const [missing, setMissing] = useState<string>();
+  const reasons = useRef<HTMLTextAreaElement>(null);
   const decide = useMutation({
     mutationFn: (action: 'approve' | 'request-changes' | 'reject') => {
       const body =
@@ -87,6 +94,8 @@ function Decision({ type, id, revision }: { type: ItemType; id: string; revision
   const act = (action: 'approve' | 'request-changes' | 'reject') => {
     if (action !== 'approve' && !text.trim()) {
       setMissing(action === 'reject' ? 'A rejection needs a reason.' : 'Say what should change.');
+      // The field, now invalid and described by the message, takes the focus: a screen reader reads both.
+      reasons.current?.focus();
       return;
     }
     setMissing(undefined);
@@ -100,7 +109,7 @@ function Decision({ type, id, revision }: { type: ItemType; id: string; revision
         hint="Required to request changes or to reject; the publisher reads it."
         error={missing}
       >
-        {(p) => <textarea {...p} rows={3} value={text} onChange={(e) => setText(e.target.value)} />}
+        {(p) => <textarea {...p} ref={reasons} rows={3} value={text} onChange={(e) => setText(e.target.value)} />}
       </Field>
       {decide.error instanceof ApiError && decide.error.code === 'Review.Stale' ? (
         <StaleReview
@@ -113,7 +122,13 @@ function Decision({ type, id, revision }: { type: ItemType; id: string; revision
         <FormError error={decide.error} />
       )}
       <div className="row">
-        <button type="button" className="primary" onClick={() => act('approve')} disabled={decide.isPending}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => act('approve')}
+          disabled={decide.isPending || parsing}
+          aria-describedby={parsing ? 'bundle-parsing' : undefined}
+        >
           Approve
         </button>
         <button type="button" onClick={() => act('request-changes')} disabled={decide.isPending}>
@@ -127,6 +142,10 @@ function Decision({ type, id, revision }: { type: ItemType; id: string; revision
   );
 }
 
+/** A skill in review whose bundle the worker has not parsed yet: what would be approved is not known. */
+const parsingBundle = (d: DraftDetail | undefined) =>
+  d?.type === 'skill' && d.status === 'in_review' && d.versions.some((v) => v.status === 'in_review' && !v.bundleFiles);
+
 export function ReviewPage() {
   const { type, id } = useParams();
   if (!isItemType(type) || !id) return <Navigate to="/moderation" replace />;
@@ -137,6 +156,8 @@ function Review({ type, id }: { type: ItemType; id: string }) {
   const detail = useQuery({
     queryKey: ['review', type, id],
     queryFn: () => api<DraftDetail>(`/api/v1/moderation/${type}/${id}`),
+    // A skill's bundle is parsed after the submit: look again every 1.5 s until its files (or a verdict) arrive.
+    refetchInterval: (query) => (parsingBundle(query.state.data) ? 1500 : false),
   });
   const published = useQuery({
     queryKey: ['item', type, detail.data?.slug],
@@ -150,6 +171,7 @@ function Review({ type, id }: { type: ItemType; id: string }) {
   const current = d.versions.find((v) => v.isCurrent);
   const pub = published.data;
   const withdrawals = d.transitions.filter((t) => t.action === 'withdraw' && t.versionId === underReview?.id);
+  const note = d.transitions.findLast((t) => t.action === 'submit' && t.versionId === underReview?.id)?.comment;
   return (
     <Page title={`Review: ${d.name}`}>
       <ModerationTabs />
@@ -171,6 +193,17 @@ function Review({ type, id }: { type: ItemType; id: string }) {
           from an earlier look.
         </Notice>
       ) : null}
+      {parsingBundle(d) ? (
+        <p className="muted" role="status" id="bundle-parsing">
+          The bundle is being parsed: its files appear here, and it can be approved, once the check is done.
+        </p>
+      ) : null}
+      {underReview && note ? (
+        <section className="panel" aria-label="Note from the publisher">
+          <h2>Note from the publisher</h2>
+          <pre className="prose">{note}</pre>
+        </section>
+      ) : null}
       <div className="side-by-side">
         <Column
           type={type}
@@ -190,10 +223,14 @@ function Review({ type, id }: { type: ItemType; id: string }) {
         />
       </div>
       {d.status === 'in_review' ? (
-        <Decision type={type} id={id} revision={d.reviewRevision} />
+        <Decision type={type} id={id} revision={d.reviewRevision} parsing={parsingBundle(d)} />
       ) : (
         <p className="muted">Not waiting for a decision.</p>
       )}
+      <section className="panel">
+        <h2>History</h2>
+        <ReviewHistory transitions={d.transitions} />
+      </section>
     </Page>
   );
 }

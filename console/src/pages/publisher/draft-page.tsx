@@ -11,19 +11,12 @@ import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
 import { type ItemType, isItemType } from '../hub/hub-api.js';
-import { TypeFields } from '../hub/type-fields.js';
+import { VersionContents } from '../hub/type-fields.js';
 import { BundleUpload } from './bundle-upload.js';
 import { MetadataFields, VersionFields } from './draft-form.js';
-import {
-  type DraftState,
-  emptyDraft,
-  type FieldErrors,
-  patchBody,
-  stateFromDraft,
-  versionBody,
-} from './draft-state.js';
+import { type DraftState, type FieldErrors, patchBody, stateFromDraft, versionBody } from './draft-state.js';
 import { type DraftDetail, type DraftVersion, type Mutation, pendingVersionOf } from './publisher-api.js';
-import { ReviewState } from './review-state.js';
+import { ReviewHistory, ReviewState } from './review-state.js';
 
 const editable = ['draft', 'changes_requested', 'rejected'];
 
@@ -46,14 +39,24 @@ function useDraft(type: ItemType, id: string) {
   });
 }
 
-function EditForm({ type, detail, onSaved }: { type: ItemType; detail: DraftDetail; onSaved: () => void }) {
+function EditForm(props: {
+  type: ItemType;
+  detail: DraftDetail;
+  onSaved: () => void;
+  /** Whether the form holds changes not saved yet (a submit sends the version as saved, not as shown). */
+  onUnsaved: (unsaved: boolean) => void;
+}) {
+  const { type, detail, onSaved, onUnsaved } = props;
   const pending = pendingVersionOf(detail);
   const [state, setState] = useState<DraftState>(() => stateFromDraft(detail, pending));
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useMutation({
     mutationFn: (body: unknown) =>
       api<Mutation>(`/api/v1/publisher/${type}/${detail.id}/draft`, { method: 'PUT', body }),
-    onSuccess: onSaved,
+    onSuccess: () => {
+      onUnsaved(false);
+      onSaved();
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -61,12 +64,17 @@ function EditForm({ type, detail, onSaved }: { type: ItemType; detail: DraftDeta
     setErrors(checked.errors);
     if (Object.keys(checked.errors).length === 0) save.mutate(checked.body);
   };
-  const props = { type, state, errors, onChange: (c: Partial<DraftState>) => setState((s) => ({ ...s, ...c })) };
+  const change = (c: Partial<DraftState>) => {
+    setState((s) => ({ ...s, ...c }));
+    save.reset();
+    onUnsaved(true);
+  };
+  const fields = { type, state, errors, onChange: change };
   return (
     <form className="stack panel" onSubmit={submit} aria-label="Edit the draft" noValidate>
       <h2>Edit</h2>
-      <MetadataFields {...props} />
-      {pending ? <VersionFields {...props} /> : null}
+      <MetadataFields {...fields} />
+      {pending ? <VersionFields {...fields} /> : null}
       <FormError error={save.error} />
       {save.isSuccess ? <Notice>Saved.</Notice> : null}
       <div>
@@ -78,8 +86,17 @@ function EditForm({ type, detail, onSaved }: { type: ItemType; detail: DraftDeta
   );
 }
 
-function NewVersionForm({ type, id, onAdded }: { type: ItemType; id: string; onAdded: () => void }) {
-  const [state, setState] = useState<DraftState>(() => ({ ...emptyDraft(), version: '' }));
+/** A new version starts from the current one's fields (readme, license, connections, SOUL.md…), with no number. */
+function NewVersionForm({ type, detail, onAdded }: { type: ItemType; detail: DraftDetail; onAdded: () => void }) {
+  const id = detail.id;
+  const [state, setState] = useState<DraftState>(() => ({
+    ...stateFromDraft(
+      detail,
+      detail.versions.find((v) => v.isCurrent),
+    ),
+    changelog: '',
+    version: '',
+  }));
   const [errors, setErrors] = useState<FieldErrors>({});
   const add = useMutation({
     mutationFn: (body: unknown) => api<Mutation>(`/api/v1/publisher/${type}/${id}/versions`, { method: 'POST', body }),
@@ -105,7 +122,8 @@ function NewVersionForm({ type, id, onAdded }: { type: ItemType; id: string; onA
   );
 }
 
-function ReviewActions({ type, detail, onDone }: { type: ItemType; detail: DraftDetail; onDone: () => void }) {
+function ReviewActions(props: { type: ItemType; detail: DraftDetail; unsaved: boolean; onDone: () => void }) {
+  const { type, detail, unsaved, onDone } = props;
   const [comment, setComment] = useState('');
   const act = useMutation({
     mutationFn: (what: 'submit-review' | 'withdraw') =>
@@ -124,12 +142,18 @@ function ReviewActions({ type, detail, onDone }: { type: ItemType; detail: Draft
           <Field label="Note for the moderator (optional)">
             {(p) => <textarea {...p} rows={2} value={comment} onChange={(e) => setComment(e.target.value)} />}
           </Field>
+          {unsaved ? (
+            <p className="hint" id="unsaved-edits">
+              Save your changes first: a version is submitted as it was last saved.
+            </p>
+          ) : null}
           <div>
             <button
               type="button"
               className="primary"
               onClick={() => act.mutate('submit-review')}
-              disabled={act.isPending}
+              disabled={act.isPending || unsaved}
+              aria-describedby={unsaved ? 'unsaved-edits' : undefined}
             >
               Submit version {pending.version} for review
             </button>
@@ -186,7 +210,7 @@ function ReadOnly({ detail, version }: { detail: DraftDetail; version: DraftVers
       <h2>{version ? `Version ${version.version}` : 'The item'}</h2>
       <p>{detail.summary}</p>
       <p className="prose muted">{detail.description}</p>
-      {version ? <TypeFields type={detail.type} version={version} /> : null}
+      {version ? <VersionContents type={detail.type} version={version} withSoulMd /> : null}
     </section>
   );
 }
@@ -216,15 +240,7 @@ function Versions({ detail }: { detail: DraftDetail }) {
         )}
       </DataTable>
       <h3>History</h3>
-      <ol className="timeline" aria-label="Review history">
-        {detail.transitions.map((t) => (
-          <li key={`${t.at}-${t.action}`}>
-            <strong>{t.action.replace(/_/g, ' ')}</strong> → {t.to.replace(/_/g, ' ')}{' '}
-            <span className="muted">{formatTime(t.at)}</span>
-            {t.comment ? <div className="prose muted">{t.comment}</div> : null}
-          </li>
-        ))}
-      </ol>
+      <ReviewHistory transitions={detail.transitions} />
     </section>
   );
 }
@@ -233,6 +249,7 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
   const client = useQueryClient();
   const draft = useDraft(type, id);
   const [formKey, setFormKey] = useState(0);
+  const [unsaved, setUnsaved] = useState(false);
   const refresh = () => {
     void client.invalidateQueries({ queryKey: ['draft', type, id] });
     void client.invalidateQueries({ queryKey: ['mine', type] });
@@ -241,7 +258,10 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
   const status = draft.data?.status;
   const versionCount = draft.data?.versions.length;
   useEffect(() => {
-    if (status || versionCount) setFormKey((k) => k + 1);
+    if (status || versionCount) {
+      setFormKey((k) => k + 1);
+      setUnsaved(false);
+    }
   }, [status, versionCount]);
   if (draft.isPending) return <Loading />;
   if (!draft.data) return <FormError error={draft.error} />;
@@ -262,7 +282,7 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
       <div className="columns">
         <div>
           {editable.includes(detail.status) ? (
-            <EditForm key={formKey} type={type} detail={detail} onSaved={refresh} />
+            <EditForm key={formKey} type={type} detail={detail} onSaved={refresh} onUnsaved={setUnsaved} />
           ) : null}
           {type === 'skill' && pending && editable.includes(pending.status) ? (
             <section className="panel">
@@ -272,11 +292,11 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
           {!editable.includes(detail.status) ? (
             <ReadOnly detail={detail} version={pending ?? detail.versions.find((v) => v.isCurrent)} />
           ) : null}
-          {!pending ? <NewVersionForm key={formKey} type={type} id={detail.id} onAdded={refresh} /> : null}
+          {!pending ? <NewVersionForm key={formKey} type={type} detail={detail} onAdded={refresh} /> : null}
           <Versions detail={detail} />
         </div>
         <aside>
-          <ReviewActions type={type} detail={detail} onDone={refresh} />
+          <ReviewActions type={type} detail={detail} unsaved={unsaved} onDone={refresh} />
           {editable.includes(detail.status) && detail.versions.every((v) => !v.publishedAt && !v.isCurrent) ? (
             <DeleteDraft type={type} detail={detail} />
           ) : null}

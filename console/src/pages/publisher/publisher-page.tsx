@@ -96,7 +96,7 @@ export function PublisherPage() {
         <div className="row">
           {itemTypes.map((t) => (
             <Link key={t} className="button" to={`/publisher/new/${t}`}>
-              New {typeLabels[t].replace(/s$/, '').replace('MCP server', 'MCP server')}
+              New {typeLabels[t].replace(/s$/, '')}
             </Link>
           ))}
         </div>

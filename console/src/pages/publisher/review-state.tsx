@@ -1,8 +1,8 @@
 // Where a draft stands in review: the bundle parse while a skill waits for it, the parse result, and the
-// reviewer's (or the parser's) reasons when it came back.
-import { formatBytes } from '../../format.js';
+// reviewer's (or the parser's) reasons when it came back; and every review step so far, which the moderator reads too.
+import { formatBytes, formatTime } from '../../format.js';
 import { Notice } from '../../ui/status.js';
-import type { DraftDetail, DraftVersion } from './publisher-api.js';
+import type { DraftDetail, DraftVersion, Transition } from './publisher-api.js';
 
 type BundleFile = { path: string; size: number };
 
@@ -32,5 +32,20 @@ export function ReviewState({ detail, pending }: { detail: DraftDetail; pending:
       Bundle parsed: {files.length} files ({formatBytes(files.reduce((n, f) => n + f.size, 0))}). Waiting for a
       moderator.
     </Notice>
+  );
+}
+
+/** Every workflow step of an item, oldest first, with the comment each carried (a note, reasons). */
+export function ReviewHistory({ transitions }: { transitions: Transition[] }) {
+  return (
+    <ol className="timeline" aria-label="Review history">
+      {transitions.map((t) => (
+        <li key={`${t.at}-${t.action}`}>
+          <strong>{t.action.replace(/_/g, ' ')}</strong> → {t.to.replace(/_/g, ' ')}{' '}
+          <span className="muted">{formatTime(t.at)}</span>
+          {t.comment ? <div className="prose muted">{t.comment}</div> : null}
+        </li>
+      ))}
+    </ol>
   );
 }
