@@ -34,6 +34,11 @@ export const catalogErrors = {
       'Skill.InvalidBundle',
       `Version ${version} has no uploaded bundle; upload the .zip before submitting it for review.`,
     ),
+  bundleNotParsed: (version: string) =>
+    conflict(
+      'Skill.BundleNotParsed',
+      `Version ${version}'s bundle is still being parsed; approve it once the parse has filled its contents (request changes or reject need not wait).`,
+    ),
   reportNotFound: () => notFound('Report.NotFound', 'No such report.'),
   reportNotOpen: () => conflict('Report.NotOpen', 'The report is already resolved.'),
 } satisfies Record<string, (...args: never[]) => AppError>;

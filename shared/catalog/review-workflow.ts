@@ -102,6 +102,8 @@ export async function decideReview(
     const item = await lockItem(tx, type, itemId);
     const version = await inReviewVersion(tx, type, item);
     await checkReviewRevision(tx, item, version, expected);
+    if (decision === 'approve' && awaitsBundleParse(type, version))
+      throw catalogErrors.bundleNotParsed(version.version);
     const to = decision === 'approve' ? 'published' : decision === 'reject' ? 'rejected' : 'changes_requested';
     await moveTo(tx, item, version, to, { actorAccountId: moderatorAccountId, action: decision, comment });
     if (decision === 'approve') await publish(tx, item, version);
@@ -110,6 +112,16 @@ export async function decideReview(
   if (decision === 'approve') catalogChanged(ctx.db);
   return decided;
 }
+
+/**
+ * A skill version whose submitted bundle the worker has not parsed yet (submitting cleared the earlier contents):
+ * approving it would publish a SKILL.md nobody checked, and the parse, finding the item no longer in review, would
+ * skip it for good. A seeded skill carries its contents and no bundle.
+ */
+const awaitsBundleParse = (type: ItemType, version: VersionRow) =>
+  type === 'skill' &&
+  version.bundleStorageKey !== null &&
+  (version.payload as SkillPayload | null)?.bundleFiles == null;
 
 async function inReviewVersion(tx: DbExecutor, type: ItemType, item: ItemRow): Promise<VersionRow> {
   if (item.status !== 'in_review') throw catalogErrors.notInReview(type, item.status);

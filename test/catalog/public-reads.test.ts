@@ -89,8 +89,8 @@ describe('GET /api/v1/{type}', () => {
     const agent = (await h.http.get(`/api/v1/agent?tag=${tag}`)).body.items[0];
     expect(skill).not.toHaveProperty('primaryTransport');
     expect(skill).not.toHaveProperty('toolCount');
-    // The skill-bundle parse has not run, so executesCode is still null and therefore omitted.
-    expect(skill).not.toHaveProperty('executesCode');
+    // Approval waits for the bundle's parse; the factory's stand-in parse found no files, so no code runs.
+    expect(skill.executesCode).toBe(false);
     expect(agent).not.toHaveProperty('primaryTransport');
     expect(agent).not.toHaveProperty('executesCode');
   });

@@ -205,3 +205,28 @@ describe('a decision on content the moderator did not see', () => {
     expect(resubmitted.body.versions[0].bundleFiles).toBeUndefined();
   });
 });
+
+describe('a skill under review whose bundle is not parsed yet', () => {
+  it('cannot be approved (409 Skill.BundleNotParsed, nothing decided) until the parse fills its contents', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const zip = await buildZip({ 'SKILL.md': skillMd('pdf-tools') });
+    const uploaded = await h.http
+      .post(`/api/v1/publisher/skill/${draft.id}/versions/${draft.versionId}/package`)
+      .set(bearer(a.publisher.session))
+      .attach('file', zip, { filename: 'bundle.zip', contentType: 'application/zip' });
+    expect(uploaded.status).toBe(200);
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+
+    // No worker runs here, so the bundle stays unparsed: approving would publish a SKILL.md nobody checked.
+    const early = await decide(h, a, 'skill', draft.id, 'approve');
+    expect(early.status).toBe(409);
+    expect(problem(early).title).toBe('Skill.BundleNotParsed');
+    expect((await moderatorView('skill', draft.id)).body.status).toBe('in_review');
+    expect((await h.http.get(`/api/v1/skill/${draft.slug}`)).status).toBe(404);
+
+    // The parse's write, as the worker makes it; then approval goes through.
+    await recordSkillContents(h.ctx.db, draft.versionId, { bundleFiles: [{ path: 'SKILL.md', size: 40 }] });
+    expect((await decide(h, a, 'skill', draft.id, 'approve')).status).toBe(200);
+    expect((await h.http.get(`/api/v1/skill/${draft.slug}`)).status).toBe(200);
+  });
+});

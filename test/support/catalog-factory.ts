@@ -1,10 +1,12 @@
 // Small factories for catalog tests: the actors (publisher, moderator, outsider), namespaces and categories, and
 // items driven through the real publish workflow (draft, submit, approve) over HTTP.
+
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { upsertCategory } from '../../shared/catalog/categories.js';
 import { catalogChanged } from '../../shared/catalog/change-feed.js';
 import type { ItemType } from '../../shared/catalog/item-types.js';
+import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
 import { catalogItems, catalogVersions } from '../../shared/db/schema/index.js';
 import type { Harness } from './harness.js';
 import { bearer, createUser, signInAdmin, type TestUser } from './identity.js';
@@ -121,6 +123,8 @@ export async function publishItem(h: Harness, a: Actors, type: ItemType, o: Draf
   if (type === 'skill') await attachBundle(h, draft.versionId);
   const submitted = await submit(h, a, type, draft.id);
   if (submitted.status !== 200) throw new Error(`submit: ${submitted.status} ${submitted.text}`);
+  // Stands in for the bundle parse (the skill-bundle worker), which approval waits for.
+  if (type === 'skill') await recordSkillContents(h.ctx.db, draft.versionId, { bundleFiles: [] });
   const approved = await decide(h, a, type, draft.id, 'approve');
   if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${approved.text}`);
   return draft;

@@ -63,7 +63,9 @@ const decisionRoutes = decisions.map(
     ...item,
     body: schema,
     ifMatch: reviewPrecondition,
-    conflicts: '<Type>.NotInReview: the item is not in review (withdrawn or already decided).',
+    conflicts:
+      '<Type>.NotInReview: the item is not in review (withdrawn or already decided).' +
+      (action === 'approve' ? " Skill.BundleNotParsed: the skill's bundle is still being parsed." : ''),
     handler: (ctx) => async (req, res) => {
       const type = itemTypeOf(req);
       const input = body(req, schema, 'Moderation.Invalid');
