@@ -257,7 +257,9 @@ describe('the organization pages', () => {
     await admin.getByLabel('Requests per minute').fill('5');
     await admin.getByRole('button', { name: 'Create template' }).click();
     await admin.getByText('Template "Night batch" created.').waitFor();
+    // The message comes with the creation's answer; the row, with the list's reload after it.
     const row = list.locator('tr', { hasText: 'Night batch' });
+    await row.waitFor();
     expect(await row.locator('td').allTextContents()).toEqual([
       'Night batchSlow and cheap',
       'This organization',
