@@ -4,7 +4,7 @@
 // publisher withdrew, rewrote the pending version in place (same id and number) or re-uploaded the skill bundle,
 // resubmitted, and the approval of the old look published the new content.
 import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
-import { type Actors, createActors, createDraft, decide, submit } from '../support/catalog-factory.js';
+import { type Actors, createActors, createDraft, decide, submit, uploadBundle } from '../support/catalog-factory.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
 import { buildZip, skillMd } from '../support/zip-builders.js';
@@ -155,10 +155,7 @@ describe('a decision on content the moderator did not see', () => {
     const draft = await createDraft(h, a, 'skill');
     const upload = async (body: string) => {
       const zip = await buildZip({ 'SKILL.md': skillMd('pdf-tools'), 'scripts/run.sh': body });
-      const res = await h.http
-        .post(`/api/v1/publisher/skill/${draft.id}/versions/${draft.versionId}/package`)
-        .set(bearer(a.publisher.session))
-        .attach('file', zip, { filename: 'bundle.zip', contentType: 'application/zip' });
+      const res = await uploadBundle(h, a, draft, zip);
       expect(res.status).toBe(200);
     };
     await upload('echo hello\n');
@@ -182,10 +179,7 @@ describe('a decision on content the moderator did not see', () => {
   it("a skill resubmitted shows no parsed contents until its bundle is parsed again (none of the earlier look's)", async () => {
     const draft = await createDraft(h, a, 'skill');
     const zip = await buildZip({ 'SKILL.md': skillMd('pdf-tools'), 'scripts/run.sh': 'echo hello\n' });
-    const uploaded = await h.http
-      .post(`/api/v1/publisher/skill/${draft.id}/versions/${draft.versionId}/package`)
-      .set(bearer(a.publisher.session))
-      .attach('file', zip, { filename: 'bundle.zip', contentType: 'application/zip' });
+    const uploaded = await uploadBundle(h, a, draft, zip);
     expect(uploaded.status).toBe(200);
     expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
     // No worker runs here: the parse's write is made by hand, as the worker makes it.
@@ -210,10 +204,7 @@ describe('a skill under review whose bundle is not parsed yet', () => {
   it('cannot be approved (409 Skill.BundleNotParsed, nothing decided) until the parse fills its contents', async () => {
     const draft = await createDraft(h, a, 'skill');
     const zip = await buildZip({ 'SKILL.md': skillMd('pdf-tools') });
-    const uploaded = await h.http
-      .post(`/api/v1/publisher/skill/${draft.id}/versions/${draft.versionId}/package`)
-      .set(bearer(a.publisher.session))
-      .attach('file', zip, { filename: 'bundle.zip', contentType: 'application/zip' });
+    const uploaded = await uploadBundle(h, a, draft, zip);
     expect(uploaded.status).toBe(200);
     expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
 
