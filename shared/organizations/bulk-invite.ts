@@ -15,7 +15,7 @@ import {
   organizationMemberships,
 } from '../db/schema/index.js';
 import { notFound } from '../errors/app-error.js';
-import { HourlyAllowance } from '../rate-limit/sliding-window.js';
+import { allowance } from '../rate-limit/within-allowance.js';
 import { isUuid } from '../validation/uuid.js';
 import { type BulkInviteRow, parseBulkInviteCsv } from './bulk-invite-csv.js';
 import { hashInviteToken, inviteUrlFor, newInviteToken } from './invite-tokens.js';
@@ -41,12 +41,13 @@ export type BulkImportResult = {
  * ~1 MB of report per upload into PostgreSQL, several a second.
  */
 export const BULK_INVITES_PER_HOUR = 10;
-const allowance = new HourlyAllowance(
-  'bulk-invite',
-  BULK_INVITES_PER_HOUR,
-  'BulkInvite.TooMany',
-  'bulk invites per account',
-);
+const limitedBulkInvite = allowance({
+  name: 'bulk-invite',
+  windowMs: 3_600_000,
+  limit: () => BULK_INVITES_PER_HOUR,
+  code: 'BulkInvite.TooMany',
+  message: `At most ${BULK_INVITES_PER_HOUR} bulk invites per account and hour: try again later (see Retry-After).`,
+});
 
 /** A report keeps a cell only as long as a valid one can be (an e-mail 254 characters, a name 200): `…` marks a cut. */
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -80,8 +81,17 @@ export async function bulkInvite(
 ): Promise<BulkImportResult> {
   const rows = parseBulkInviteCsv(file).map(judgeRow);
   // Counted once the file is read: a refused file stores nothing and uses no place.
-  await allowance.spend(ctx, createdBy);
+  return limitedBulkInvite(ctx, createdBy, () => storeBulkInvite(ctx, organizationId, createdBy, rows, now));
+}
 
+/** Marks duplicates (in the file, and members already), then stores the report and issues the tokens. */
+async function storeBulkInvite(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  organizationId: string,
+  createdBy: string,
+  rows: Judged[],
+  now: Date,
+): Promise<BulkImportResult> {
   const firstRowOf = new Map<string, number>();
   for (const r of rows) {
     if (r.status !== 'Success') continue;

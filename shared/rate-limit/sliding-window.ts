@@ -7,7 +7,6 @@
 // Keys are `<REDIS_PREFIX>:rl:…`; on Redis Cluster a hash-tagged prefix (`{ockhub}`) keeps the keys of one attempt
 // in one slot, as the script needs.
 import type { Redis } from 'ioredis';
-import { AppError } from '../errors/app-error.js';
 import { nextWindowMember } from './window-member.js';
 
 export type WindowLimit = { key: string; limit: number; windowMs: number };
@@ -91,25 +90,3 @@ export class SlidingWindowLimiter {
 
 /** Seconds for a Retry-After header: whole seconds, at least 1. */
 export const retryAfterSeconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
-
-/** What one holder may do `perHour` times in a sliding hour; `what` names it in the refusal ("test alerts per …"). */
-export class HourlyAllowance {
-  constructor(
-    readonly name: string,
-    readonly perHour: number,
-    readonly code: string,
-    readonly what: string,
-  ) {}
-
-  /** Counts one attempt of `holder`, or refuses it with 429 `code` and Retry-After once its hour is full. */
-  async spend(ctx: { redis: Redis; config: { REDIS_PREFIX: string } }, holder: string): Promise<void> {
-    const key = windowKey(ctx.config.REDIS_PREFIX, this.name, holder);
-    const admitted = await new SlidingWindowLimiter(ctx.redis).hit([{ key, limit: this.perHour, windowMs: 3_600_000 }]);
-    if (!admitted.allowed) {
-      const message = `At most ${this.perHour} ${this.what} and hour: try again later (see Retry-After).`;
-      throw new AppError(this.code, 429, message, {
-        headers: { 'retry-after': retryAfterSeconds(admitted.retryAfterMs) },
-      });
-    }
-  }
-}

@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, lt } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { walletAlertSettings, walletBalanceAlerts } from '../db/schema/index.js';
-import { HourlyAllowance } from '../rate-limit/sliding-window.js';
+import { allowance } from '../rate-limit/within-allowance.js';
 import { getWallet } from './wallets.js';
 
 export type Crossing = { previous: bigint; current: bigint };
@@ -98,12 +98,13 @@ export async function enqueueStrandedAlerts(
  * (with headers they chose, retried on failure): unlimited, they would make the service a mailer and a reflector.
  */
 export const TEST_ALERTS_PER_HOUR = 5;
-const allowance = new HourlyAllowance(
-  'test-alert',
-  TEST_ALERTS_PER_HOUR,
-  'Alert.TooManyTests',
-  'test alerts per organization',
-);
+const limitedTestAlert = allowance({
+  name: 'test-alert',
+  windowMs: 3_600_000,
+  limit: () => TEST_ALERTS_PER_HOUR,
+  code: 'Alert.TooManyTests',
+  message: `At most ${TEST_ALERTS_PER_HOUR} test alerts per organization and hour: try again later (see Retry-After).`,
+});
 
 /**
  * `POST …/wallet/alerts/test`: an alert of kind `test` at the highest threshold with the current settled balance,
@@ -115,7 +116,14 @@ export async function requestTestAlert(
   organizationId: string,
   requestedBy: string,
 ): Promise<{ alertId: string }> {
-  await allowance.spend(ctx, organizationId);
+  return limitedTestAlert(ctx, organizationId, () => sendTestAlert(ctx, organizationId, requestedBy));
+}
+
+async function sendTestAlert(
+  ctx: Pick<AppContext, 'db' | 'queues'>,
+  organizationId: string,
+  requestedBy: string,
+): Promise<{ alertId: string }> {
   const wallet = await getWallet(ctx.db, organizationId);
   const [settings] = await ctx.db
     .select({ thresholds: walletAlertSettings.thresholds })
