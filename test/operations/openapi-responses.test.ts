@@ -1,7 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the catalog writes its placeholders literally as ${NAME}.
 // The success schemas of /openapi.json (Route.response) hold what the routes really answer: every route that
 // declares one is called in a real world (PostgreSQL, Redis, the catalog's publish workflow, the gateway's models,
-// with the simulated provider and video and web-fetch workers behind the gateway), and its answer is validated with
+// with the simulated provider and video and web-fetch workers behind the gateway, an alerts worker delivering a
+// webhook), and its answer is validated with
 // Ajv against the schema as the document gives it, every object without an explicit
 // `additionalProperties` taken as closed, so a field the presenters send and the schema does not name fails here.
 import { jest } from '@jest/globals';
@@ -37,7 +38,7 @@ type Schema = Record<string, unknown>;
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
 type Answer = { status: number; body: unknown; headers: Record<string, string> };
 
-// Real worker processes (video, web fetch) and a simulated upstream on a loaded 2-core machine.
+// Real worker processes (video, web fetch, alerts) and a simulated upstream on a loaded 2-core machine.
 jest.setTimeout(120_000);
 
 let h: Harness;
@@ -134,7 +135,7 @@ beforeAll(async () => {
     OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
     VIDEO_POLL_INTERVAL_MS: '200',
   });
-  worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'video,video-rehost,web-fetch' } });
+  worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'video,video-rehost,web-fetch,alerts' } });
   a = await createActors(h, { verified: true });
   const category = await createCategory(h, 'mcp');
   await publishItem(h, a, 'mcp', { slug: mcpSlug, tags: ['tides'], categories: [category], version: mcpVersion });
@@ -680,17 +681,27 @@ describe('the documented success schemas hold what the routes answer', () => {
       .set(admin)
       .send({
         maxDailyAlerts: 5,
-        webhookUrl: `${site.origin}/hook`,
+        webhookUrl: `${site.origin}/article`,
         customHeaders: { 'x-team': 'schema' },
         thresholds: [20, 2.5],
       });
     expectDocumented('put /api/organization/wallet/alerts', changed);
-    expect(changed.body.data).toMatchObject({ thresholds: [20, 2.5], webhookUrl: `${site.origin}/hook` });
+    expect(changed.body.data).toMatchObject({ thresholds: [20, 2.5], webhookUrl: `${site.origin}/article` });
     const test = await h.http.post('/api/organization/wallet/alerts/test').set(admin);
     expectDocumented('post /api/organization/wallet/alerts/test', test, 202);
-    const history = await h.http.get('/api/organization/wallet/alerts/history').set(admin);
-    expectDocumented('get /api/organization/wallet/alerts/history', history);
-    expect(history.body.data.map((a: { id: string }) => a.id)).toEqual([test.body.data.alertId]);
+    // Every answer while the alerts worker delivers the webhook is held to the document, up to its recorded attempt.
+    const delivered = await waitUntil(async () => {
+      const history = await h.http.get('/api/organization/wallet/alerts/history').set(admin);
+      expectDocumented('get /api/organization/wallet/alerts/history', history);
+      expect(history.body.data.map((a: { id: string }) => a.id)).toEqual([test.body.data.alertId]);
+      return history.body.data[0].webhook.status === 'sent' ? history.body.data[0] : undefined;
+    }, 60_000);
+    expect(delivered.attempts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ channel: 'webhook', attempt: 1, succeeded: true, statusCode: 200 }),
+        expect.objectContaining({ channel: 'email', succeeded: false, error: expect.any(String) }),
+      ]),
+    );
     for (const interval of ['day', 'hour']) {
       const balance = await h.http
         .get(`/api/organization/wallet/balance-history?interval=${interval}&days=2`)
