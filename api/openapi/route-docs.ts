@@ -43,6 +43,8 @@ const envelopeOr = (family: RouteFamily, data: z.ZodType, envelopeFields: RouteD
   family === 'organization' ? z.object({ data, code: z.number().int(), error: z.null(), ...envelopeFields }) : data;
 
 function successContent(doc: RouteDoc, family: RouteFamily): ResponseConfig['content'] {
+  // A route that only ever refuses (the MCP Registry's 501 for what it does not offer) answers the family's error.
+  if ((doc.status ?? 200) >= 400) return errorResponse(family, '').content;
   const any = doc.response ?? z.any();
   const body = envelopeOr(family, any, doc.envelopeFields);
   switch (doc.content ?? 'json') {

@@ -1,8 +1,9 @@
 // What the catalog workflow answers (catalog-workflow.presenters.ts), as the OpenAPI document shows it: a mutation's
-// result, a publisher's item in full (its versions and newest transitions) and the review queue's entries.
+// result, a publisher's item in full (its versions and newest transitions), the review queue's entries, publisher
+// namespaces, reports, and the moderators' curation answers.
 import { z } from 'zod';
 import { itemTypes } from '../../shared/catalog/item-types.js';
-import { catalogItemStatus, catalogVersionStatus } from '../../shared/db/schema/index.js';
+import { catalogItemStatus, catalogReportStatus, catalogVersionStatus } from '../../shared/db/schema/index.js';
 import { itemsPage, timestamp } from '../openapi/response-parts.js';
 import { catalogItemStats, catalogVersionDetail } from './catalog/catalog.responses.js';
 
@@ -89,3 +90,52 @@ export const reviewQueuePage = itemsPage(
     .extend({ submitComment: z.string().optional().meta({ description: "The publisher's note to the reviewers." }) })
     .meta({ id: 'ReviewQueueEntry' }),
 );
+
+export const publisher = z
+  .object({
+    id: z.uuid(),
+    slug: z.string(),
+    name: z.string(),
+    verified: z.boolean().meta({ description: 'Its items are `official` (set by a platform Admin).' }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Publisher' });
+
+export const deletedDraft = z.object({
+  deleted: z.literal(true),
+  id: z.uuid(),
+  slug: z.string().meta({ description: 'Free again for a new item of the type.' }),
+});
+
+export const uploadedBundle = z.object({
+  versionId: z.uuid(),
+  sizeBytes: z.number().int().nonnegative().meta({ description: 'The zip as stored.' }),
+  fileCount: z.number().int().nonnegative(),
+  sha256: z.string().meta({ description: 'Of the zip, hex.' }),
+});
+
+/** A report as resolving it answers; the list adds the item's type, slug and name. */
+export const report = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(catalogReportStatus.enumValues),
+    reason: z.string(),
+    detail: z.string().optional(),
+    reporterId: z.uuid(),
+    itemId: z.uuid(),
+    resolution: z.string().optional(),
+    resolvedBy: z.uuid().optional().meta({ description: 'Absent once that account is deleted.' }),
+    resolvedAt: timestamp.optional(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Report' });
+
+export const reportsPage = itemsPage(
+  report
+    .extend({ itemType: z.enum(itemTypes), itemSlug: z.string(), itemName: z.string() })
+    .meta({ id: 'ReportListEntry' }),
+);
+
+export const category = z.object({ slug: z.string(), name: z.string() });
+
+export const featured = z.object({ id: z.uuid(), slug: z.string(), isFeatured: z.boolean() });

@@ -40,7 +40,8 @@ export type Route = {
   organization?: boolean;
   /** The route takes an Idempotency-Key header: 409 while its first request is in flight, 422 for another body. */
   idempotencyKey?: boolean;
-  /** Success status and what it returns; JSON by default. */
+  /** Success status and what it returns; JSON by default. A route that only refuses (status 400 or more, such as
+   * the MCP Registry's 501 for what it does not offer) is documented with its route family's error body. */
   status?: number;
   returns?: string;
   /** The schema of the success body's JSON (for the organization family the envelope's `data`; route-docs.ts wraps

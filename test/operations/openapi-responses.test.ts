@@ -1,7 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the catalog writes its placeholders literally as ${NAME}.
 // The success schemas of /openapi.json (Route.response) hold what the routes really answer: every route that
 // declares one is called in a real world (PostgreSQL, Redis, the catalog's publish workflow, the gateway's models,
-// with the simulated provider and video and web-fetch workers behind the gateway), and its answer is validated with
+// with the simulated provider and video and web-fetch workers behind the gateway, an alerts worker delivering a
+// webhook), and its answer is validated with
 // Ajv against the schema as the document gives it, every object without an explicit
 // `additionalProperties` taken as closed, so a field the presenters send and the schema does not name fails here.
 import { jest } from '@jest/globals';
@@ -17,24 +18,27 @@ import {
   createActors,
   createCategory,
   createDraft,
+  decide,
   draftBody,
   publishItem,
   submit,
   uniqueSlug,
+  uploadBundle,
 } from '../support/catalog-factory.js';
-import { aProjectWithKey, SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
+import { aProjectWithKey, recharge, SIMULATOR_KEY, simulatorUpstreams, writeLedgers } from '../support/gateway.js';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { bearer, createUser, platformAdminOf, type TestUser, uniqueEmail } from '../support/identity.js';
 import { aMember, anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
 import { type PageServer, startPageServer } from '../support/page-server.js';
 import { usd } from '../support/wallet-factory.js';
 import { spend } from '../support/wallet-spend.js';
+import { buildZip, skillMd } from '../support/zip-builders.js';
 
 type Schema = Record<string, unknown>;
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
 type Answer = { status: number; body: unknown; headers: Record<string, string> };
 
-// Real worker processes (video, web fetch) and a simulated upstream on a loaded 2-core machine.
+// Real worker processes (video, web fetch, alerts) and a simulated upstream on a loaded 2-core machine.
 jest.setTimeout(120_000);
 
 let h: Harness;
@@ -47,13 +51,15 @@ let doc: { paths: Record<string, Record<string, Operation>>; components: { schem
 let ajv: Ajv2020;
 const mcpSlug = uniqueSlug('tides');
 
-/** Every route that declares a response schema, as `get /api/v1/{type}` (both prefixes of the MCP registry). */
+/** Every route that declares a response schema, or only ever refuses (its family's error body), as
+ * `get /api/v1/{type}` (both prefixes of the MCP registry). */
 const declared = mountedAreas.flatMap(({ prefix, family, area }) =>
   area.routes
-    .filter((route) => route.response)
+    .filter((route) => route.response || (route.status ?? 200) >= 400)
     .map((route) => ({
       operation: `${route.method} ${openApiPath(`${prefix}${route.path === '/' ? '' : route.path}`) || '/'}`,
-      enveloped: family === 'organization',
+      enveloped: family === 'organization' && (route.status ?? 200) < 400,
+      status: String(route.status ?? 200),
     })),
 );
 const validated = new Set<string>();
@@ -129,7 +135,7 @@ beforeAll(async () => {
     OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
     VIDEO_POLL_INTERVAL_MS: '200',
   });
-  worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'video,video-rehost,web-fetch' } });
+  worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'video,video-rehost,web-fetch,alerts' } });
   a = await createActors(h, { verified: true });
   const category = await createCategory(h, 'mcp');
   await publishItem(h, a, 'mcp', { slug: mcpSlug, tags: ['tides'], categories: [category], version: mcpVersion });
@@ -150,9 +156,11 @@ afterAll(async () => {
 describe('the documented success schemas hold what the routes answer', () => {
   it('documents a non-empty success schema for every route that declares one', () => {
     expect(declared.length).toBeGreaterThan(30);
-    const empty = declared.filter(({ operation, enveloped }) => {
+    const empty = declared.filter(({ operation, enveloped, status }) => {
       const [method, path] = operation.split(' ') as [string, string];
-      const success = Object.entries(doc.paths[path]?.[method]?.responses ?? {}).filter(([s]) => /^2/.test(s));
+      const success = Object.entries(doc.paths[path]?.[method]?.responses ?? {}).filter(
+        ([s]) => /^2/.test(s) || s === status,
+      );
       return (
         success.length === 0 ||
         success.some(([, r]) => {
@@ -336,6 +344,17 @@ describe('the documented success schemas hold what the routes answer', () => {
     const members = await h.http.get(`${path}/members`).set(admin);
     expectDocumented('get /api/projects/{projectId}/members', members);
     expect(members.body.total).toBe(members.body.data.length);
+    const removed = await h.http.delete(`${path}/members/${colleague.accountId}`).set(admin);
+    expectDocumented('delete /api/projects/{projectId}/members/{userId}', removed);
+    expect(removed.body.data.userId).toBe(colleague.accountId);
+    for (const period of ['day', 'month']) {
+      const usage = await h.http.get(`${path}/quota-usage?period=${period}`).set(admin);
+      expectDocumented('get /api/projects/{projectId}/quota-usage', usage);
+      expect(usage.body.data.quotaLimitRemaining.dailyTokens).toBe(5000);
+    }
+    const deleted = await h.http.delete(`/api/project-templates/${template.body.data.id}`).set(admin);
+    expectDocumented('delete /api/project-templates/{templateId}', deleted);
+    expect(deleted.body.data.id).toBe(template.body.data.id);
   });
 
   it('the wallet: balance, a recharge, a redeemed code and the records', async () => {
@@ -509,7 +528,7 @@ describe('the documented success schemas hold what the routes answer', () => {
   });
 
   it('the gateway: videos created, read while they run, listed, cancelled, completed and failed', async () => {
-    const { key } = await aProjectWithKey(h, '100');
+    const { key, org: owner, projectId } = await aProjectWithKey(h, '100');
     const create = (prompt: string) =>
       h.http
         .post('/v1/videos')
@@ -540,10 +559,21 @@ describe('the documented success schemas hold what the routes answer', () => {
       'failed',
     ]);
     expectDocumented('get /v1/videos', await h.http.get('/v1/videos?limit=1').set(bearer(key)));
+    const videos = `/api/projects/${projectId}/videos`;
+    const projectVideos = await h.http.get(videos).set(inOrg(owner.admin, owner.id));
+    expectDocumented('get /api/projects/{projectId}/videos', projectVideos);
+    expect(projectVideos.body.data.map((v: { status: string }) => v.status).sort()).toEqual([
+      'cancelled',
+      'completed',
+      'failed',
+    ]);
+    const first = await h.http.get(`${videos}?limit=1`).set(inOrg(owner.admin, owner.id));
+    expectDocumented('get /api/projects/{projectId}/videos', first);
+    expect(first.body.hasMore).toBe(true);
   });
 
-  it('the gateway: a web search (with images) and a web fetch (a page and a failed URL)', async () => {
-    const { key } = await aProjectWithKey(h, '10');
+  it('the gateway: a web search (with images) and a web fetch (a page and a failed URL), and the request log', async () => {
+    const { key, org: owner, projectId } = await aProjectWithKey(h, '10');
     const search = await h.http
       .post('/v1/web/search')
       .set(bearer(key))
@@ -557,6 +587,268 @@ describe('the documented success schemas hold what the routes answer', () => {
       .send({ urls: [`${site.origin}/article`, `${site.origin}/missing`] });
     expectDocumented('post /v1/web/fetch', fetched);
     expect(fetched.body.items.map((i: { error?: string }) => Boolean(i.error))).toEqual([false, true]);
+    await writeLedgers(h);
+    const requests = await h.http.get(`/api/projects/${projectId}/requests`).set(inOrg(owner.admin, owner.id));
+    expectDocumented('get /api/projects/{projectId}/requests', requests);
+    expect(requests.body.data.map((r: { operation: string }) => r.operation).sort()).toEqual([
+      'web_fetch',
+      'web_search',
+      'web_search',
+    ]);
+  });
+
+  it('the platform Admin: accounts provisioned, given roles and listed; organizations and their records; quota requests decided', async () => {
+    const admin = bearer((await platformAdminOf(h)).session);
+    const email = uniqueEmail('provisioned');
+    const provisioned = await h.http
+      .post('/api/v1/admin/accounts')
+      .set(admin)
+      .send({ email, name: 'Provisioned Reader', password: 'a-long-enough-password', roles: ['Publisher'] });
+    expectDocumented('post /api/v1/admin/accounts', provisioned);
+    const roles = await h.http
+      .put(`/api/v1/admin/accounts/${provisioned.body.id}/roles`)
+      .set(admin)
+      .send({ roles: ['Publisher', 'Moderator'] });
+    expectDocumented('put /api/v1/admin/accounts/{id}/roles', roles);
+    expect(roles.body.roles).toEqual(['Publisher', 'Moderator']);
+    const accounts = await h.http.get(`/api/v1/admin/accounts?search=${encodeURIComponent(email)}`).set(admin);
+    expectDocumented('get /api/v1/admin/accounts', accounts);
+    expect(accounts.body.items.map((i: { email: string }) => i.email)).toEqual([email]);
+    expectDocumented('get /api/v1/admin/accounts', await h.http.get('/api/v1/admin/accounts?pageSize=100').set(admin));
+
+    const funded = await anOrganization(h, undefined, 'Directory Reader');
+    await recharge(h, funded, 4);
+    const organizations = await h.http.get('/api/v1/admin/organizations?pageSize=100').set(admin);
+    expectDocumented('get /api/v1/admin/organizations', organizations);
+    expect(organizations.body.items.find((o: { id: string }) => o.id === funded.id)).toMatchObject({
+      memberCount: 1,
+      wallet: { balance: 4, frozenAmount: 0, currency: 'USD' },
+    });
+    const records = await h.http.get(`/api/v1/admin/organizations/${funded.id}/wallet/records`).set(admin);
+    expectDocumented('get /api/v1/admin/organizations/{id}/wallet/records', records);
+    expect(records.body.items.map((r: { type: string }) => r.type)).toEqual(['Recharge']);
+
+    const asking = await Promise.all([createUser(h), createUser(h)]);
+    const asked = await Promise.all(
+      asking.map((user) =>
+        h.http
+          .post('/api/v1/api-keys/quota-requests')
+          .set(bearer(user.session))
+          .send({ requestedQuota: 4000, reason: 'a schema check' }),
+      ),
+    );
+    const pending = await h.http.get('/api/v1/admin/quota-requests?status=pending').set(admin);
+    expectDocumented('get /api/v1/admin/quota-requests', pending);
+    expect(pending.body.map((r: { id: string }) => r.id)).toEqual(expect.arrayContaining(asked.map((r) => r.body.id)));
+    const approved = await h.http.post(`/api/v1/admin/quota-requests/${asked[0]?.body.id}/approve`).set(admin);
+    expectDocumented('post /api/v1/admin/quota-requests/{id}/approve', approved);
+    expect(approved.body.status).toBe('approved');
+    const rejected = await h.http.post(`/api/v1/admin/quota-requests/${asked[1]?.body.id}/reject`).set(admin);
+    expectDocumented('post /api/v1/admin/quota-requests/{id}/reject', rejected);
+    expect(rejected.body.status).toBe('rejected');
+  });
+
+  it('the public extras: the GitHub star count before its first fetch, one telemetry event and a batch', async () => {
+    const stars = await h.http.get('/api/v1/github/stars');
+    expectDocumented('get /api/v1/github/stars', stars);
+    expect(stars.body).toMatchObject({ stars: null, fetchedAt: null, stale: true });
+    const event = { itemType: 'mcp', slug: mcpSlug, eventType: 'view', clientId: 'schema-client' };
+    const one = await h.http.post('/api/v1/telemetry').send(event);
+    expectDocumented('post /api/v1/telemetry', one);
+    expect(one.body).toEqual({ recorded: true });
+    const batch = await h.http
+      .post('/api/v1/telemetry')
+      .send({ events: [{ ...event, eventType: 'install' }, { ...event, slug: uniqueSlug('missing') }, { slug: 1 }] });
+    expectDocumented('post /api/v1/telemetry', batch);
+    expect(batch.body.recorded).toBe(1);
+    expect(batch.body.results.map((r: { error?: { status: number } }) => r.error?.status)).toEqual([
+      undefined,
+      404,
+      400,
+    ]);
+  });
+
+  it('the wallet: alert settings read and changed, a test alert and the history, the balance over time', async () => {
+    const team = await anOrganization(h);
+    const admin = inOrg(team.admin, team.id);
+    await recharge(h, team, 7.25);
+    expectDocumented(
+      'get /api/organization/wallet/alerts',
+      await h.http.get('/api/organization/wallet/alerts').set(admin),
+    );
+    const changed = await h.http
+      .put('/api/organization/wallet/alerts')
+      .set(admin)
+      .send({
+        maxDailyAlerts: 5,
+        webhookUrl: `${site.origin}/article`,
+        customHeaders: { 'x-team': 'schema' },
+        thresholds: [20, 2.5],
+      });
+    expectDocumented('put /api/organization/wallet/alerts', changed);
+    expect(changed.body.data).toMatchObject({ thresholds: [20, 2.5], webhookUrl: `${site.origin}/article` });
+    const test = await h.http.post('/api/organization/wallet/alerts/test').set(admin);
+    expectDocumented('post /api/organization/wallet/alerts/test', test, 202);
+    // Every answer while the alerts worker delivers the webhook is held to the document, up to its recorded attempt.
+    const delivered = await waitUntil(async () => {
+      const history = await h.http.get('/api/organization/wallet/alerts/history').set(admin);
+      expectDocumented('get /api/organization/wallet/alerts/history', history);
+      expect(history.body.data.map((a: { id: string }) => a.id)).toEqual([test.body.data.alertId]);
+      return history.body.data[0].webhook.status === 'sent' ? history.body.data[0] : undefined;
+    }, 60_000);
+    expect(delivered.attempts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ channel: 'webhook', attempt: 1, succeeded: true, statusCode: 200 }),
+        expect.objectContaining({ channel: 'email', succeeded: false, error: expect.any(String) }),
+      ]),
+    );
+    for (const interval of ['day', 'hour']) {
+      const balance = await h.http
+        .get(`/api/organization/wallet/balance-history?interval=${interval}&days=2`)
+        .set(admin);
+      expectDocumented('get /api/organization/wallet/balance-history', balance);
+      expect(balance.body.data.points.map((p: { balance: number }) => p.balance)).toEqual([7.25]);
+    }
+  });
+
+  it('organization members: a role changed, a member removed, a bulk invite and its report', async () => {
+    const team = await anOrganization(h);
+    const admin = inOrg(team.admin, team.id);
+    const colleague = await aMember(h, team);
+    const promoted = await h.http
+      .put(`/api/organization/members/${colleague.accountId}/role`)
+      .set(admin)
+      .send({ role: 'Admin' });
+    expectDocumented('put /api/organization/members/{userId}/role', promoted);
+    expect(promoted.body.data).toEqual({ userId: colleague.accountId, role: 'Admin' });
+    expectDocumented(
+      'delete /api/organization/members/{userId}',
+      await h.http.delete(`/api/organization/members/${colleague.accountId}`).set(admin),
+    );
+    const csv = `email,name,role\n${uniqueEmail('bulk')},Bulk One,member\nnot-an-address,Bulk Two,Member\n`;
+    const uploaded = await h.http
+      .post('/api/organization/bulk-invite')
+      .set(admin)
+      .attach('file', Buffer.from(csv), { filename: 'people.csv', contentType: 'text/csv' });
+    expectDocumented('post /api/organization/bulk-invite', uploaded, 201);
+    expect(uploaded.body.data.records.map((r: { status: string }) => r.status)).toEqual(['Success', 'Failed']);
+    expect(uploaded.body.data.records[0].inviteUrl).toEqual(expect.any(String));
+    const report = await h.http.get(`/api/organization/bulk-invite/${uploaded.body.data.id}`).set(admin);
+    expectDocumented('get /api/organization/bulk-invite/{id}', report);
+    expect(report.body.data.records[0].inviteUrl).toBeUndefined();
+  });
+
+  it('publishing: namespaces, my items, a draft edited, versioned, submitted, withdrawn and deleted, a bundle, an unpublish', async () => {
+    const publisher = bearer(a.publisher.session);
+    const created = await h.http
+      .post('/api/v1/publisher/publishers')
+      .set(publisher)
+      .send({ slug: uniqueSlug('house'), name: 'Schema House' });
+    expectDocumented('post /api/v1/publisher/publishers', created);
+    const namespaces = await h.http.get('/api/v1/publisher/publishers').set(publisher);
+    expectDocumented('get /api/v1/publisher/publishers', namespaces);
+    expect(namespaces.body.map((p: { slug: string }) => p.slug)).toContain(created.body.slug);
+    const mine = await h.http.get('/api/v1/publisher/mcp/mine').set(publisher);
+    expectDocumented('get /api/v1/publisher/{type}/mine', mine);
+    expect(mine.body.map((i: { slug: string }) => i.slug)).toContain(mcpSlug);
+
+    const draft = await createDraft(h, a, 'mcp', { version: mcpVersion });
+    const item = `/api/v1/publisher/mcp/${draft.id}`;
+    expectDocumented(
+      'put /api/v1/publisher/{type}/{id}/draft',
+      await h.http.put(`${item}/draft`).set(publisher).send({ summary: 'Tides, edited.' }),
+    );
+    expectDocumented(
+      'post /api/v1/publisher/{type}/{id}/versions',
+      await h.http
+        .post(`${item}/versions`)
+        .set(publisher)
+        .send({ ...mcpVersion, version: '1.1.0' }),
+    );
+    expectDocumented('post /api/v1/publisher/{type}/{id}/submit-review', await submit(h, a, 'mcp', draft.id, 'Look.'));
+    const withdrawn = await h.http.post(`${item}/withdraw`).set(publisher);
+    expectDocumented('post /api/v1/publisher/{type}/{id}/withdraw', withdrawn);
+    expect(withdrawn.body.status).toBe('draft');
+    const deleted = await h.http.delete(item).set(publisher);
+    expectDocumented('delete /api/v1/publisher/{type}/{id}', deleted);
+    expect(deleted.body).toEqual({ deleted: true, id: draft.id, slug: draft.slug });
+
+    const skill = await createDraft(h, a, 'skill');
+    const uploaded = await uploadBundle(h, a, skill, await buildZip({ 'SKILL.md': skillMd('schema-tools') }));
+    expectDocumented('post /api/v1/publisher/skill/{skillId}/versions/{versionId}/package', uploaded);
+    expect(uploaded.body).toMatchObject({ versionId: skill.versionId, fileCount: 1 });
+
+    const published = await publishItem(h, a, 'soul', { version: { soulMd: '# Still' } });
+    const unpublished = await h.http
+      .post(`/api/v1/publisher/soul/${published.id}/unpublish`)
+      .set(publisher)
+      .send({ reason: 'Retired.' });
+    expectDocumented('post /api/v1/publisher/{type}/{id}/unpublish', unpublished);
+  });
+
+  it('moderation: reports listed and resolved, curation, the four decisions', async () => {
+    const moderator = bearer(a.moderator.session);
+    const reported = await h.http
+      .post(`/api/v1/mcp/${mcpSlug}/report`)
+      .set(bearer(a.publisher.apiKey))
+      .send({ reason: 'spam', detail: 'Looks copied.' });
+    const reports = await h.http.get('/api/v1/moderation/reports?status=open&pageSize=100').set(moderator);
+    expectDocumented('get /api/v1/moderation/reports', reports);
+    expect(reports.body.items.map((r: { id: string }) => r.id)).toContain(reported.body.id);
+    const resolved = await h.http
+      .post(`/api/v1/moderation/reports/${reported.body.id}/resolve`)
+      .set(moderator)
+      .send({ resolution: 'Not a copy.' });
+    expectDocumented('post /api/v1/moderation/reports/{id}/resolve', resolved);
+    expect(resolved.body.status).toBe('resolved');
+    expectDocumented('get /api/v1/moderation/reports', await h.http.get('/api/v1/moderation/reports').set(moderator));
+
+    expectDocumented(
+      'put /api/v1/moderation/publishers/{slug}/verified',
+      await h.http
+        .put(`/api/v1/moderation/publishers/${a.namespace}/verified`)
+        .set(bearer((await platformAdminOf(h)).session))
+        .send({ verified: true }),
+    );
+    expectDocumented(
+      'put /api/v1/moderation/{type}/categories/{slug}',
+      await h.http
+        .put(`/api/v1/moderation/mcp/categories/${uniqueSlug('sea')}`)
+        .set(moderator)
+        .send({ name: 'Sea' }),
+    );
+    const shown = await publishItem(h, a, 'mcp', { version: mcpVersion });
+    const featured = await h.http
+      .put(`/api/v1/moderation/mcp/${shown.id}/featured`)
+      .set(moderator)
+      .send({ featured: true });
+    expectDocumented('put /api/v1/moderation/{type}/{id}/featured', featured);
+    expect(featured.body).toEqual({ id: shown.id, slug: shown.slug, isFeatured: true });
+    expectDocumented(
+      'post /api/v1/moderation/{type}/{id}/remove',
+      await h.http.post(`/api/v1/moderation/mcp/${shown.id}/remove`).set(moderator).send({ reason: 'Broken.' }),
+    );
+
+    const decisions = [
+      ['approve', {}],
+      ['request-changes', { comment: 'Name the tools.' }],
+      ['reject', { reason: 'Out of scope.' }],
+    ] as const;
+    for (const [decision, payload] of decisions) {
+      const draft = await createDraft(h, a, 'mcp', { version: mcpVersion });
+      await submit(h, a, 'mcp', draft.id).expect(200);
+      const decided = await decide(h, a, 'mcp', draft.id, decision, payload);
+      expectDocumented(`post /api/v1/moderation/{type}/{id}/${decision}`, decided);
+    }
+  });
+
+  it('the MCP Registry API refuses to edit or delete a version: 501 with its error body', async () => {
+    const name = encodeURIComponent(`${registryNamespace(h.config)}.${a.namespace}/${mcpSlug}`);
+    for (const prefix of ['/v0.1', '/v0']) {
+      const path = `${prefix}/servers/${name}/versions/1.0.0`;
+      expectDocumented(`put ${prefix}/servers/{serverName}/versions/{version}`, await h.http.put(path).send({}), 501);
+      expectDocumented(`delete ${prefix}/servers/{serverName}/versions/{version}`, await h.http.delete(path), 501);
+    }
   });
 
   it('fails an answer with a field the document does not name, and one without a required field', async () => {

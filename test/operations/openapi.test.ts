@@ -65,7 +65,7 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('documents what the routes answer where SPEC names it: markdown, no body, the models list', async () => {
+  it('documents what the routes answer where SPEC names it: markdown, no body (200 and 204), the models list', async () => {
     type Operation = { responses: Record<string, { description: string; content?: Record<string, unknown> }> };
     const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
     const ok = (path: string, method: string) => paths[path]?.[method]?.responses['200'];
@@ -76,6 +76,15 @@ describe('the OpenAPI document', () => {
       ['/api/v1/api-keys/{keyId}', 'delete'],
     ] as const) {
       expect(ok(path, method)?.content).toBeUndefined();
+    }
+    // Sign-outs answer 204 with no body.
+    for (const [path, method] of [
+      ['/api/v1/auth/session', 'delete'],
+      ['/admin/session', 'post'],
+      ['/admin/session', 'delete'],
+    ] as const) {
+      expect(Object.keys(paths[path]?.[method]?.responses ?? {})).toContain('204');
+      expect(paths[path]?.[method]?.responses['204']?.content).toBeUndefined();
     }
     expect(ok('/v1/models', 'get')?.description).toContain('has_more, first_id, last_id');
   });

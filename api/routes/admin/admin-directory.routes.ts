@@ -10,6 +10,7 @@ import { presentAccount } from '../auth/auth.presenters.js';
 import { defineRoutes } from '../route.js';
 import { presentRecord } from '../wallet/wallet.presenters.js';
 import { presentDirectoryOrganization } from './admin.presenters.js';
+import { accountsPage, organizationsPage, walletRecordsPage } from './admin.responses.js';
 import { directoryQuery, organizationRecordsQuery } from './admin.schemas.js';
 
 const organizationNotFound = () => notFound('Organization.NotFound', 'No such organization.');
@@ -22,6 +23,7 @@ export const adminDirectoryRoutes = defineRoutes([
     summary: 'Every account (search by e-mail or name), newest first',
     ...admin,
     query: directoryQuery,
+    response: accountsPage,
     handler: (ctx) => async (req, res) => {
       const page = await listAccounts(ctx.db, query(req, directoryQuery, 'Admin.InvalidQuery'));
       res.json({ ...page, items: page.items.map(presentAccount) });
@@ -33,6 +35,7 @@ export const adminDirectoryRoutes = defineRoutes([
     summary: 'Every organization with its member count and wallet',
     ...admin,
     query: directoryQuery,
+    response: organizationsPage,
     handler: (ctx) => async (req, res) => {
       const page = await listAllOrganizations(ctx, query(req, directoryQuery, 'Admin.InvalidQuery'));
       res.json({ ...page, items: page.items.map(presentDirectoryOrganization) });
@@ -44,6 +47,7 @@ export const adminDirectoryRoutes = defineRoutes([
     summary: "One organization's wallet records (to refund a consumption)",
     ...admin,
     query: organizationRecordsQuery,
+    response: walletRecordsPage,
     params: { id: uuidParam({ notFound: organizationNotFound }) },
     handler: (ctx) => async (req, res) => {
       const { pageSize, ...filter } = query(req, organizationRecordsQuery, 'Admin.InvalidQuery');

@@ -1,6 +1,7 @@
 // GET /api/v1/github/stars: the cached star count, answered at once; a stale or missing count asks for a refresh.
 import { readStarCount, requestStarRefresh } from '../../../shared/github/star-count.js';
 import type { Area } from '../route.js';
+import { starCount } from './github.responses.js';
 
 export const githubArea: Area = {
   tag: 'Catalog',
@@ -10,6 +11,7 @@ export const githubArea: Area = {
       path: '/stars',
       summary: 'Star count of the project repository',
       access: 'public',
+      response: starCount,
       handler: (ctx) => async (_req, res) => {
         const { count, stale } = await readStarCount(ctx);
         if (stale) await requestStarRefresh(ctx);

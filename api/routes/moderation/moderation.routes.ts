@@ -24,7 +24,16 @@ import {
   presentQueueEntry,
   presentReport,
 } from '../catalog-workflow.presenters.js';
-import { draftDetail, reviewQueuePage } from '../catalog-workflow.responses.js';
+import {
+  category,
+  draftDetail,
+  featured,
+  publisher,
+  report,
+  reportsPage,
+  reviewQueuePage,
+  workflowMutation,
+} from '../catalog-workflow.responses.js';
 import type { Area, Before, Route } from '../route.js';
 import {
   approveBody,
@@ -62,6 +71,7 @@ const decisionRoutes = decisions.map(
     summary,
     ...item,
     body: schema,
+    response: workflowMutation,
     ifMatch: reviewPrecondition,
     conflicts:
       '<Type>.NotInReview: the item is not in review (withdrawn or already decided).' +
@@ -99,6 +109,7 @@ export const moderationArea: Area = {
       summary: 'Reports',
       ...moderator,
       query: reportsQuery,
+      response: reportsPage,
       handler: (ctx) => async (req, res) => {
         const page = await listReports(ctx.db, query(req, reportsQuery, 'Moderation.InvalidQuery'));
         res.json({ ...page, items: page.items.map(presentReport) });
@@ -111,6 +122,7 @@ export const moderationArea: Area = {
       ...moderator,
       params: { id: uuidParam({ notFound: catalogErrors.reportNotFound }) },
       body: resolveBody,
+      response: report,
       handler: (ctx) => async (req, res) => {
         const { resolution } = body(req, resolveBody, 'Moderation.Invalid');
         const report = await resolveReport(ctx.db, pathParam(req, 'id'), account(res), resolution);
@@ -124,6 +136,7 @@ export const moderationArea: Area = {
       ...moderator,
       before: (ctx, route) => [authenticate(ctx, route), requireRole('Admin')],
       body: verifiedBody,
+      response: publisher,
       handler: (ctx) => async (req, res) => {
         const { verified } = body(req, verifiedBody, 'Moderation.Invalid');
         res.json(presentPublisher(await setPublisherVerified(ctx.db, pathParam(req, 'slug'), verified)));
@@ -136,6 +149,7 @@ export const moderationArea: Area = {
       ...moderator,
       params: { type: itemTypeParam, slug: checkedParam(categorySlug, { invalid: 'Category.Invalid' }) },
       body: categoryBody,
+      response: category,
       handler: (ctx) => async (req, res) => {
         const { name } = body(req, categoryBody, 'Category.Invalid');
         res.json({ ...(await upsertCategory(ctx.db, itemTypeOf(req), pathParam(req, 'slug'), name)) });
@@ -160,6 +174,7 @@ export const moderationArea: Area = {
       summary: 'Feature an item',
       ...item,
       body: featuredBody,
+      response: featured,
       handler: (ctx) => async (req, res) => {
         const { featured } = body(req, featuredBody, 'Moderation.Invalid');
         res.json(await setFeatured(ctx.db, itemTypeOf(req), pathParam(req, 'id'), featured));
@@ -172,6 +187,7 @@ export const moderationArea: Area = {
       summary: 'Take a published item out of the public catalog',
       ...item,
       body: removeBody,
+      response: workflowMutation,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
         const { reason } = body(req, removeBody, 'Moderation.Invalid');

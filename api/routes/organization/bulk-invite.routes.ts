@@ -23,6 +23,7 @@ import { organizationOf } from '../../middleware/organization-access.js';
 import { defineRoutes } from '../route.js';
 import { inviteAdmin } from './invite-admin.js';
 import { bulkImportCsv, presentBulkImport } from './organization.presenters.js';
+import { bulkImport } from './organization.responses.js';
 
 /** Bulk-invite files: 500 rows fit comfortably in 1 MiB. */
 export const bulkInviteMaxBytes = 1024 * 1024;
@@ -89,6 +90,7 @@ export const bulkInviteRoutes = defineRoutes([
     status: 201,
     rateLimited: `BulkInvite.TooMany: this account stored ${BULK_INVITES_PER_HOUR} bulk invites in the last hour.`,
     content: 'json-or-csv',
+    response: bulkImport,
     handler: (ctx) => async (req, res) => {
       const file = await receiveFile(req);
       if (!file) throw badRequest('BulkInvite.FileRequired', 'Send the CSV as the multipart/form-data field "file".');
@@ -103,6 +105,7 @@ export const bulkInviteRoutes = defineRoutes([
     ...inviteAdmin,
     params: { id: uuidParam({ notFound: bulkImportNotFound }) },
     content: 'json-or-csv',
+    response: bulkImport,
     handler: (ctx) => async (req, res) => {
       const { organizationId } = organizationOf(res);
       sendBulkImport(req, res, await getBulkImport(ctx.db, organizationId, pathParam(req, 'id')), 200);

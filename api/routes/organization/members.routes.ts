@@ -11,7 +11,7 @@ import { inCurrentOrganization, organizationOf } from '../../middleware/organiza
 import { pageFields } from '../../openapi/response-parts.js';
 import { defineRoutes } from '../route.js';
 import { presentMember } from './organization.presenters.js';
-import { member as memberSchema } from './organization.responses.js';
+import { memberRemoved, memberRoleChanged, member as memberSchema } from './organization.responses.js';
 import { memberRoleBody, membersQuery } from './organization.schemas.js';
 
 const org = { access: 'bearer', dailyQuota: 'shown', organization: true, before: inCurrentOrganization } as const;
@@ -41,6 +41,7 @@ export const memberRoutes = defineRoutes([
     ...org,
     params: userId,
     body: memberRoleBody,
+    response: memberRoleChanged,
     conflicts: lastAdmin,
     handler: (ctx) => async (req, res) => {
       const access = organizationOf(res);
@@ -56,6 +57,7 @@ export const memberRoutes = defineRoutes([
     summary: 'Remove a member',
     ...org,
     params: userId,
+    response: memberRemoved,
     conflicts: lastAdmin,
     handler: (ctx) => async (req, res) => {
       const access = organizationOf(res);

@@ -69,3 +69,35 @@ export const acceptedInvite = z
     accountCreated: z.boolean().meta({ description: 'The invite created the account (no caller signed in).' }),
   })
   .meta({ id: 'AcceptedInvite' });
+
+export const memberRoleChanged = z.object({ userId: z.uuid(), role });
+
+export const memberRemoved = z
+  .object({ message: z.string(), userId: z.uuid() })
+  .meta({ id: 'MemberRemoved', description: 'The member removed (from the organization or from a project).' });
+
+export const bulkImport = z
+  .object({
+    id: z.uuid(),
+    status: z.literal('Completed'),
+    totalCount: count.meta({ description: 'Data rows in the file.' }),
+    successCount: count.meta({ description: 'Rows that got an invite.' }),
+    failureCount: count.meta({ description: 'Rows that did not: failed and duplicate ones.' }),
+    duplicateCount: count,
+    createdAt: timestamp,
+    records: z.array(
+      z.object({
+        row: z.number().int().min(1).meta({ description: 'The data row of the file, from 1.' }),
+        email: z.string(),
+        name: z.string(),
+        role: z.string().meta({ description: 'As written in the file (Admin or Member once valid).' }),
+        status: z.enum(['Success', 'Failed', 'Duplicate']),
+        error: z.string().optional().meta({ description: 'Why the row is not `Success`.' }),
+        inviteUrl: z
+          .string()
+          .optional()
+          .meta({ description: 'A `Success` row, in the upload answer only: its single-use invite link.' }),
+      }),
+    ),
+  })
+  .meta({ id: 'BulkImport' });

@@ -92,6 +92,7 @@ export const projectTemplatesArea: Area = {
       summary: 'Delete one of the organization’s own templates',
       ...org,
       params: { templateId: uuidParam({ notFound: templateNotFound }) },
+      response: projectTemplate,
       returns: 'The deleted template. Projects made from it keep the quota they copied from it.',
       before: inCurrentOrganization,
       handler: (ctx) => async (req, res) => {

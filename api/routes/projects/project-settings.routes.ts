@@ -16,10 +16,11 @@ import { body, query } from '../../http/validate.js';
 import { auditActorOf } from '../../middleware/audit-actor.js';
 import { projectOf } from '../../middleware/organization-access.js';
 import { totalField } from '../../openapi/response-parts.js';
+import { memberRemoved } from '../organization/organization.responses.js';
 import { defineRoutes } from '../route.js';
 import { inProjectRoute } from './project-route.js';
 import { presentProjectMember, presentQuota, presentQuotaUsage } from './projects.presenters.js';
-import { projectMember, projectQuota } from './projects.responses.js';
+import { projectMember, projectQuota, quotaUsage as quotaUsageSchema } from './projects.responses.js';
 import { projectMemberBody, quotaBody, quotaUsageQuery } from './projects.schemas.js';
 
 export const projectSettingsRoutes = defineRoutes([
@@ -61,6 +62,7 @@ export const projectSettingsRoutes = defineRoutes([
     summary: 'Remove a project member',
     ...inProjectRoute,
     params: { ...inProjectRoute.params, userId: uuidParam({ notFound: memberNotFound }) },
+    response: memberRemoved,
     handler: (ctx) => async (req, res) => {
       const access = projectOf(res);
       requireProjectManager(access, 'manage project members');
@@ -103,6 +105,7 @@ export const projectSettingsRoutes = defineRoutes([
     summary: 'Project quota usage',
     ...inProjectRoute,
     query: quotaUsageQuery,
+    response: quotaUsageSchema,
     handler: (ctx) => async (req, res) => {
       const { period } = query(req, quotaUsageQuery, 'Quota.InvalidQuery');
       sendData(res, presentQuotaUsage(await quotaUsage(ctx, projectOf(res).project.id, period)));

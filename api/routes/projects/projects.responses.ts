@@ -1,7 +1,7 @@
 // What the project routes answer inside the envelope's `data` (projects.presenters.ts), as the OpenAPI document
 // shows it.
 import { z } from 'zod';
-import { projectRole, projectStatus } from '../../../shared/db/schema/index.js';
+import { projectRole, projectStatus, videoStatuses } from '../../../shared/db/schema/index.js';
 import { optionalLimit as limit, timestamp } from '../../openapi/response-parts.js';
 import { createdApiKey } from '../api-keys/api-keys.responses.js';
 
@@ -64,3 +64,64 @@ export const projectFromTemplate = project
       .meta({ description: "The project's API key, with its token: shown this once." }),
   })
   .meta({ id: 'ProjectFromTemplate' });
+
+const count = z.number().int().nonnegative();
+const usage = { requestCount: count, tokenCount: count };
+
+export const quotaUsage = z
+  .object({
+    projectId: z.uuid(),
+    period: z.enum(['day', 'month']),
+    enforceQuota: z.boolean().meta({ description: 'False also when the project has no quota configured.' }),
+    dailyUsage: z.object({ ...usage, date: z.iso.date().meta({ description: 'The current UTC day.' }) }),
+    monthlyUsage: z
+      .object({
+        ...usage,
+        resetDay: z.number().int().min(1).max(28),
+        windowStart: z.iso.date().meta({ description: 'The first day of the current monthly window.' }),
+      })
+      .optional()
+      .meta({ description: '`period=month` only.' }),
+    quotaLimitRemaining: z
+      .object({ dailyRequests: limit, dailyTokens: limit, monthlyRequests: limit, monthlyTokens: limit })
+      .meta({ description: 'What each configured limit leaves; the monthly ones with `period=month` only.' }),
+  })
+  .meta({ id: 'ProjectQuotaUsage' });
+
+export const projectRequest = z
+  .object({
+    id: z.uuid(),
+    operation: z.string().meta({ description: 'messages, count_tokens, chat_completions, video, video.cancel, …' }),
+    model: z.string().optional(),
+    status: z.string().meta({ description: 'succeeded, failed, cancelled or client_closed.' }),
+    httpStatus: z.number().int().optional(),
+    inputTokens: count,
+    outputTokens: count,
+    cacheReadTokens: count,
+    cacheWriteTokens: count,
+    totalTokens: count,
+    cost: z.number().meta({ description: 'What the request cost, in the wallet currency.' }),
+    latencyMs: count.optional(),
+    errorMessage: z.string().optional(),
+    apiKeyId: z.uuid().optional(),
+    correlationId: z.string().optional(),
+    createdAt: timestamp,
+    finishedAt: timestamp.optional(),
+  })
+  .meta({ id: 'ProjectRequest' });
+
+export const projectVideo = z
+  .object({
+    id: z.string(),
+    model: z.string(),
+    status: z.enum(videoStatuses),
+    progress: z.number().int().min(0).max(100),
+    seconds: z.number().int().positive(),
+    prompt: z.string().optional(),
+    price: z.number().meta({ description: 'The price of the requested seconds, in the wallet currency.' }),
+    videoUrl: z.string().optional().meta({ description: 'Once completed.' }),
+    error: z.object({ message: z.string(), type: z.string() }).optional().meta({ description: 'Once failed.' }),
+    createdAt: timestamp,
+    finishedAt: timestamp.optional(),
+  })
+  .meta({ id: 'ProjectVideo' });

@@ -27,7 +27,13 @@ import {
   presentPublisher,
   presentWorkflowEntry,
 } from '../catalog-workflow.presenters.js';
-import { draftDetail, workflowMutation } from '../catalog-workflow.responses.js';
+import {
+  deletedDraft,
+  draftDetail,
+  publisher as publisherSchema,
+  workflowEntry,
+  workflowMutation,
+} from '../catalog-workflow.responses.js';
 import type { Area } from '../route.js';
 import {
   draftBody,
@@ -58,6 +64,7 @@ export const publisherArea: Area = {
       summary: 'Create a publisher namespace',
       ...publisher,
       body: publisherBody,
+      response: publisherSchema,
       conflicts: `Publisher.SlugExists: the slug is taken. Publisher.LimitReached: the account already owns ${MAX_PUBLISHERS_PER_ACCOUNT} namespaces.`,
       handler: (ctx) => async (req, res) => {
         const input = body(req, publisherBody, 'Publisher.Invalid');
@@ -69,6 +76,7 @@ export const publisherArea: Area = {
       path: '/publishers',
       summary: 'My publisher namespaces',
       ...publisher,
+      response: z.array(publisherSchema),
       handler: (ctx) => async (_req, res) => {
         res.json((await listOwnPublishers(ctx.db, account(res))).map(presentPublisher));
       },
@@ -78,6 +86,7 @@ export const publisherArea: Area = {
       path: '/:type/mine',
       summary: 'My items of the type',
       ...ofType,
+      response: z.array(workflowEntry),
       handler: (ctx) => async (req, res) => {
         res.json((await listOwnItems(ctx.db, itemTypeOf(req), account(res))).map(presentWorkflowEntry));
       },
@@ -115,6 +124,7 @@ export const publisherArea: Area = {
       summary: 'Update a draft',
       ...item,
       body: perType(draftPatchBody),
+      response: workflowMutation,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
         const patch = parseDraftInput(req, draftPatchBody(type), 'Draft.Invalid');
@@ -127,6 +137,7 @@ export const publisherArea: Area = {
       summary: 'Add a version',
       ...item,
       body: perType(versionInputSchema),
+      response: workflowMutation,
       conflicts: `Version.Exists: the version is not greater than every existing one. Version.LimitReached: the item already holds ${MAX_VERSIONS_PER_ITEM} versions.`,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
@@ -140,6 +151,7 @@ export const publisherArea: Area = {
       summary: 'Submit for review',
       ...item,
       body: submitBody,
+      response: workflowMutation,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
         const { comment } = body(req, submitBody, 'Review.Invalid');
@@ -151,6 +163,7 @@ export const publisherArea: Area = {
       path: '/:type/:id/withdraw',
       summary: 'Withdraw from review',
       ...item,
+      response: workflowMutation,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
         res.json(presentMutation(await withdrawFromReview(ctx, type, account(res), pathParam(req, 'id'))));
@@ -162,6 +175,7 @@ export const publisherArea: Area = {
       summary: 'Take a published item out of the public catalog',
       ...item,
       body: unpublishBody,
+      response: workflowMutation,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
         const { reason } = body(req, unpublishBody, 'Publisher.Invalid');
@@ -175,6 +189,7 @@ export const publisherArea: Area = {
       summary: 'Delete an item that was never published (draft, sent back or rejected)',
       ...item,
       returns: 'The deleted item’s id and slug (the slug is free again).',
+      response: deletedDraft,
       conflicts:
         '<Type>.AlreadyInReview: withdraw it first; <Type>.WasPublished: it has been public, unpublish it instead.',
       handler: (ctx) => async (req, res) => {

@@ -9,6 +9,7 @@ import { SKILL_BUNDLE_LIMITS } from '../../../shared/skills/bundle-limits.js';
 import { type MultipartLimits, type MultipartProblem, readMultipart } from '../../http/multipart-body.js';
 import { pathParam, uuidParam } from '../../http/path-params.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
+import { uploadedBundle } from '../catalog-workflow.responses.js';
 import type { Area } from '../route.js';
 
 /** The zip (the storage write stops it past 10 MB) and a few small fields, which are ignored. */
@@ -42,6 +43,7 @@ export const skillPackageArea: Area = {
       access: 'bearer',
       dailyQuota: 'counted',
       multipartFiles: ['file'],
+      response: uploadedBundle,
       // The version first, as the upload itself checks them.
       params: {
         versionId: uuidParam({ notFound: () => notFound('Version.NotFound', 'No such version of this skill.') }),

@@ -7,6 +7,7 @@ import { acceptTelemetry, acceptTelemetryBatch } from '../../../shared/telemetry
 import { clientAddress } from '../../http/client-address.js';
 import { body } from '../../http/validate.js';
 import type { Area } from '../route.js';
+import { telemetryRecorded } from './telemetry.responses.js';
 import { telemetryBatchBody, telemetryBody, telemetryRequestBody } from './telemetry.schemas.js';
 
 const isBatch = (b: unknown) => typeof b === 'object' && b !== null && 'events' in b;
@@ -22,6 +23,7 @@ export const telemetryArea: Area = {
       access: 'public',
       hotPath: true,
       body: telemetryRequestBody,
+      response: telemetryRecorded,
       rateLimited: 'Telemetry.RateLimited: more than TELEMETRY_RATE_LIMIT_PER_MINUTE events from this address.',
       handler: (ctx) => async (req, res) => {
         if (!isBatch(req.body)) {

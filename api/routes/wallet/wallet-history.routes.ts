@@ -9,6 +9,7 @@ import { sendLines } from '../../http/send-lines.js';
 import { query } from '../../http/validate.js';
 import { inCurrentOrganization, organizationOf } from '../../middleware/organization-access.js';
 import { defineRoutes } from '../route.js';
+import { balanceHistory as balanceHistorySchema } from './wallet.responses.js';
 import { balanceHistoryQuery, recordExportQuery } from './wallet.schemas.js';
 
 const org = { access: 'bearer', dailyQuota: 'shown', organization: true, before: inCurrentOrganization } as const;
@@ -20,6 +21,7 @@ export const walletHistoryRoutes = defineRoutes([
     summary: 'Settled balance over time: the opening balance and the closing balance of each hour or day',
     ...org,
     query: balanceHistoryQuery,
+    response: balanceHistorySchema,
     handler: (ctx) => async (req, res) => {
       const options = query(req, balanceHistoryQuery, 'Wallet.InvalidQuery');
       const { organizationId } = organizationOf(res);

@@ -1,10 +1,15 @@
 // What the wallet routes answer inside the envelope's `data` (wallet.presenters.ts), as the OpenAPI document shows
 // it: money as decimal numbers in the wallet's currency, nulls omitted.
 import { z } from 'zod';
-import { walletRecordType } from '../../../shared/db/schema/index.js';
+import {
+  walletAlertChannel,
+  walletAlertChannelStatus,
+  walletAlertKind,
+  walletRecordType,
+} from '../../../shared/db/schema/index.js';
 import { timestamp } from '../../openapi/response-parts.js';
 
-const money = z.number().meta({ description: 'An amount in the wallet currency (up to six decimals).' });
+export const money = z.number().meta({ description: 'An amount in the wallet currency (up to six decimals).' });
 
 export const wallet = z
   .object({
@@ -30,3 +35,57 @@ export const walletRecord = z
     createdAt: timestamp,
   })
   .meta({ id: 'WalletRecord' });
+
+/** Only organization Admins read them: they carry the webhook signing secret. */
+export const alertSettings = z
+  .object({
+    emailAlertEnabled: z.boolean(),
+    maxDailyAlerts: z.number().int().nonnegative().meta({ description: 'Alert e-mails per UTC day at most.' }),
+    lastAlertTime: timestamp.optional(),
+    webhookUrl: z.string().optional().meta({ description: 'Absent: no webhook.' }),
+    customHeaders: z.record(z.string(), z.string()).meta({ description: 'Sent with every webhook.' }),
+    messageTemplate: z.string(),
+    thresholds: z.array(money).meta({ description: 'Balances that raise an alert when crossed, highest first.' }),
+    webhookSecret: z.string().meta({ description: 'The Standard Webhooks signing secret (`whsec_` + base64).' }),
+  })
+  .meta({ id: 'AlertSettings' });
+
+export const testAlertQueued = z.object({
+  alertId: z.uuid().meta({ description: 'The test alert, in the history once it is sent.' }),
+});
+
+const channelStatus = z.enum(walletAlertChannelStatus.enumValues);
+
+export const balanceAlert = z
+  .object({
+    id: z.uuid(),
+    kind: z.enum(walletAlertKind.enumValues),
+    threshold: money,
+    balance: money.meta({ description: 'The settled balance right after the crossing.' }),
+    currency: z.string(),
+    occurredAt: timestamp,
+    email: z.object({ status: channelStatus, sentAt: timestamp.optional() }),
+    webhook: z.object({ status: channelStatus, deliveredAt: timestamp.optional() }),
+    attempts: z.array(
+      z.object({
+        channel: z.enum(walletAlertChannel.enumValues),
+        attempt: z.number().int().min(1),
+        succeeded: z.boolean(),
+        statusCode: z.number().int().optional().meta({ description: "A webhook attempt's HTTP status." }),
+        error: z.string().optional(),
+        attemptedAt: timestamp,
+      }),
+    ),
+  })
+  .meta({ id: 'BalanceAlert' });
+
+export const balanceHistory = z.object({
+  currency: z.string(),
+  interval: z.enum(['hour', 'day']),
+  from: timestamp.meta({ description: "The window's start, on an hour or day boundary (UTC)." }),
+  to: timestamp,
+  openingBalance: money.meta({ description: 'The settled balance before `from`.' }),
+  points: z
+    .array(z.object({ at: timestamp, balance: money }))
+    .meta({ description: 'The closing balance of each hour or day in which a record was written, oldest first.' }),
+});

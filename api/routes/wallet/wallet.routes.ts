@@ -17,7 +17,7 @@ import { inCurrentOrganization, organizationOf } from '../../middleware/organiza
 import { pageFields } from '../../openapi/response-parts.js';
 import type { Area } from '../route.js';
 import { presentAlert, presentAlertSettings, presentRecord, presentWallet } from './wallet.presenters.js';
-import { wallet, walletRecord } from './wallet.responses.js';
+import { alertSettings, balanceAlert, testAlertQueued, wallet, walletRecord } from './wallet.responses.js';
 import { alertSettingsBody, historyQuery, recordsQuery, redeemBody } from './wallet.schemas.js';
 import { walletAdminRoutes } from './wallet-admin.routes.js';
 import { walletHistoryRoutes } from './wallet-history.routes.js';
@@ -81,6 +81,7 @@ export const walletArea: Area = {
       path: '/alerts',
       summary: 'Balance alert settings',
       ...org,
+      response: alertSettings,
       handler: (ctx) => async (_req, res) => {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'read the alert settings');
@@ -94,6 +95,7 @@ export const walletArea: Area = {
       summary: 'Change balance alert settings',
       ...org,
       body: alertSettingsBody,
+      response: alertSettings,
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'change the alert settings');
@@ -113,6 +115,7 @@ export const walletArea: Area = {
       summary: 'Send a test alert',
       ...org,
       status: 202,
+      response: testAlertQueued,
       rateLimited: `Alert.TooManyTests: more than ${TEST_ALERTS_PER_HOUR} test alerts by the organization in the last hour.`,
       handler: (ctx) => async (_req, res) => {
         const access = organizationOf(res);
@@ -127,6 +130,8 @@ export const walletArea: Area = {
       summary: 'Alert history',
       ...org,
       query: historyQuery,
+      response: z.array(balanceAlert),
+      envelopeFields: pageFields,
       handler: (ctx) => async (req, res) => {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'read the alert history');
