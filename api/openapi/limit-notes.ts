@@ -4,3 +4,6 @@ export const guessing =
 
 export const hashingBusy =
   'Auth.Busy: every password hashing thread is busy and its queue full (PASSWORD_HASH_THREADS, PASSWORD_HASH_QUEUE_LIMIT).';
+
+/** A sign-in's limits: the guessing limits, and successful sign-ins per account. */
+export const signingIn = `${guessing} Auth.TooManySignIns: this account signed in SIGN_INS_PER_ACCOUNT_PER_HOUR times within the hour.`;

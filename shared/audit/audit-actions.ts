@@ -1,6 +1,7 @@
 // Every action the audit log records; its filters accept exactly these. A module of its own, without imports, so the
 // console's filter offers the same list.
 export const auditActions = [
+  'account.create',
   'account.roles.set',
   'quota_request.approve',
   'quota_request.reject',

@@ -58,6 +58,9 @@ export const envSchema = z
     /** Accounts one client address may make by accepting invites per sliding hour; 0 turns the limit off. Unset:
      * 20 in production, off elsewhere (local tools and test suites make many accounts from one address). */
     ACCOUNT_SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).optional(),
+    /** Successful sign-ins (login, the console's cookie sign-in) one account may make per sliding hour; 0 turns the
+     * limit off. Unset: 30 in production, off elsewhere (test suites sign one account in many times). */
+    SIGN_INS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(0).optional(),
     /** Organizations one account may create per sliding day; 0 turns the limit off. Unset: 10 in production, off
      * elsewhere (test suites and benchmarks make many from one account). */
     ORGANIZATIONS_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(0).optional(),

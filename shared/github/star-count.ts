@@ -20,8 +20,18 @@ export async function readStarCount(ctx: AppContext): Promise<{ count: StarCount
   };
 }
 
-/** Asks the maintenance worker for a refresh; concurrent asks collapse into one waiting job. */
+/**
+ * How often reads may ask for a refresh. While GitHub fails (rate limit, outage, no route) the count stays stale and
+ * every read asks; without this each ask, once the previous job finished, was another GitHub call, so an anonymous
+ * script's reads became GitHub calls one for one.
+ */
+export const REFRESH_ASK_INTERVAL_MS = 60_000;
+
+/** Asks the maintenance worker for a refresh, at most once per REFRESH_ASK_INTERVAL_MS for every process together;
+ * concurrent asks collapse into one waiting job. */
 export async function requestStarRefresh(ctx: AppContext): Promise<void> {
+  const asked = await ctx.redis.set(`${cacheKey(ctx)}:asked`, '1', 'PX', REFRESH_ASK_INTERVAL_MS, 'NX');
+  if (asked !== 'OK') return;
   await ctx.queues.add(
     'maintenance',
     'github-stars',

@@ -47,6 +47,30 @@ export async function createAccount(
   return row;
 }
 
+/**
+ * An Admin's provisioning (`POST /api/v1/admin/accounts`): the account and its `account.create` audit row in one
+ * transaction, so an account made with the Admin role is never without a record of who made it (a role granted
+ * later is `account.roles.set`). The password is hashed before the transaction, which then holds no connection
+ * while a key is derived.
+ */
+export async function provisionAccount(
+  ctx: Pick<AppContext, 'db' | 'passwords'>,
+  input: { email: string; name: string; password: string; roles: Role[] },
+  actor: AuditActor,
+): Promise<Account> {
+  const { password, ...rest } = input;
+  const passwordHash = await ctx.passwords.hash(password);
+  return ctx.db.transaction(async (tx) => {
+    const account = await createAccount(ctx, { ...rest, passwordHash }, tx);
+    await recordAudit(tx, actor, {
+      action: 'account.create',
+      target: { type: 'account', id: account.id },
+      after: { roles: account.roles },
+    });
+    return account;
+  });
+}
+
 export async function findAccountByEmail(ctx: Pick<AppContext, 'db'>, email: string, db: DbExecutor = ctx.db) {
   const [row] = await db
     .select()

@@ -21,11 +21,14 @@ export const tooManyAttempts = (retryAfterMs: number) =>
  * against them. */
 const isFailure = (err: unknown) => isAppError(err) && err.status >= 400 && err.status < 500;
 
+/** The part of a key that names an account: a hash of the e-mail (or account id), so keys hold no address. */
+export const accountBucket = (account: string) =>
+  createHash('sha256').update(account.trim().toLowerCase()).digest('hex').slice(0, 32);
+
 export function attemptKeys(ctx: Pick<AppContext, 'config'>, kind: AttemptKind, who: Attempter) {
   const prefix = ctx.config.REDIS_PREFIX;
-  const account = createHash('sha256').update(who.account.trim().toLowerCase()).digest('hex').slice(0, 32);
   return {
-    account: windowKey(prefix, kind, 'acct', account),
+    account: windowKey(prefix, kind, 'acct', accountBucket(who.account)),
     address: windowKey(prefix, kind, 'addr', addressBucket(who.address)),
   };
 }

@@ -7,6 +7,7 @@ import { unauthorized } from '../errors/app-error.js';
 import { findAccountByEmail, upgradePasswordHash } from './accounts.js';
 import { limitedAttempt } from './attempt-limits.js';
 import { CredentialCache } from './credential-cache.js';
+import { limitedSignIn } from './sign-in-limits.js';
 import { generateToken, keyedHash } from './tokens.js';
 
 export const SESSION_LIFETIME_MS = 12 * 3600 * 1000;
@@ -76,20 +77,23 @@ async function signIn(ctx: AppContext, email: string, password: string): Promise
 }
 
 /** Same answer, and the same work, for an unknown e-mail and a wrong password; failures are limited per e-mail and
- * per client address (attempt-limits.ts). A hash at older parameters is replaced once the password is right. */
+ * per client address (attempt-limits.ts), successes per account (sign-in-limits.ts). A hash at older parameters is replaced once the password is right. */
 export async function login(
   ctx: AppContext,
   credentials: { email: string; password: string },
   caller: { address: string },
 ): Promise<IssuedSession> {
   const { email, password } = credentials;
-  return limitedAttempt(ctx, 'login', { account: email, address: caller.address }, async () => {
-    // The hash moved between the check and the session: a password change (the password is checked again against
-    // the new hash, and fails), or a concurrent login's rehash of the same password (it passes).
-    const session = (await signIn(ctx, email, password)) ?? (await signIn(ctx, email, password));
-    if (!session) throw invalidCredentials();
-    return session;
-  });
+  // Outside the guessing limit, so that its refusal (a 4xx) is not counted as a failed guess.
+  return limitedSignIn(ctx, email, () =>
+    limitedAttempt(ctx, 'login', { account: email, address: caller.address }, async () => {
+      // The hash moved between the check and the session: a password change (the password is checked again against
+      // the new hash, and fails), or a concurrent login's rehash of the same password (it passes).
+      const session = (await signIn(ctx, email, password)) ?? (await signIn(ctx, email, password));
+      if (!session) throw invalidCredentials();
+      return session;
+    }),
+  );
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: string): Promise<void> {

@@ -92,6 +92,35 @@ describe('account roles', () => {
   });
 });
 
+describe('account provisioning', () => {
+  it('records who provisioned an account with which roles (a new Admin is never silent); a refused one writes none', async () => {
+    const email = `provisioned-${randomUUID()}@example.test`;
+    const provision = () =>
+      h.http
+        .post('/api/v1/admin/accounts')
+        .set(bearer(platformAdmin.session))
+        .send({ email, name: 'Second Admin', password: 'a-strong-password-1', roles: ['Admin'] });
+    const res = await provision();
+    expect(res.status).toBe(200);
+    const created = {
+      action: 'account.create',
+      actorAccountId: platformAdmin.accountId,
+      actorCredentialKind: 'session',
+      organizationId: null,
+      targetType: 'account',
+      before: null,
+      after: { roles: ['Admin'] },
+      correlationId: res.headers['x-correlation-id'],
+    };
+    expect(await rowsFor(res.body.id)).toEqual([expect.objectContaining(created)]);
+    expect((await provision()).status).toBe(409);
+    expect(await rowsFor(res.body.id)).toEqual([expect.objectContaining(created)]);
+    const listed = await h.http.get('/api/v1/admin/audit-log?action=account.create').set(bearer(platformAdmin.session));
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((e: { target: { id: string } }) => e.target.id)).toContain(res.body.id);
+  });
+});
+
 describe('quota requests', () => {
   it.each([
     ['approve', 'quota_request.approve', 5000],

@@ -1,7 +1,7 @@
 // Admin routes (platform Admin role): provision accounts, set roles, decide quota requests, issue top-up codes,
 // read the audit log; the directory of accounts and organizations.
 import { z } from 'zod';
-import { assertStrongPassword, createAccount, setRoles } from '../../../shared/identity/accounts.js';
+import { assertStrongPassword, provisionAccount, setRoles } from '../../../shared/identity/accounts.js';
 import { decideQuotaRequest, listQuotaRequests } from '../../../shared/identity/quota-requests.js';
 import { withoutNulls } from '../../http/json.js';
 import { pathParam, uuidParam } from '../../http/path-params.js';
@@ -53,7 +53,7 @@ export const adminArea: Area = {
       handler: (ctx) => async (req, res) => {
         const input = body(req, provisionAccountBody, 'Account.Invalid');
         assertStrongPassword(input.password);
-        res.json(presentAccount(await createAccount(ctx, input)));
+        res.json(presentAccount(await provisionAccount(ctx, input, auditActorOf(req, res))));
       },
     },
     {

@@ -8,7 +8,7 @@ import { assertSameOrigin } from '../../http/same-origin.js';
 import { CONSOLE_COOKIE, clearSessionCookie, readCookie, setSessionCookie } from '../../http/session-cookies.js';
 import { body } from '../../http/validate.js';
 import { authenticatedByCookie, principalOf, signedIn } from '../../middleware/auth.js';
-import { guessing, hashingBusy } from '../../openapi/limit-notes.js';
+import { guessing, hashingBusy, signingIn } from '../../openapi/limit-notes.js';
 import type { Area } from '../route.js';
 import { presentMe } from './auth.presenters.js';
 import { consoleSessionAnswer, loggedOut, loginAnswer, me, passwordChanged } from './auth.responses.js';
@@ -31,7 +31,7 @@ export const authArea: Area = {
       body: loginBody,
       response: loginAnswer,
       unauthorized: wrongCredentials,
-      rateLimited: guessing,
+      rateLimited: signingIn,
       busy: hashingBusy,
       handler: (ctx) => async (req, res) => {
         const input = body(req, loginBody, 'Auth.InvalidRequest');
@@ -52,7 +52,7 @@ export const authArea: Area = {
       returns: '`{expiresAt, account}`; the session token is only in the `ockhub_session` cookie.',
       response: consoleSessionAnswer,
       unauthorized: wrongCredentials,
-      rateLimited: guessing,
+      rateLimited: signingIn,
       busy: hashingBusy,
       handler: (ctx) => async (req, res) => {
         assertSameOrigin(req, ctx.config);
