@@ -3,7 +3,8 @@
 // the moderator, the queue by type, decisions refused without their reasons, a rejection and a resubmission, a
 // withdrawal and a resubmission in the page, a new version of a published item beside the published one, a
 // decision on a version the publisher changed in another tab, keeping a draft after "Delete this draft", and the
-// resolved reports.
+// resolved reports. Also where a person looks: a published item with a new version says both (published, and the
+// new version's state).
 import type { Page } from 'playwright-core';
 import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
 import { waitUntil } from '../support/harness.js';
@@ -65,6 +66,9 @@ async function decide(action: 'Approve' | 'Request changes' | 'Reject', text?: s
   await mod.getByRole('button', { name: action, exact: true }).click();
   await mod.waitForURL(/\/moderation$/);
 }
+
+/** The badges saying where the item stands, beside its slug under the page title. */
+const headerBadges = () => pub.locator('.page > p').first().locator('.badge').allTextContents();
 
 const skillZip = (description: string) =>
   buildZip({
@@ -273,8 +277,18 @@ describe('a publisher and a moderator walk the console', () => {
       .fill('You are a patient tutor.\n\n- Ask what the learner knows first.\n- Check understanding after each step.');
     await addVersion.getByRole('button', { name: 'Add version' }).click();
     await pub.getByRole('button', { name: 'Submit version 1.1.0 for review' }).waitFor();
+    // Still public with 1.0.0 while 1.1.0 is drafted and then reviewed: the page says both.
+    expect(await headerBadges()).toEqual(['published', 'draft v1.1.0']);
     await checkPage(pub, 'walk-soul-new-version');
     await submit();
+    expect(await headerBadges()).toEqual(['published', 'in review v1.1.0']);
+    await pub.goto('/publisher');
+    const listed = pub.getByRole('row').filter({ hasText: 'Patient tutor' });
+    await listed.getByText('in review v1.1.0').waitFor();
+    expect(await listed.locator('.badge').allTextContents()).toEqual(['published', 'in review v1.1.0']);
+    await checkPage(pub, 'walk-publisher-items');
+    await listed.getByRole('link', { name: 'Patient tutor' }).click();
+    await pub.getByRole('heading', { name: 'Patient tutor', level: 1 }).waitFor();
 
     await openReview('Patient tutor');
     // The SOUL.md under review beside the published one.

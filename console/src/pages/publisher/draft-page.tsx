@@ -15,6 +15,7 @@ import { VersionContents } from '../hub/type-fields.js';
 import { BundleUpload } from './bundle-upload.js';
 import { MetadataFields, VersionFields } from './draft-form.js';
 import { type DraftState, type FieldErrors, patchBody, stateFromDraft, versionBody } from './draft-state.js';
+import { ItemStatus } from './item-status.js';
 import { type DraftDetail, type DraftVersion, type Mutation, pendingVersionOf } from './publisher-api.js';
 import { ReviewHistory, ReviewState } from './review-state.js';
 
@@ -270,7 +271,8 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
   return (
     <Page title={detail.name}>
       <p>
-        <StatusBadge status={detail.status} /> <code>{detail.slug}</code> in <code>{detail.publisherSlug}</code>
+        <ItemStatus status={detail.status} isPublished={detail.isPublished} pending={pending} />{' '}
+        <code>{detail.slug}</code> in <code>{detail.publisherSlug}</code>
         {detail.isPublished ? (
           <>
             {' · '}
