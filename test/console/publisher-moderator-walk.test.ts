@@ -4,13 +4,22 @@
 // withdrawal and a resubmission in the page, a new version of a published item beside the published one, a
 // decision on a version the publisher changed in another tab, keeping a draft after "Delete this draft", and the
 // resolved reports. Also where a person looks: a published item with a new version says both (published, and the
-// new version's state).
-import type { Page } from 'playwright-core';
+// new version's state), and on a phone the Submit action is on the first screen, above the long form.
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser, TEST_PASSWORD, type TestUser } from '../support/identity.js';
 import { buildZip } from '../support/zip-builders.js';
-import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
+import {
+  type ConsoleWorld,
+  checkPage,
+  laidOut,
+  openConsoleWorld,
+  PHONE,
+  SCREENSHOT_DIR,
+  signIn,
+} from './console-world.js';
 
 let w: ConsoleWorld;
 let publisher: TestUser;
@@ -70,6 +79,34 @@ async function decide(action: 'Approve' | 'Request changes' | 'Reject', text?: s
 /** The badges saying where the item stands, beside its slug under the page title. */
 const headerBadges = () => pub.locator('.page > p').first().locator('.badge').allTextContents();
 
+/**
+ * Where the Submit action is: on a wide screen in the right column beside the edit form; at a phone's width above
+ * the form, within the first screen (photographed as `<name>-390-first-screen.png`, the screen a person sees).
+ */
+async function expectSubmitWherePeopleLook(name: string) {
+  const boxOf = async (locator: Locator) => {
+    const box = await locator.boundingBox();
+    if (!box) throw new Error(`${locator} is not shown`);
+    return box;
+  };
+  const submitButton = pub.getByRole('button', { name: /^Submit version/ });
+  const form = pub.getByRole('form', { name: 'Edit the draft' });
+  const desktop = pub.viewportSize();
+  const wide = { button: await boxOf(submitButton), form: await boxOf(form) };
+  expect(wide.button.x).toBeGreaterThanOrEqual(wide.form.x + wide.form.width);
+  await pub.setViewportSize(PHONE);
+  try {
+    await pub.evaluate('window.scrollTo(0, 0)');
+    await laidOut(pub);
+    const phone = { button: await boxOf(submitButton), form: await boxOf(form) };
+    expect(phone.button.y + phone.button.height).toBeLessThanOrEqual(PHONE.height);
+    expect(phone.button.y + phone.button.height).toBeLessThanOrEqual(phone.form.y);
+    await pub.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${PHONE.width}-first-screen.png`) });
+  } finally {
+    if (desktop) await pub.setViewportSize(desktop);
+  }
+}
+
 const skillZip = (description: string) =>
   buildZip({
     'pdf-summary/SKILL.md': `---\nname: pdf-summary\ndescription: ${description}\n---\n# PDF summary\n\nRun scripts/summarize.py on the file.\n`,
@@ -113,6 +150,7 @@ describe('a publisher and a moderator walk the console', () => {
     await checkPage(pub, 'walk-new-mcp');
     await createDraft('Issue tracker');
     await checkPage(pub, 'walk-mcp-draft');
+    await expectSubmitWherePeopleLook('walk-mcp-draft');
 
     // An edit of the metadata and of the version, kept after a reload. While it is not saved, the version cannot be
     // submitted: it would go to review as last saved, and the edit would be lost.
@@ -280,6 +318,7 @@ describe('a publisher and a moderator walk the console', () => {
     // Still public with 1.0.0 while 1.1.0 is drafted and then reviewed: the page says both.
     expect(await headerBadges()).toEqual(['published', 'draft v1.1.0']);
     await checkPage(pub, 'walk-soul-new-version');
+    await expectSubmitWherePeopleLook('walk-soul-new-version');
     await submit();
     expect(await headerBadges()).toEqual(['published', 'in review v1.1.0']);
     await pub.goto('/publisher');
