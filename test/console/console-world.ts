@@ -143,7 +143,12 @@ export async function checkPage(page: Page, name: string): Promise<void> {
 }
 
 /** A phone's width: the console is used on one too. */
-const PHONE = { width: 390, height: 844 };
+export const PHONE = { width: 390, height: 844 };
+
+/** Two frames: a new layout (after a viewport change) and the ResizeObserver callbacks (charts redraw) have run. */
+export async function laidOut(page: Page): Promise<void> {
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+}
 
 /**
  * Elements that reach past the right edge of the viewport, outside any box that scrolls on its own (a wide table
@@ -163,8 +168,7 @@ const sticksOut = `(() => {
 async function expectFitsPhone(page: Page, name: string): Promise<void> {
   const desktop = page.viewportSize();
   await page.setViewportSize(PHONE);
-  // Two frames: the new layout and the ResizeObserver callbacks (the charts redraw at the new width) have run.
-  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  await laidOut(page);
   const wide = (await page.evaluate(sticksOut)) as string[];
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${PHONE.width}.png`), fullPage: true });
   if (desktop) await page.setViewportSize(desktop);

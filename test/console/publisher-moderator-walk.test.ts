@@ -3,13 +3,23 @@
 // the moderator, the queue by type, decisions refused without their reasons, a rejection and a resubmission, a
 // withdrawal and a resubmission in the page, a new version of a published item beside the published one, a
 // decision on a version the publisher changed in another tab, keeping a draft after "Delete this draft", and the
-// resolved reports.
-import type { Page } from 'playwright-core';
+// resolved reports. Also where a person looks: a published item with a new version says both (published, and the
+// new version's state), and on a phone the Submit action is on the first screen, above the long form.
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser, TEST_PASSWORD, type TestUser } from '../support/identity.js';
 import { buildZip } from '../support/zip-builders.js';
-import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
+import {
+  type ConsoleWorld,
+  checkPage,
+  laidOut,
+  openConsoleWorld,
+  PHONE,
+  SCREENSHOT_DIR,
+  signIn,
+} from './console-world.js';
 
 let w: ConsoleWorld;
 let publisher: TestUser;
@@ -66,6 +76,37 @@ async function decide(action: 'Approve' | 'Request changes' | 'Reject', text?: s
   await mod.waitForURL(/\/moderation$/);
 }
 
+/** The badges saying where the item stands, beside its slug under the page title. */
+const headerBadges = () => pub.locator('.page > p').first().locator('.badge').allTextContents();
+
+/**
+ * Where the Submit action is: on a wide screen in the right column beside the edit form; at a phone's width above
+ * the form, within the first screen (photographed as `<name>-390-first-screen.png`, the screen a person sees).
+ */
+async function expectSubmitWherePeopleLook(name: string) {
+  const boxOf = async (locator: Locator) => {
+    const box = await locator.boundingBox();
+    if (!box) throw new Error(`${locator} is not shown`);
+    return box;
+  };
+  const submitButton = pub.getByRole('button', { name: /^Submit version/ });
+  const form = pub.getByRole('form', { name: 'Edit the draft' });
+  const desktop = pub.viewportSize();
+  const wide = { button: await boxOf(submitButton), form: await boxOf(form) };
+  expect(wide.button.x).toBeGreaterThanOrEqual(wide.form.x + wide.form.width);
+  await pub.setViewportSize(PHONE);
+  try {
+    await pub.evaluate('window.scrollTo(0, 0)');
+    await laidOut(pub);
+    const phone = { button: await boxOf(submitButton), form: await boxOf(form) };
+    expect(phone.button.y + phone.button.height).toBeLessThanOrEqual(PHONE.height);
+    expect(phone.button.y + phone.button.height).toBeLessThanOrEqual(phone.form.y);
+    await pub.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${PHONE.width}-first-screen.png`) });
+  } finally {
+    if (desktop) await pub.setViewportSize(desktop);
+  }
+}
+
 const skillZip = (description: string) =>
   buildZip({
     'pdf-summary/SKILL.md': `---\nname: pdf-summary\ndescription: ${description}\n---\n# PDF summary\n\nRun scripts/summarize.py on the file.\n`,
@@ -109,6 +150,7 @@ describe('a publisher and a moderator walk the console', () => {
     await checkPage(pub, 'walk-new-mcp');
     await createDraft('Issue tracker');
     await checkPage(pub, 'walk-mcp-draft');
+    await expectSubmitWherePeopleLook('walk-mcp-draft');
 
     // An edit of the metadata and of the version, kept after a reload. While it is not saved, the version cannot be
     // submitted: it would go to review as last saved, and the edit would be lost.
@@ -273,8 +315,19 @@ describe('a publisher and a moderator walk the console', () => {
       .fill('You are a patient tutor.\n\n- Ask what the learner knows first.\n- Check understanding after each step.');
     await addVersion.getByRole('button', { name: 'Add version' }).click();
     await pub.getByRole('button', { name: 'Submit version 1.1.0 for review' }).waitFor();
+    // Still public with 1.0.0 while 1.1.0 is drafted and then reviewed: the page says both.
+    expect(await headerBadges()).toEqual(['published', 'draft v1.1.0']);
     await checkPage(pub, 'walk-soul-new-version');
+    await expectSubmitWherePeopleLook('walk-soul-new-version');
     await submit();
+    expect(await headerBadges()).toEqual(['published', 'in review v1.1.0']);
+    await pub.goto('/publisher');
+    const listed = pub.getByRole('row').filter({ hasText: 'Patient tutor' });
+    await listed.getByText('in review v1.1.0').waitFor();
+    expect(await listed.locator('.badge').allTextContents()).toEqual(['published', 'in review v1.1.0']);
+    await checkPage(pub, 'walk-publisher-items');
+    await listed.getByRole('link', { name: 'Patient tutor' }).click();
+    await pub.getByRole('heading', { name: 'Patient tutor', level: 1 }).waitFor();
 
     await openReview('Patient tutor');
     // The SOUL.md under review beside the published one.

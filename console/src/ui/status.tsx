@@ -42,6 +42,7 @@ export const Notice = ({ children }: { children: ReactNode }) => (
   </div>
 );
 
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge-${status.replace(/[^a-z_]/gi, '')}`}>{status.replace(/_/g, ' ')}</span>;
+/** A status as a coloured badge: its words, or `label` where more than the status is said (a version number). */
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
+  return <span className={`badge badge-${status.replace(/[^a-z_]/gi, '')}`}>{label ?? status.replace(/_/g, ' ')}</span>;
 }

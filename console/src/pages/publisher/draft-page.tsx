@@ -15,6 +15,7 @@ import { VersionContents } from '../hub/type-fields.js';
 import { BundleUpload } from './bundle-upload.js';
 import { MetadataFields, VersionFields } from './draft-form.js';
 import { type DraftState, type FieldErrors, patchBody, stateFromDraft, versionBody } from './draft-state.js';
+import { ItemStatus } from './item-status.js';
 import { type DraftDetail, type DraftVersion, type Mutation, pendingVersionOf } from './publisher-api.js';
 import { ReviewHistory, ReviewState } from './review-state.js';
 
@@ -270,7 +271,8 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
   return (
     <Page title={detail.name}>
       <p>
-        <StatusBadge status={detail.status} /> <code>{detail.slug}</code> in <code>{detail.publisherSlug}</code>
+        <ItemStatus status={detail.status} isPublished={detail.isPublished} pending={pending} />{' '}
+        <code>{detail.slug}</code> in <code>{detail.publisherSlug}</code>
         {detail.isPublished ? (
           <>
             {' · '}
@@ -279,8 +281,13 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
         ) : null}
       </p>
       <ReviewState detail={detail} pending={pending} />
-      <div className="columns">
-        <div>
+      {/* The review actions come first: on a phone (one column) they are above the long form, where a publisher
+          looks for them; on a wide screen the grid places them at the top of the right column (docs/console.md). */}
+      <div className="draft-layout">
+        <div className="draft-actions">
+          <ReviewActions type={type} detail={detail} unsaved={unsaved} onDone={refresh} />
+        </div>
+        <div className="draft-main">
           {editable.includes(detail.status) ? (
             <EditForm key={formKey} type={type} detail={detail} onSaved={refresh} onUnsaved={setUnsaved} />
           ) : null}
@@ -295,12 +302,11 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
           {!pending ? <NewVersionForm key={formKey} type={type} detail={detail} onAdded={refresh} /> : null}
           <Versions detail={detail} />
         </div>
-        <aside>
-          <ReviewActions type={type} detail={detail} unsaved={unsaved} onDone={refresh} />
-          {editable.includes(detail.status) && detail.versions.every((v) => !v.publishedAt && !v.isCurrent) ? (
+        {editable.includes(detail.status) && detail.versions.every((v) => !v.publishedAt && !v.isCurrent) ? (
+          <aside className="draft-side">
             <DeleteDraft type={type} detail={detail} />
-          ) : null}
-        </aside>
+          </aside>
+        ) : null}
       </div>
     </Page>
   );

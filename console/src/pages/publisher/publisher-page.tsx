@@ -7,8 +7,9 @@ import { api } from '../../api/http.js';
 import { formatTime } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
-import { Empty, FormError, StatusBadge } from '../../ui/status.js';
+import { Empty, FormError } from '../../ui/status.js';
 import { type ItemType, itemTypes, typeLabels } from '../hub/hub-api.js';
+import { ItemStatus } from './item-status.js';
 import { type PublisherNamespace, useMine, usePublishers } from './publisher-api.js';
 
 function Namespaces() {
@@ -73,7 +74,7 @@ function ItemsOfType({ type }: { type: ItemType }) {
           </td>
           <td>{typeLabels[type]}</td>
           <td>
-            <StatusBadge status={item.status} />
+            <ItemStatus status={item.status} isPublished={item.isPublished} pending={item.pendingVersion} />
           </td>
           <td>{item.currentVersion ?? '—'}</td>
           <td>
