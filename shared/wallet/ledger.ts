@@ -1,12 +1,12 @@
 // The record ledger: every settled change writes ONE record, chained from the previous one, in the transaction
 // that changes the balance (the wallet row is locked); recharges; record listing.
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, lte } from 'drizzle-orm';
 import { type AuditActor, type AuditEntry, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { isUniqueViolation } from '../db/postgres-errors.js';
-import { type WalletRecordType, walletRecords } from '../db/schema/index.js';
+import { organizationWallets, type WalletRecordType, walletRecords } from '../db/schema/index.js';
 import { keyReused, requestFingerprint, withIdempotencyClaim } from '../idempotency/idempotency-claims.js';
 import { formatMicros } from './money.js';
 import { changeWallet } from './wallet-changes.js';
@@ -168,12 +168,42 @@ export const recordFilter = (organizationId: string, options: { type?: WalletRec
 
 export type RecordPage = { records: WalletRecord[]; total: number; page: number; size: number };
 
-/** Newest first (by ledger order); `type` filters. */
+/**
+ * An organization's records numbered 1 to the wallet's record sequence without a gap (each takes the next number
+ * under the wallet lock; `npm run wallet:check` proves it), so an unfiltered page is a range of that sequence: its
+ * cost is the page's size however long the ledger (one record per paid request), where counting and skipping would
+ * read every record before the page on each call.
+ */
+async function listAllRecords(
+  db: DbExecutor,
+  organizationId: string,
+  options: { page: number; size: number },
+): Promise<RecordPage> {
+  const [wallet] = await db
+    .select({ recordSeq: organizationWallets.recordSeq })
+    .from(organizationWallets)
+    .where(eq(organizationWallets.organizationId, organizationId));
+  const total = wallet?.recordSeq ?? 0;
+  const newest = total - (options.page - 1) * options.size;
+  const records =
+    newest < 1
+      ? []
+      : await db
+          .select()
+          .from(walletRecords)
+          .where(and(eq(walletRecords.organizationId, organizationId), lte(walletRecords.seq, newest)))
+          .orderBy(desc(walletRecords.seq))
+          .limit(options.size);
+  return { records, total, page: options.page, size: options.size };
+}
+
+/** Newest first (by ledger order); `type` and the period filter (those count and skip the matching records). */
 export async function listRecords(
   db: DbExecutor,
   organizationId: string,
   options: { page: number; size: number; type?: WalletRecordType | undefined } & RecordPeriod,
 ): Promise<RecordPage> {
+  if (!options.type && !options.from && !options.to) return listAllRecords(db, organizationId, options);
   const where = recordFilter(organizationId, options);
   const [records, [totals]] = await Promise.all([
     db
