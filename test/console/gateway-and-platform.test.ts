@@ -2,6 +2,8 @@
 // requests) and the platform Admin's pages (accounts and roles, quota requests, recharges and refunds, the audit
 // log, the queue dashboard reached with the console session).
 import type { Page } from 'playwright-core';
+import { requestLogs } from '../../shared/db/schema/index.js';
+import { REQUEST_LIST_WINDOW } from '../../shared/gateway/request-log-reads.js';
 import { recharge } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser, signInAdmin, uniqueEmail } from '../support/identity.js';
@@ -89,6 +91,28 @@ describe('the gateway page', () => {
     expect(cells[6]).toContain('succeeded');
     await requests.locator('tr', { hasText: 'sora-2' }).first().waitFor();
     await checkPage(admin, 'video-tasks');
+  });
+
+  it("says that a busy project's request list reaches only its newest requests", async () => {
+    const busy = await w.h.http
+      .post('/api/projects')
+      .set({ ...bearer(adminToken), 'x-organization-id': orgId })
+      .send({ name: 'Busy project' });
+    expect(busy.status).toBe(201);
+    const busyId: string = busy.body.data.id;
+    const now = Date.now();
+    const rows = Array.from({ length: REQUEST_LIST_WINDOW + 20 }, (_, i) => ({
+      organizationId: orgId,
+      projectId: busyId,
+      operation: 'messages',
+      status: 'succeeded',
+      createdAt: new Date(now - i * 1000),
+    }));
+    for (let i = 0; i < rows.length; i += 1000) await w.h.ctx.db.insert(requestLogs).values(rows.slice(i, i + 1000));
+    await admin.goto(`/gateway/${busyId}`);
+    const pager = admin.getByRole('navigation', { name: 'Request pages' });
+    await pager.waitFor();
+    expect(await pager.textContent()).toContain(`Page 1 of ${REQUEST_LIST_WINDOW / 20} (the newest 10,000)`);
   });
 });
 

@@ -29,7 +29,7 @@ const list = (q: string) =>
 it('counts and pages only the newest requests of the project, filters within them', async () => {
   const first = await list('size=100');
   expect(first.status).toBe(200);
-  expect(first.body).toMatchObject({ total: REQUEST_LIST_WINDOW, page: 1, size: 100 });
+  expect(first.body).toMatchObject({ total: REQUEST_LIST_WINDOW, page: 1, size: 100, reach: REQUEST_LIST_WINDOW });
   const last = await list(`size=100&page=${REQUEST_LIST_WINDOW / 100}`);
   expect(last.body.data).toHaveLength(100);
   const past = await list(`size=100&page=${REQUEST_LIST_WINDOW / 100 + 1}`);

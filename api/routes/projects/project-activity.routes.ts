@@ -2,9 +2,9 @@
 // tokens, cost, status) and video tasks (live status, the finished video's URL).
 
 import { z } from 'zod';
-import { listProjectRequests } from '../../../shared/gateway/request-log-reads.js';
+import { listProjectRequests, REQUEST_LIST_WINDOW } from '../../../shared/gateway/request-log-reads.js';
 import { listProjectVideoTasks } from '../../../shared/video/video-tasks.js';
-import { sendData, sendPage } from '../../http/envelope.js';
+import { sendData } from '../../http/envelope.js';
 import { query } from '../../http/validate.js';
 import { projectOf } from '../../middleware/organization-access.js';
 import { pageFields } from '../../openapi/response-parts.js';
@@ -18,15 +18,25 @@ export const projectActivityRoutes = defineRoutes([
   {
     method: 'get',
     path: '/:projectId/requests',
-    summary: "The project's recent gateway requests: model, tokens, cost, status (any member)",
+    summary: "The project's recent gateway requests (its newest `reach`): model, tokens, cost, status (any member)",
     ...inProjectRoute,
     query: projectRequestsQuery,
     response: z.array(projectRequest),
-    envelopeFields: pageFields,
+    envelopeFields: {
+      ...pageFields,
+      reach: z.number().int().meta({
+        description: "The list reaches the project's newest this many requests; `total` and the pages count within them.",
+      }),
+    },
     handler: (ctx) => async (req, res) => {
       const options = query(req, projectRequestsQuery, 'Project.InvalidQuery');
       const { requests, total } = await listProjectRequests(ctx.db, projectOf(res).project.id, options);
-      sendPage(res, requests.map(presentProjectRequest), { total, page: options.page, size: options.size });
+      sendData(res, requests.map(presentProjectRequest), 200, {
+        total,
+        page: options.page,
+        size: options.size,
+        reach: REQUEST_LIST_WINDOW,
+      });
     },
   },
 

@@ -6,6 +6,8 @@ export function Pager(props: {
   onPage: (page: number) => void;
   /** Names the navigation where a page holds more than one pager. */
   label?: string;
+  /** What the total counts, when not everything: "the newest 10,000". */
+  totalOf?: string | undefined;
 }) {
   const pages = Math.max(1, Math.ceil(props.total / props.pageSize));
   if (props.total <= props.pageSize && props.page === 1) return null;
@@ -15,7 +17,7 @@ export function Pager(props: {
         Previous
       </button>
       <span>
-        Page {props.page} of {pages} ({props.total} in all)
+        Page {props.page} of {pages} ({props.totalOf ?? `${props.total} in all`})
       </span>
       <button type="button" disabled={props.page >= pages} onClick={() => props.onPage(props.page + 1)}>
         Next

@@ -95,12 +95,19 @@ function Videos({ projectId, organizationId }: { projectId: string; organization
   );
 }
 
+/** The list reaches the project's newest `reach` requests: say so once it holds that many. */
+const reachedOf = (page: { total?: number | undefined; reach: number } | undefined) =>
+  page && (page.total ?? 0) >= page.reach ? `the newest ${formatCount(page.reach)}` : undefined;
+
 function Requests({ projectId, organizationId }: { projectId: string; organizationId: string }) {
   const [page, setPage] = useState(1);
   const requests = useQuery({
     queryKey: ['requests', projectId, page],
     queryFn: () =>
-      api<Envelope<RequestLog[]>>(`/api/projects/${projectId}/requests`, { organizationId, query: { page, size: 20 } }),
+      api<Envelope<RequestLog[]> & { reach: number }>(`/api/projects/${projectId}/requests`, {
+        organizationId,
+        query: { page, size: 20 },
+      }),
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });
@@ -140,7 +147,14 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
           </tr>
         )}
       </DataTable>
-      <Pager label="Request pages" page={page} pageSize={20} total={requests.data?.total ?? 0} onPage={setPage} />
+      <Pager
+        label="Request pages"
+        page={page}
+        pageSize={20}
+        total={requests.data?.total ?? 0}
+        totalOf={reachedOf(requests.data)}
+        onPage={setPage}
+      />
     </section>
   );
 }
