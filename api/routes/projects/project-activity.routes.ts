@@ -25,7 +25,8 @@ export const projectActivityRoutes = defineRoutes([
     envelopeFields: {
       ...pageFields,
       reach: z.number().int().meta({
-        description: "The list reaches the project's newest this many requests; `total` and the pages count within them.",
+        description:
+          "The list reaches the project's newest this many requests; `total` and the pages count within them.",
       }),
     },
     handler: (ctx) => async (req, res) => {
