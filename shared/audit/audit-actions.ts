@@ -5,6 +5,7 @@ export const auditActions = [
   'account.roles.set',
   'quota_request.approve',
   'quota_request.reject',
+  'api_key.create',
   'api_key.delete',
   'wallet.recharge',
   'wallet.refund',

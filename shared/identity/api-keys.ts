@@ -32,13 +32,15 @@ export const apiKeyLimitReached = () =>
  * Creates a key, within the account's limit. In `db`'s transaction when it is one (a project from a template), else
  * in its own; either way the account row is locked while the keys are counted, so N concurrent creates with M places
  * left make exactly M keys. `no key update` is enough to serialize creates and, unlike `update`, does not wait for
- * the foreign-key checks of rows that reference the account (sessions, memberships).
+ * the foreign-key checks of rows that reference the account (sessions, memberships). With an `actor` (a person's
+ * request), the key's creation is in the audit log in the same transaction: a new credential is how someone who held
+ * a session for a minute would keep their access, so it leaves a record as its deletion does.
  */
 export async function createApiKey(
   ctx: AppContext,
   accountId: string,
   input: { name: string; projectId?: string },
-  db: DbExecutor = ctx.db,
+  { db = ctx.db, actor }: { db?: DbExecutor; actor?: AuditActor } = {},
 ): Promise<{ record: ApiKeyRecord; token: string }> {
   const token = generateToken('api-key');
   const created = await db.transaction(async (tx) => {
@@ -57,7 +59,16 @@ export async function createApiKey(
         projectId: input.projectId ?? null,
       })
       .returning();
-    return row as ApiKeyRow;
+    const key = row as ApiKeyRow;
+    if (actor) {
+      await recordAudit(tx, actor, {
+        action: 'api_key.create',
+        organizationId: key.projectId ? await organizationOfProject(tx, key.projectId) : null,
+        target: { type: 'api_key', id: key.id },
+        after: { accountId, name: key.name, prefix: key.prefix, projectId: key.projectId },
+      });
+    }
+    return key;
   });
   return { record: { ...created, usage: { today: 0, total: 0 }, lastUsed: null }, token };
 }
@@ -160,6 +171,14 @@ export async function deleteApiKey(
     });
   });
   await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([key.tokenHash]);
+}
+
+async function organizationOfProject(tx: DbExecutor, projectId: string): Promise<string | null> {
+  const [project] = await tx
+    .select({ organizationId: projects.organizationId })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  return project?.organizationId ?? null;
 }
 
 const projectOrganization = (projectId: typeof apiKeys.projectId) =>

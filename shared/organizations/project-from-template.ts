@@ -1,5 +1,6 @@
 // Creating a project from a template: the project, its Owner, its quota and rate limit from the template, one
 // project API key (identity's createApiKey) and the template's usage count, all in one transaction.
+import type { AuditActor } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import { type ApiKeyRecord, createApiKey } from '../identity/api-keys.js';
 import type { ProjectQuota } from '../quota/quota-settings.js';
@@ -20,6 +21,7 @@ export async function createProjectFromTemplate(
   organizationId: string,
   accountId: string,
   input: { templateId: string; name: string; description?: string | undefined },
+  actor: AuditActor,
 ): Promise<ProjectFromTemplate> {
   return ctx.db.transaction(async (tx) => {
     const template = await useTemplate(tx, input.templateId, organizationId);
@@ -38,7 +40,12 @@ export async function createProjectFromTemplate(
       enforceQuota: true,
       customResetDay: 1,
     });
-    const apiKey = await createApiKey(ctx, accountId, { name: `${input.name} key`, projectId: project.id }, tx);
+    const apiKey = await createApiKey(
+      ctx,
+      accountId,
+      { name: `${input.name} key`, projectId: project.id },
+      { db: tx, actor },
+    );
     return { project, template, quota, apiKey };
   });
 }

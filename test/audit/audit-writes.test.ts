@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { auditLog } from '../../shared/db/schema/index.js';
+import { seedSystemTemplates } from '../../shared/organizations/project-templates.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, createUser, type TestUser } from '../support/identity.js';
 import {
@@ -314,7 +315,7 @@ describe('project members', () => {
 });
 
 describe('API keys and invite tokens', () => {
-  it('records a key deletion once, under the organization of its project', async () => {
+  it("records a key's creation and its deletion once each, under the organization of its project", async () => {
     const org = await anOrganization(h);
     const project = await aProject(h, org);
     const created = await h.http
@@ -325,13 +326,48 @@ describe('API keys and invite tokens', () => {
     expect((await h.http.delete(`/api/v1/api-keys/${keyId}`).set(bearer(org.admin.session))).status).toBe(200);
     expect((await h.http.delete(`/api/v1/api-keys/${keyId}`).set(bearer(org.admin.session))).status).toBe(404);
     const rows = await rowsFor(keyId);
-    expect(rows).toHaveLength(1);
+    expect(rows.map((r) => r.action)).toEqual(['api_key.create', 'api_key.delete']);
     expect(rows[0]).toMatchObject({
-      action: 'api_key.delete',
+      organizationId: org.id,
+      actorAccountId: org.admin.accountId,
+      after: { accountId: org.admin.accountId, name: 'doomed', prefix: created.body.prefix, projectId: project.id },
+    });
+    expect(rows[1]).toMatchObject({
       organizationId: org.id,
       actorAccountId: org.admin.accountId,
       before: { name: 'doomed', projectId: project.id, status: 'enabled' },
     });
+  });
+
+  it("records an account key (no organization), a template project's key, and nothing for a refused key", async () => {
+    const user = await createUser(h);
+    const own = await h.http.post('/api/v1/api-keys').set(bearer(user.session)).send({ name: 'laptop' });
+    expect(own.status).toBe(200);
+    expect(await rowsFor(own.body.id)).toMatchObject([
+      { action: 'api_key.create', organizationId: null, actorAccountId: user.accountId, after: { projectId: null } },
+    ]);
+
+    const org = await anOrganization(h);
+    await seedSystemTemplates(h.ctx.db);
+    const templates = await h.http.get('/api/project-templates').set(inOrg(org.admin, org.id));
+    const pro = templates.body.data.find((t: { name: string }) => t.name === 'Professional');
+    const made = await h.http
+      .post('/api/projects/from-template')
+      .set(inOrg(org.admin, org.id))
+      .send({ name: 'Templated', templateId: pro.id });
+    expect(made.status).toBe(201);
+    const keyId = made.body.data.apiKeys[0].id as string;
+    expect(await rowsFor(keyId)).toMatchObject([
+      { action: 'api_key.create', organizationId: org.id, after: { projectId: made.body.data.id } },
+    ]);
+
+    const refused = await h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(user.session))
+      .send({ name: 'elsewhere', projectId: made.body.data.id });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    const creations = await h.ctx.db.select().from(auditLog).where(eq(auditLog.actorAccountId, user.accountId));
+    expect(creations).toHaveLength(1);
   });
 
   it('records an invite revocation once; revoking again records nothing', async () => {

@@ -63,7 +63,9 @@ export const apiKeysArea: Area = {
       conflicts: `ApiKey.LimitReached: the account already holds ${MAX_API_KEYS_PER_ACCOUNT} keys, enabled or disabled.`,
       handler: (ctx) => async (req, res) => {
         const input = body(req, createApiKeyBody, 'ApiKey.Invalid');
-        const { record, token } = await createApiKey(ctx, principalOf(res).accountId, input);
+        const { record, token } = await createApiKey(ctx, principalOf(res).accountId, input, {
+          actor: auditActorOf(req, res),
+        });
         res.json({ ...presentApiKey(record), token });
       },
     },

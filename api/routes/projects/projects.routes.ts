@@ -10,6 +10,7 @@ import { createProjectFromTemplate } from '../../../shared/organizations/project
 import { createProject, deleteProject, listProjects } from '../../../shared/organizations/projects.js';
 import { sendData, sendPage } from '../../http/envelope.js';
 import { body, query } from '../../http/validate.js';
+import { auditActorOf } from '../../middleware/audit-actor.js';
 import { authenticate, principalOf } from '../../middleware/auth.js';
 import {
   currentOrganization,
@@ -70,7 +71,13 @@ export const projectsArea: Area = {
         const access = organizationOf(res);
         requireOrganizationAdmin(access, 'create projects');
         const input = body(req, fromTemplateBody, 'Project.Invalid');
-        const created = await createProjectFromTemplate(ctx, access.organizationId, access.accountId, input);
+        const created = await createProjectFromTemplate(
+          ctx,
+          access.organizationId,
+          access.accountId,
+          input,
+          auditActorOf(req, res),
+        );
         sendData(res, presentProjectFromTemplate(created), 201);
       },
     },
