@@ -4,7 +4,9 @@
 // both alike. Prints each side's p50 and CPU per request (whole process, from Linux's scheduler statistics) and the
 // median over rounds of B's CPU per request over A's.
 // Usage: npx tsx scripts/bench/gateway-ab.ts <checkout A> <checkout B> [rounds] [requests per round] [concurrency]
+// A tool that needs two checkouts, not a benchmark: it exports its function, so `npm run bench` leaves it out.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type Agent, request } from 'undici';
 import {
   closedLoop,
@@ -16,75 +18,90 @@ import {
   spawnService,
 } from './bench-context.js';
 
-const [checkoutA, checkoutB] = process.argv.slice(2, 4).map((p) => path.resolve(String(p)));
-if (!checkoutA || !checkoutB) throw new Error('usage: gateway-ab.ts <checkout A> <checkout B> [rounds] [n] [conc]');
-const rounds = Number(process.argv[4] ?? 20);
-const perRound = Number(process.argv[5] ?? 300);
-const concurrency = Number(process.argv[6] ?? 16);
+/** Runs A's and B's gateways in alternating rounds and prints their p50 and CPU per request. */
+export async function compareGateways(
+  checkoutA: string,
+  checkoutB: string,
+  rounds = 20,
+  perRound = 300,
+  concurrency = 16,
+): Promise<void> {
+  const upstream = await spawnService('scripts/bench/instant-upstream.ts', {});
+  const bench = await openBenchContext('gatewayab', {});
+  const { ctx } = bench;
+  const { token } = await fundedProjectKey(ctx);
+  const env = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench', LOG_LEVEL: 'info' };
+  const sides = {
+    A: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutA }),
+    B: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutB }),
+  };
+  type Side = keyof typeof sides;
+  const ledgerWorker = await spawnService('workers/main.ts', { ...env, WORKER_QUEUES: 'ledger' }, { ready: /ready/ });
 
-const upstream = await spawnService('scripts/bench/instant-upstream.ts', {});
-const bench = await openBenchContext('gatewayab', {});
-const { ctx } = bench;
-const { token } = await fundedProjectKey(ctx);
-const env = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench', LOG_LEVEL: 'info' };
-const sides = {
-  A: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutA }),
-  B: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutB }),
-};
-type Side = keyof typeof sides;
-const ledgerWorker = await spawnService('workers/main.ts', { ...env, WORKER_QUEUES: 'ledger' }, { ready: /ready/ });
-
-const body = JSON.stringify({
-  model: 'claude-haiku-4-5',
-  max_tokens: 64,
-  messages: [{ role: 'user', content: 'ping' }],
-});
-
-async function once(agent: Agent, side: Side): Promise<number> {
-  const started = performance.now();
-  const res = await request(`${sides[side].url}/v1/messages`, {
-    method: 'POST',
-    dispatcher: agent,
-    headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' },
-    body,
+  const body = JSON.stringify({
+    model: 'claude-haiku-4-5',
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'ping' }],
   });
-  if (res.statusCode !== 200) throw new Error(`${side} answered ${res.statusCode}: ${await res.body.text()}`);
-  await res.body.dump();
-  return performance.now() - started;
+
+  async function once(agent: Agent, side: Side): Promise<number> {
+    const started = performance.now();
+    const res = await request(`${sides[side].url}/v1/messages`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' },
+      body,
+    });
+    if (res.statusCode !== 200) throw new Error(`${side} answered ${res.statusCode}: ${await res.body.text()}`);
+    await res.body.dump();
+    return performance.now() - started;
+  }
+
+  const run = (side: Side, count: number) => closedLoop(concurrency, count, (agent) => once(agent, side));
+
+  try {
+    for (const side of ['A', 'B'] as const) await run(side, 200); // warm-up
+    const times: Record<Side, number[]> = { A: [], B: [] };
+    const cpu: Record<Side, number> = { A: 0, B: 0 };
+    const ratios: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const used: Record<Side, number> = { A: 0, B: 0 };
+      for (const side of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
+        const before = cpuMs(sides[side].child.pid) ?? 0;
+        times[side].push(...(await run(side, perRound)));
+        used[side] = (cpuMs(sides[side].child.pid) ?? 0) - before;
+        cpu[side] += used[side];
+      }
+      ratios.push(used.B / used.A);
+    }
+    const perRequest = (side: Side) => (cpu[side] * 1000) / (rounds * perRound);
+    console.log(`A ${checkoutA}\nB ${checkoutB}\n${rounds} rounds of ${perRound} JSON requests at ${concurrency}`);
+    for (const side of ['A', 'B'] as const) {
+      console.log(
+        `${side}: p50 ${percentile(times[side], 50).toFixed(2)} ms, p99 ${percentile(times[side], 99).toFixed(2)} ms, CPU per request ${perRequest(side).toFixed(0)} µs`,
+      );
+    }
+    const sorted = [...ratios].sort((a, b) => a - b);
+    console.log(
+      `B/A CPU per request: ${(perRequest('B') / perRequest('A')).toFixed(3)} overall, median of rounds ${median(ratios).toFixed(3)} (quartiles ${percentile(sorted, 25).toFixed(3)}–${percentile(sorted, 75).toFixed(3)})`,
+    );
+  } finally {
+    await sides.A.stop();
+    await sides.B.stop();
+    await ledgerWorker.stop();
+    await upstream.stop();
+    await bench.close();
+  }
 }
 
-const run = (side: Side, count: number) => closedLoop(concurrency, count, (agent) => once(agent, side));
-
-try {
-  for (const side of ['A', 'B'] as const) await run(side, 200); // warm-up
-  const times: Record<Side, number[]> = { A: [], B: [] };
-  const cpu: Record<Side, number> = { A: 0, B: 0 };
-  const ratios: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const used: Record<Side, number> = { A: 0, B: 0 };
-    for (const side of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
-      const before = cpuMs(sides[side].child.pid) ?? 0;
-      times[side].push(...(await run(side, perRound)));
-      used[side] = (cpuMs(sides[side].child.pid) ?? 0) - before;
-      cpu[side] += used[side];
-    }
-    ratios.push(used.B / used.A);
-  }
-  const perRequest = (side: Side) => (cpu[side] * 1000) / (rounds * perRound);
-  console.log(`A ${checkoutA}\nB ${checkoutB}\n${rounds} rounds of ${perRound} JSON requests at ${concurrency}`);
-  for (const side of ['A', 'B'] as const) {
-    console.log(
-      `${side}: p50 ${percentile(times[side], 50).toFixed(2)} ms, p99 ${percentile(times[side], 99).toFixed(2)} ms, CPU per request ${perRequest(side).toFixed(0)} µs`,
-    );
-  }
-  const sorted = [...ratios].sort((a, b) => a - b);
-  console.log(
-    `B/A CPU per request: ${(perRequest('B') / perRequest('A')).toFixed(3)} overall, median of rounds ${median(ratios).toFixed(3)} (quartiles ${percentile(sorted, 25).toFixed(3)}–${percentile(sorted, 75).toFixed(3)})`,
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [a, b, rounds, perRound, concurrency] = process.argv.slice(2);
+  if (!a || !b) throw new Error('usage: gateway-ab.ts <checkout A> <checkout B> [rounds] [n] [conc]');
+  await compareGateways(
+    path.resolve(a),
+    path.resolve(b),
+    Number(rounds ?? 20),
+    Number(perRound ?? 300),
+    Number(concurrency ?? 16),
   );
-} finally {
-  await sides.A.stop();
-  await sides.B.stop();
-  await ledgerWorker.stop();
-  await upstream.stop();
-  await bench.close();
 }
