@@ -31,6 +31,22 @@ const pathFor = (kind: ChartSeries['kind']) =>
 /** Narrow enough for a phone's screen (390 px less the page's and panel's padding). */
 const MIN_WIDTH = 240;
 
+/** uPlot's own axis font (its default), to measure the labels it will draw. */
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+
+/**
+ * The value axis's width: its widest label plus the ticks and the gap, never less than the 70 px it always had.
+ * A fixed 70 px cut a balance in the millions to "),000,000" at the chart's left edge.
+ */
+const valueAxisSize: uPlot.Axis.Size = (self, values) => {
+  const widest = (values ?? []).reduce((w, v) => (v.length > w.length ? v : w), '');
+  self.ctx.save();
+  self.ctx.font = AXIS_FONT;
+  const text = self.ctx.measureText(widest).width;
+  self.ctx.restore();
+  return Math.max(70, Math.ceil(text) + 20);
+};
+
 const defaultTime = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
 
 export function TimeChart({ title, times, series, height = 240, formatTime = defaultTime }: Props) {
@@ -45,7 +61,7 @@ export function TimeChart({ title, times, series, height = 240, formatTime = def
         legend: { show: false },
         cursor: { show: true, drag: { x: false, y: false } },
         scales: { x: { time: true } },
-        axes: [{ stroke: '#4d5661' }, { stroke: '#4d5661', size: 70 }],
+        axes: [{ stroke: '#4d5661' }, { stroke: '#4d5661', size: valueAxisSize }],
         series: [
           {},
           ...series.map((s) => {

@@ -78,7 +78,7 @@ export function BulkInvite({ organizationId }: { organizationId: string }) {
             {(r) => (
               <tr key={r.row}>
                 <td>{r.row}</td>
-                <td>{r.email}</td>
+                <td className="email">{r.email}</td>
                 <td>{r.name}</td>
                 <td>{r.role}</td>
                 <td>

@@ -54,7 +54,7 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
         {(m) => (
           <tr key={m.userId}>
             <td>{m.name}</td>
-            <td>{m.email}</td>
+            <td className="email">{m.email}</td>
             <td>
               {isAdmin ? (
                 <select

@@ -39,7 +39,7 @@ function AccountRow({ account }: { account: Account }) {
     <tr>
       <td>
         {account.name}
-        <div className="muted">{account.email}</div>
+        <div className="muted email">{account.email}</div>
       </td>
       <td>
         <fieldset className="row">

@@ -66,7 +66,7 @@ export function QuotaRequestsPage() {
           <tr key={r.id}>
             <td>
               {r.account.name ?? ''}
-              <div className="muted">{r.account.email}</div>
+              <div className="muted email">{r.account.email}</div>
             </td>
             <td className="num">{formatCount(r.account.dailyQuota)}</td>
             <td className="num">{formatCount(r.requestedQuota)}</td>
