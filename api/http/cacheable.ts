@@ -40,19 +40,22 @@ export function readCacheKey(req: Request, queryKeys: readonly string[]): string
 }
 
 /**
- * A public GET route: answers from the read cache when it can, else runs `load` (which validates and reads) and
- * caches what it returns. Errors are never cached. `queryKeys`: the query parameters the route reads.
+ * A public GET route: answers from the read cache when it can, else runs `admitMiss` (a limit on reads that miss,
+ * which may throw) and `load` (which validates and reads), and caches what it returns. Errors are never cached.
+ * `queryKeys`: the query parameters the route reads.
  */
 export function publicRead(
   cache: PublicReadCache,
   load: (req: Request) => Promise<PublicBody>,
   queryKeys: readonly string[] = [],
+  admitMiss: (req: Request) => Promise<void> = async () => undefined,
 ): RequestHandler {
   const names = [...queryKeys].sort();
   return async (req, res) => {
     const key = readCacheKey(req, names);
     const hit = cache.get(key);
     if (hit) return send(req, res, hit);
+    await admitMiss(req);
     const since = cache.begin();
     const loaded = await load(req);
     const response =

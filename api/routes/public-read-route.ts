@@ -1,9 +1,12 @@
 // A public GET route of catalog data (the catalog, the MCP registry): answered from its area's read cache (ETag,
-// 304) when it can be, else read, cached and sent. The cache keys on the query parameters the route declares.
+// 304) when it can be, else read, cached and sent. The cache keys on the query parameters the route declares; a read
+// that misses it counts against the client address's allowance (shared/catalog/public-read-limit.ts).
 import type { Request } from 'express';
 import { z } from 'zod';
+import { admitPublicReadMiss } from '../../shared/catalog/public-read-limit.js';
 import type { AppContext } from '../../shared/context.js';
 import { type PublicBody, publicRead } from '../http/cacheable.js';
+import { clientAddress } from '../http/client-address.js';
 import { catalogReadCache } from '../http/read-cache.js';
 import type { Route } from './route.js';
 
@@ -18,6 +21,14 @@ export const publicReadRoute = (
 ): Route => ({
   method: 'get',
   access: 'public',
+  rateLimited:
+    'Catalog.TooManyReads: more than PUBLIC_READ_MISSES_PER_ADDRESS_PER_MINUTE reads from this address missed the read cache within the minute (cached answers are never refused).',
   ...route,
-  handler: (ctx) => publicRead(catalogReadCache(ctx, cacheArea), (req) => read(ctx, req), queryKeysOf(route.query)),
+  handler: (ctx) =>
+    publicRead(
+      catalogReadCache(ctx, cacheArea),
+      (req) => read(ctx, req),
+      queryKeysOf(route.query),
+      (req) => admitPublicReadMiss(ctx, clientAddress(req)),
+    ),
 });

@@ -77,6 +77,9 @@ export const envSchema = z
     PASSWORD_HASH_PRIORITY: z.enum(['idle', 'low']).default('idle'),
     /** The share of its core each hashing thread may take: it rests between keys to keep to it (docs/identity.md). */
     PASSWORD_HASH_CPU_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
+    /** Public catalog and MCP Registry reads that miss the read cache, per client address and sliding minute; 0 turns
+     * the limit off. Unset: 300 in production, off elsewhere (test suites and benchmarks read from one address). */
+    PUBLIC_READ_MISSES_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(0).optional(),
     /** Anonymous telemetry events accepted per client address per minute; 0 turns the limit off. */
     TELEMETRY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
 

@@ -15,7 +15,7 @@ export const openReads: RequestHandler = (req, res, next) => {
   // Answers are public data: let pages of other origins embed or read them (helmet's default is same-origin).
   res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
   if (!preflight) {
-    res.setHeader('Access-Control-Expose-Headers', 'ETag, X-Correlation-Id');
+    res.setHeader('Access-Control-Expose-Headers', 'ETag, Retry-After, X-Correlation-Id');
     return next();
   }
   res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
