@@ -1,10 +1,11 @@
 // One rating (1..5) per account and published item. The item row is locked first, so the recount that follows sees
-// every rating committed before it: rating_sum and rating_count stay exact under concurrent ratings.
+// every rating committed before it: rating_sum and rating_count stay exact under concurrent ratings. A rating does
+// not empty the public read cache: any account may rate at request speed, and each emptying sent every visitor's
+// next read to PostgreSQL (security review #77); like the telemetry counters, it shows within the cache's TTL.
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { catalogItems, catalogRatings } from '../db/schema/index.js';
 import { catalogErrors } from './catalog-errors.js';
-import { catalogChanged } from './change-feed.js';
 import { type ItemType, isSlug } from './item-types.js';
 
 export type RatingResult = { score: number; ratingAverage: number; ratingCount: number };
@@ -17,7 +18,7 @@ export async function rateItem(
   score: number,
 ): Promise<RatingResult> {
   if (!isSlug(slug)) throw catalogErrors.itemNotFound(type);
-  const rated = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [item] = await tx
       .select({ id: catalogItems.id })
       .from(catalogItems)
@@ -41,6 +42,4 @@ export async function rateItem(
       .returning({ ratingAverage: catalogItems.ratingAverage, ratingCount: catalogItems.ratingCount });
     return { score, ratingAverage: totals!.ratingAverage, ratingCount: totals!.ratingCount };
   });
-  catalogChanged(ctx.db);
-  return rated;
 }

@@ -25,10 +25,17 @@ describe('the in-process read cache of public reads', () => {
     const cached = await h.http.get(`/api/v1/agent/${item.slug}`);
     expect(cached.body.name).toBe('Before');
     expect(cached.headers.etag).toBeDefined();
-    // A rating changes public data: every cached entry goes.
+    // A rating is a counter (it shows after the TTL, security review #77): the cached entry stays.
     await h.http.put(`/api/v1/agent/${item.slug}/rating`).set(bearer(a.outsider.apiKey)).send({ score: 4 }).expect(200);
+    expect((await h.http.get(`/api/v1/agent/${item.slug}`)).body.name).toBe('Before');
+    // Curation changes public data: every cached entry goes.
+    await h.http
+      .put(`/api/v1/moderation/agent/${item.id}/featured`)
+      .set(bearer(a.moderator.session))
+      .send({ featured: true })
+      .expect(200);
     const fresh = await h.http.get(`/api/v1/agent/${item.slug}`);
-    expect(fresh.body).toMatchObject({ name: 'Behind', stats: { ratingCount: 1 } });
+    expect(fresh.body).toMatchObject({ name: 'Behind', isFeatured: true, stats: { ratingCount: 1 } });
   });
 
   it('never caches an error', async () => {
