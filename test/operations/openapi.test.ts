@@ -182,5 +182,9 @@ describe('the OpenAPI document', () => {
     expect(bundle.status).toBe(200);
     expect(bundle.text.length).toBeGreaterThan(100_000);
     expect((await h.http.get('/docs/swagger-ui.css')).status).toBe(200);
+    // Its icon too: without one the browser asks for /favicon.ico, a 404 in the page's console.
+    const icon = page.text.match(/<link rel="icon" [^>]*href="([^"]+)"/)?.[1] ?? 'no icon link';
+    const iconFile = await h.http.get(icon);
+    expect([iconFile.status, iconFile.headers['content-type']]).toEqual([200, 'image/png']);
   });
 });
