@@ -4,13 +4,18 @@ import { loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
 import { collectProcessMetrics } from '../shared/metrics/metrics.js';
 import { createApp } from './app.js';
+import { listenFailureMessage } from './listen-failure.js';
 
 const config = loadConfigOrExit();
 const ctx = createAppContext(config, 'api');
 collectProcessMetrics('web');
 const app = createApp(ctx);
 
-const server = app.listen(config.PORT, () => {
+const server = app.listen(config.PORT, (err) => {
+  if (err) {
+    process.stderr.write(`${listenFailureMessage(err, config.PORT)}\n`);
+    process.exit(1);
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   ctx.logger.info(

@@ -10,6 +10,7 @@ import { adminPasswordHint } from '../shared/config/development-defaults.js';
 import { inheritedEnv, loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
 import { ensureDatabase, runMigrations } from '../shared/db/migrate.js';
+import { adminHasPassword } from '../shared/identity/admin-bootstrap.js';
 import { ensureConsoleBuilt } from './console-build.js';
 import { runSeed } from './seed/seed-steps.js';
 import { ensureServices } from './services.js';
@@ -22,9 +23,11 @@ await ensureServices(config);
 await ensureDatabase(config.DATABASE_URL);
 await runMigrations(config.DATABASE_URL);
 say('database migrated');
+let adminPasswordIsCurrent = true;
 {
   const ctx = createAppContext(config, 'worker', 'seed');
   for (const note of await runSeed(ctx)) say(note);
+  adminPasswordIsCurrent = await adminHasPassword(ctx, config.ADMIN_PASSWORD);
   await ctx.close();
 }
 
@@ -97,7 +100,7 @@ await run('api', 'api/server.ts', upstream, /API listening/);
 await run('worker', 'workers/main.ts', upstream, /worker ready/);
 say(`ready: ${config.publicBaseUrl}  (health: ${config.publicBaseUrl}/health)`);
 say(`console: ${config.publicBaseUrl}/  (sign in at ${config.publicBaseUrl}/sign-in)`);
-say(`Admin: ${config.ADMIN_EMAIL} (${adminPasswordHint(config)})`);
+say(`Admin: ${config.ADMIN_EMAIL} (${adminPasswordHint(config, adminPasswordIsCurrent)})`);
 say(
   `API key: POST ${config.publicBaseUrl}/api/v1/auth/login {email, password} gives an accessToken; POST ` +
     `${config.publicBaseUrl}/api/v1/api-keys {name} with "Authorization: Bearer <accessToken>" answers the ock_ ` +

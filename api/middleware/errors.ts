@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError, isAppError, notFound, serviceUnavailable } from '../../shared/errors/app-error.js';
 import { validationError } from '../../shared/errors/validation.js';
 import type { Logger } from '../../shared/logging/logger.js';
+import { baseUrlHint } from '../http/base-url-hint.js';
 import { renderError } from '../http/error-renderers.js';
 import { routeFamilyOfRequest } from '../http/route-family.js';
 
@@ -108,5 +109,5 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 }
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {
-  next(notFound('Route.NotFound', `No route for ${req.method} ${req.path}.`));
+  next(notFound('Route.NotFound', `No route for ${req.method} ${req.path}.${baseUrlHint(req.path)}`));
 };

@@ -171,10 +171,14 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
     const fields = Object.fromEntries(doc.multipartFiles.map((f) => [f, z.string()]));
     request.body = { required: true, content: { 'multipart/form-data': { schema: z.object(fields) } } };
   }
+  // A summary is plain text in OpenAPI (the reference at /docs showed `stream: true` with its backticks); the
+  // description renders CommonMark, so a summary with code spans keeps them there.
+  const summary = doc.summary.replaceAll('`', '');
   registry.registerPath({
     method: doc.method,
     path: doc.path,
-    summary: doc.summary,
+    summary,
+    ...(summary !== doc.summary ? { description: doc.summary } : {}),
     tags: [tag],
     security: security[doc.access],
     ...(Object.keys(request).length > 0 ? { request } : {}),

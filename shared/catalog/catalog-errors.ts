@@ -22,7 +22,12 @@ export const catalogErrors = {
   versionInvalid: (message: string) => badRequest('Version.Invalid', message),
   versionExists: (message: string) => conflict('Version.Exists', message),
   versionNotFound: (version: string) => notFound('Version.NotFound', `No published version "${version}".`),
-  publisherNotFound: (slug: string) => notFound('Publisher.NotFound', `No publisher "${slug}" owned by this account.`),
+  publisherNotFound: (slug: string) =>
+    notFound(
+      'Publisher.NotFound',
+      `No publisher "${slug}" owned by this account: GET /api/v1/publisher/publishers lists yours, ` +
+        'POST /api/v1/publisher/publishers {slug, name} makes one.',
+    ),
   publisherSlugExists: (slug: string) => conflict('Publisher.SlugExists', `The publisher slug "${slug}" is taken.`),
   categoryInvalid: (type: ItemType, slugs: string[]) =>
     badRequest(

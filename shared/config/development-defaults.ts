@@ -19,9 +19,18 @@ export function adminPasswordRefusal(config: { NODE_ENV: string; ADMIN_PASSWORD:
 }
 
 /** How `npm start` names the seeded Admin's password: the development default by its value (the README shows it
- * too; production never keeps it, see adminPasswordRefusal), any other only by the variable that holds it. */
-export function adminPasswordHint(config: { ADMIN_PASSWORD: string }): string {
-  return config.ADMIN_PASSWORD === DEVELOPMENT_ADMIN_PASSWORD
+ * too; production never keeps it, see adminPasswordRefusal), any other only by the variable that holds it. When the
+ * Admin's password is not that one (`current` false: the account was made earlier with another ADMIN_PASSWORD, or
+ * its password was changed since), it says so, because the seed sets the password only when it creates the account. */
+export function adminPasswordHint(config: { ADMIN_PASSWORD: string }, current = true): string {
+  const isDefault = config.ADMIN_PASSWORD === DEVELOPMENT_ADMIN_PASSWORD;
+  if (!current) {
+    return (
+      `its password is not ${isDefault ? 'the development default' : 'ADMIN_PASSWORD'}: the seed sets it only when ` +
+      'it creates the account, so sign in with the password it has, or start on a new database'
+    );
+  }
+  return isDefault
     ? `password ${DEVELOPMENT_ADMIN_PASSWORD}, the development default; ADMIN_PASSWORD sets another`
     : 'password from ADMIN_PASSWORD';
 }

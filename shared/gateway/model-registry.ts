@@ -65,9 +65,19 @@ export class ModelRegistry {
   resolve(id: unknown, capability: Capability): ModelEntry {
     const model = typeof id === 'string' ? this.byId.get(id) : undefined;
     if (!model || model.capability !== capability) {
-      throw badRequest('Model.Unknown', `Unknown ${capability} model: ${typeof id === 'string' ? id : String(id)}.`);
+      throw badRequest(
+        'Model.Unknown',
+        `Unknown ${capability} model: ${typeof id === 'string' ? id : String(id)}. ${this.offered(capability)}`,
+      );
     }
     return model;
+  }
+
+  /** Names the models a caller may use instead: a client's default model id is rarely one this registry lists. */
+  private offered(capability: Capability): string {
+    const ids = this.models.filter((m) => m.capability === capability).map((m) => m.id);
+    const shown = ids.length > 8 ? `${ids.slice(0, 8).join(', ')}, …` : ids.join(', ');
+    return `The ${capability} models here: ${shown} (GET /v1/models lists every model).`;
   }
 }
 

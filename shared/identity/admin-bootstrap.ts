@@ -51,3 +51,9 @@ export async function bootstrapAdmin(ctx: AppContext): Promise<BootstrappedAdmin
     throw err;
   }
 }
+
+/** Whether the seeded Admin signs in with `password` (what `npm start` prints is only true when it does). */
+export async function adminHasPassword(ctx: AppContext, password: string): Promise<boolean> {
+  const account = await findAccountByEmail(ctx, ctx.config.ADMIN_EMAIL);
+  return !!account && (await ctx.passwords.verify(password, account.passwordHash)).ok;
+}

@@ -89,7 +89,7 @@ export async function resolveCurrentOrganization(
   if (rows.length > 1) {
     throw badRequest(
       'Organization.NotSelected',
-      'You belong to several organizations: name one with the X-Organization-Id header.',
+      'You belong to several organizations: name one with the X-Organization-Id header (GET /api/organizations lists their ids).',
     );
   }
   const [only] = rows as [{ organizationId: string; role: OrganizationRole }];

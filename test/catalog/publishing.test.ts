@@ -178,7 +178,10 @@ describe('drafts', () => {
     const other = await createUser(h, { roles: ['Publisher'] });
     const res = await h.http.post('/api/v1/publisher/agent/drafts').set(as(other)).send(draftBody(a, 'agent'));
     expect(res.status).toBe(404);
-    expect(problem(res).title).toBe('Publisher.NotFound');
+    expect(problem(res)).toMatchObject({
+      title: 'Publisher.NotFound',
+      detail: expect.stringContaining('POST /api/v1/publisher/publishers {slug, name} makes one'),
+    });
     const badCategory = await h.http
       .post('/api/v1/publisher/agent/drafts')
       .set(as(a.publisher))

@@ -167,6 +167,14 @@ describe('development defaults that grant access', () => {
     const hint = adminPasswordHint(loadConfig({ ADMIN_PASSWORD: 'my-own-password' }));
     expect([hint, hint.includes('my-own-password')]).toEqual(['password from ADMIN_PASSWORD', false]);
   });
+  it('npm start says so when the Admin made earlier has another password than the one configured', () => {
+    expect(adminPasswordHint(loadConfig({}), false)).toMatch(/^its password is not the development default: /);
+    const hint = adminPasswordHint(loadConfig({ ADMIN_PASSWORD: 'my-own-password' }), false);
+    expect([hint, hint.includes('my-own-password')]).toEqual([
+      expect.stringMatching(/^its password is not ADMIN_PASSWORD: /),
+      false,
+    ]);
+  });
 });
 
 describe('WORKER_QUEUES', () => {

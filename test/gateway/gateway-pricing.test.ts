@@ -24,7 +24,9 @@ describe('prices in micro-USD', () => {
   });
 
   it('refuses unknown models and models of another capability with 400', () => {
-    expect(() => registry.resolve('gpt-nope', 'messages')).toThrow(/Unknown messages model/);
+    expect(() => registry.resolve('gpt-nope', 'messages')).toThrow(
+      /^Unknown messages model: gpt-nope\. The messages models here: .*claude-sonnet-5.* \(GET \/v1\/models lists every model\)\.$/,
+    );
     expect(() => registry.resolve('seedance-1-0-pro', 'messages')).toThrow(/Unknown/);
   });
 });

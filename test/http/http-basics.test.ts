@@ -59,6 +59,25 @@ describe('unknown routes', () => {
     expect(res.body).toEqual({ type: 'error', error: { type: 'not_found_error', message: expect.any(String) } });
     expect(res.headers['request-id']).toBe(res.headers['x-correlation-id']);
   });
+
+  it('says how to set the base URL when a client adds /v1 twice (an Anthropic SDK given .../v1)', async () => {
+    const res = await h.http.post('/v1/v1/messages').send({});
+    expect([res.status, res.body.error.message]).toEqual([
+      404,
+      expect.stringMatching(/^No route for POST \/v1\/v1\/messages\. .*Anthropic's SDKs the origin alone/),
+    ]);
+  });
+
+  it('says the gateway is under /v1 when a client leaves it out (an OpenAI SDK given the bare origin)', async () => {
+    const res = await h.http.post('/chat/completions').send({});
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.text).detail).toMatch(/routes start with \/v1 \(\/v1\/chat\/completions\)/);
+  });
+
+  it('adds no hint to other unknown paths', async () => {
+    const res = await h.http.get('/api/v1/no-such-thing/at/all');
+    expect(JSON.parse(res.text).detail).toBe('No route for GET /api/v1/no-such-thing/at/all.');
+  });
 });
 
 describe('every path of the organization family (SPEC section 0)', () => {

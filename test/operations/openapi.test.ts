@@ -173,6 +173,17 @@ describe('the OpenAPI document', () => {
     expect([wrong.status, wrong.body.title]).toEqual([401, 'Auth.InvalidCredentials']);
   });
 
+  it('keeps summaries plain text (code spans go to the description, which /docs renders as CommonMark)', async () => {
+    type Operation = { summary: string; description?: string };
+    const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
+    const operations = Object.values(paths).flatMap((byMethod) => Object.values(byMethod));
+    expect(operations.filter((op) => op.summary.includes('`'))).toEqual([]);
+    expect(paths['/v1/messages']?.post).toMatchObject({
+      summary: 'Anthropic Messages; stream: true answers with server-sent events',
+      description: 'Anthropic Messages; `stream: true` answers with server-sent events',
+    });
+  });
+
   it('serves the interactive reference at /docs with its assets from the package, not a CDN', async () => {
     const page = await h.http.get('/docs');
     expect(page.status).toBe(200);
@@ -182,5 +193,9 @@ describe('the OpenAPI document', () => {
     expect(bundle.status).toBe(200);
     expect(bundle.text.length).toBeGreaterThan(100_000);
     expect((await h.http.get('/docs/swagger-ui.css')).status).toBe(200);
+    // Its icon too: without one the browser asks for /favicon.ico, a 404 in the page's console.
+    const icon = page.text.match(/<link rel="icon" [^>]*href="([^"]+)"/)?.[1] ?? 'no icon link';
+    const iconFile = await h.http.get(icon);
+    expect([iconFile.status, iconFile.headers['content-type']]).toEqual([200, 'image/png']);
   });
 });

@@ -87,6 +87,7 @@ describe('the current organization rule', () => {
     const second = await anOrganization(h, first.admin, 'Other');
     const without = await h.http.get('/api/organization/members').set(bearer(first.admin.session));
     expectEnvelopeError(without, 400, 'Organization.NotSelected');
+    expect(without.body.error.message).toMatch(/X-Organization-Id header \(GET \/api\/organizations lists their ids\)/);
     const withHeader = await h.http.get('/api/organization/members').set(inOrg(first.admin, second.id));
     expect(withHeader.status).toBe(200);
   });

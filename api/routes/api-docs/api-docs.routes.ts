@@ -14,6 +14,7 @@ const page = `<!doctype html>
   <meta charset="utf-8">
   <title>ockhub API</title>
   <link rel="stylesheet" href="/docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
 </head>
 <body>
   <div id="swagger-ui"></div>

@@ -1,0 +1,17 @@
+// A sentence added to an unknown route's 404 when its path shows the commonest client set-up mistake: a base URL
+// with one /v1 too many or too few. Anthropic's SDKs add `/v1/...` to their base URL, OpenAI's add `/...` to theirs.
+
+const gatewayResource = /^\/(messages|chat\/completions|models|videos|web)(\/|$)/;
+
+export function baseUrlHint(path: string): string {
+  if (path.startsWith('/v1/v1/')) {
+    return (
+      " The client's base URL already ends in /v1 and the client adds its own: give Anthropic's SDKs the origin " +
+      "alone (such as http://localhost:3000), OpenAI's the origin with /v1."
+    );
+  }
+  if (gatewayResource.test(path)) {
+    return ` The gateway's routes start with /v1 (/v1${path}): give OpenAI's SDKs the origin with /v1 as base URL.`;
+  }
+  return '';
+}
