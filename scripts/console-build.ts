@@ -28,9 +28,20 @@ export function staleReason(): string | undefined {
   return undefined;
 }
 
+/**
+ * Always a production build: Vite keeps a NODE_ENV it finds set (a test runner's `test`, `development`), and React's
+ * development build would then be bundled, half again as large and over the hub's size limit.
+ */
 export async function buildConsole(): Promise<void> {
   const { build } = await import('vite');
-  await build({ configFile: path.join(root, 'console', 'vite.config.ts'), logLevel: 'warn' });
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(root, 'console', 'vite.config.ts'), logLevel: 'warn' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** Builds only when stale; says what it did. */
