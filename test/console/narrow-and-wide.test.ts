@@ -317,6 +317,24 @@ describe('every page at a phone’s and a laptop’s size', () => {
     expect(problems).toEqual([]);
   });
 
+  it('a table laid out as cards stays a table to a screen reader, its cells named by their values alone', async () => {
+    const page = await w.newPage();
+    await signIn(page, w.admin.email, w.admin.password, '/org/members');
+    await page.setViewportSize(PHONE);
+    await page.getByRole('table', { name: 'Members' }).waitFor();
+    await laidOut(page);
+    // Chromium's own accessibility tree (what a screen reader is given), not the DOM's roles
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { role?: { value: string }; name?: { value: string } }[];
+    };
+    const named = (role: string) => nodes.filter((n) => n.role?.value === role).map((n) => n.name?.value ?? '');
+    expect(named('table')).toContain('Members');
+    expect(named('columnheader')).toEqual(expect.arrayContaining(['Name', 'E-mail', 'Role', 'Joined', 'Actions']));
+    expect(named('cell')).toContain(w.admin.email);
+    expect(named('cell').filter((name) => name.startsWith('E-mail'))).toEqual([]);
+  });
+
   it('the organization pages, to a Member', async () => {
     const page = await w.newPage();
     await signIn(page, member.email, TEST_PASSWORD, '/org');
