@@ -1,10 +1,12 @@
 // Every page of the console at a phone's size (390x844) and a laptop's (1280x800), filled as people fill it: a
 // 64-character slug, a long e-mail address, a long organization name, a webhook URL with a query string, balances in
-// the hundreds of millions. At 390 px the page itself never scrolls sideways (a wide table scrolls in its own box);
-// both sizes are photographed (`test-results/console/widths/<page>-<width>.png`) so a person can look at them.
+// the hundreds of millions. At 390 px the page itself never scrolls sideways, and a table's row actions (Refund,
+// Resolve, Revoke, a member's role and Remove, Disable/Delete) are on the screen without scrolling anything, the
+// table being a list of cards there; both sizes are photographed (`test-results/console/widths/<page>-<width>.png`)
+// so a person can look at them.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { createDraft as apiDraft, publishItem, submit } from '../support/catalog-factory.js';
 import { recharge } from '../support/gateway.js';
 import { bearer, createUser, signInAdmin, TEST_PASSWORD, type TestUser } from '../support/identity.js';
@@ -35,11 +37,42 @@ let inviteToken = '';
 /** The page's width at a phone's size, beside what it would need: more is a page that scrolls sideways. */
 const widths = `({ scroll: document.documentElement.scrollWidth, view: window.innerWidth })`;
 
+/** What a person must reach at a phone's width without scrolling sideways: a row's action controls. */
+type Reach = (page: Page) => Locator[];
+
+/** Nothing on the page, nor any table's box, is scrolled sideways: what is on the screen is what a person sees. */
+const scrolledSideways = `window.scrollX !== 0 || [...document.querySelectorAll('.table-wrap')].some((w) => w.scrollLeft !== 0)`;
+
+/** The DataTables (cards at a phone's width) whose box would scroll sideways: something in a card runs out of it. */
+const tablesScrolling = `[...document.querySelectorAll('.table-wrap:has(> table.data-table)')]
+  .filter((w) => w.scrollWidth > w.clientWidth)
+  .map((w) => w.firstElementChild.getAttribute('aria-label') + ': ' + w.scrollWidth + ' px in a ' + w.clientWidth + ' px box')`;
+
 /**
- * Photographs the page as it is at a laptop's and a phone's size, and answers how much wider than the phone's
- * screen the page is (0 when it fits). `ready` is what must be on the page before it is looked at.
+ * Each control lies wholly inside the phone's screen and inside its table's box (which would clip it), as the page is
+ * laid out, without scrolling anything sideways; the list of those that do not, with where they are.
  */
-async function lookAt(page: Page, name: string, ready: (page: Page) => Promise<unknown>): Promise<string | null> {
+async function outOfReach(page: Page, name: string, controls: Locator[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const control of controls) {
+    await control.waitFor();
+    if (await page.evaluate(scrolledSideways)) problems.push(`${name}: something is scrolled sideways`);
+    const box = await control.boundingBox();
+    const wrap = await control.locator('xpath=ancestor::div[contains(@class, "table-wrap")]').boundingBox();
+    const right = Math.min(PHONE.width, wrap ? wrap.x + wrap.width : PHONE.width);
+    if (!box || box.x < 0 || box.x + box.width > right + 0.5) {
+      const where = box ? `${Math.round(box.x)}–${Math.round(box.x + box.width)} px` : 'not laid out';
+      problems.push(`${name}: ${control} at ${where}, visible up to ${Math.round(right)} px`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Photographs the page as it is at a laptop's and a phone's size, and answers what is wrong at the phone's: a page
+ * wider than the screen, a row's action out of reach. `ready` is what must be on the page before it is looked at.
+ */
+async function lookAt(page: Page, name: string, ready: (page: Page) => Promise<unknown>, reach?: Reach) {
   mkdirSync(SHOTS, { recursive: true });
   await page.setViewportSize(LAPTOP);
   await ready(page);
@@ -50,21 +83,22 @@ async function lookAt(page: Page, name: string, ready: (page: Page) => Promise<u
   await laidOut(page);
   await page.screenshot({ path: path.join(SHOTS, `${name}-${PHONE.width}.png`), fullPage: true });
   const { scroll, view } = (await page.evaluate(widths)) as { scroll: number; view: number };
+  const problems = reach ? await outOfReach(page, name, reach(page)) : [];
+  for (const scrolling of (await page.evaluate(tablesScrolling)) as string[]) problems.push(`${name}: ${scrolling}`);
   await page.setViewportSize(LAPTOP);
-  return scroll > view ? `${name}: ${scroll} px wide on a ${view} px screen` : null;
+  return scroll > view ? [`${name}: ${scroll} px wide on a ${view} px screen`, ...problems] : problems;
 }
 
-type Visit = [name: string, path: string, ready: (page: Page) => Promise<unknown>];
+type Visit = [name: string, path: string, ready: (page: Page) => Promise<unknown>, reach?: Reach];
 
-/** Every visit's page, looked at; the list of those wider than a phone's screen. */
+/** Every visit's page, looked at; what is wrong at a phone's width (too wide, an action out of reach). */
 async function walk(page: Page, visits: Visit[]): Promise<string[]> {
-  const tooWide: string[] = [];
-  for (const [name, to, ready] of visits) {
+  const problems: string[] = [];
+  for (const [name, to, ready, reach] of visits) {
     await page.goto(to);
-    const problem = await lookAt(page, name, ready);
-    if (problem) tooWide.push(problem);
+    problems.push(...(await lookAt(page, name, ready, reach)));
   }
-  return tooWide;
+  return problems;
 }
 
 /** A seeding call that must have worked; its answer says why when it did not. */
@@ -75,6 +109,17 @@ function ok<T extends { status: number; text: string }>(res: T): T {
 
 const heading = (name: string | RegExp) => (p: Page) => p.getByRole('heading', { name, level: 1 }).waitFor();
 const table = (name: string) => (p: Page) => p.getByRole('table', { name }).waitFor();
+/** The first body row of a table (the header row is the table's first row). */
+const firstRow = (p: Page, name: string) => p.getByRole('table', { name }).getByRole('row').nth(1);
+/** The first row's controls of these names (buttons unless said otherwise). */
+const inFirstRow =
+  (name: string, ...controls: (string | [role: 'combobox' | 'textbox', name: string | RegExp])[]): Reach =>
+  (p) =>
+    controls.map((c) =>
+      typeof c === 'string'
+        ? firstRow(p, name).getByRole('button', { name: c, exact: true })
+        : firstRow(p, name).getByRole(c[0], { name: c[1] }),
+    );
 
 beforeAll(async () => {
   w = await openConsoleWorld();
@@ -187,7 +232,7 @@ afterAll(() => w?.close());
 describe('every page at a phone’s and a laptop’s size', () => {
   it('the hub, sign-in and join pages, to a visitor', async () => {
     const page = await w.newPage();
-    const tooWide = await walk(page, [
+    const problems = await walk(page, [
       ['hub-mcp', '/hub/mcp', (p) => p.locator('.card').first().waitFor()],
       ['hub-skill', '/hub/skill', (p) => p.locator('.card').first().waitFor()],
       ['hub-search-empty', '/hub/agent?search=zzzznothing', heading(/./)],
@@ -197,13 +242,13 @@ describe('every page at a phone’s and a laptop’s size', () => {
       ['sign-in', '/sign-in', heading('Sign in')],
       ['join', `/join/${inviteToken}`, heading(/Join/)],
     ]);
-    expect(tooWide).toEqual([]);
+    expect(problems).toEqual([]);
   });
 
   it('the account, publisher and moderation pages, to a publisher who moderates', async () => {
     const page = await w.newPage();
     await signIn(page, publisher.email, TEST_PASSWORD, '/account');
-    const tooWide = await walk(page, [
+    const problems = await walk(page, [
       ['account', '/account', heading(/Account/)],
       ['api-keys', '/account/keys', heading(/API keys/)],
       ['quota', '/account/quota', heading(/quota/i)],
@@ -212,18 +257,32 @@ describe('every page at a phone’s and a laptop’s size', () => {
       ['publisher-draft', `/publisher/mcp/${draftId}`, heading(LONG_NAME)],
       ['moderation-queue', '/moderation', heading(/./)],
       ['moderation-review', `/moderation/mcp/${inReviewId}`, heading(`Review: ${LONG_NAME}`)],
-      ['moderation-reports', '/moderation/reports', heading(/./)],
+      [
+        'moderation-reports',
+        '/moderation/reports',
+        table('Reports'),
+        inFirstRow('Reports', ['textbox', /^Resolution of report/], 'Resolve'),
+      ],
     ]);
-    expect(tooWide).toEqual([]);
+    expect(problems).toEqual([]);
   });
 
   it('the organization, gateway and platform pages, to the platform Admin', async () => {
     const page = await w.newPage();
     await signIn(page, w.admin.email, w.admin.password, '/org');
     await page.getByRole('combobox', { name: 'Organization' }).waitFor();
-    const tooWide = await walk(page, [
+    const problems = await walk(page, [
       ['organization', '/org', heading(/./)],
-      ['members', '/org/members', table('Members')],
+      [
+        'members',
+        '/org/members',
+        table('Members'),
+        (p) => [
+          ...inFirstRow('Members', ['combobox', /^Role of /])(p),
+          p.getByRole('table', { name: 'Members' }).getByRole('button', { name: 'Remove', exact: true }).first(),
+          ...inFirstRow('Invite tokens', 'Revoke')(p),
+        ],
+      ],
       ['projects', '/org/projects', heading(/Projects/)],
       [
         'project',
@@ -235,27 +294,55 @@ describe('every page at a phone’s and a laptop’s size', () => {
             .waitFor(),
       ],
       ['templates', '/org/templates', heading(/./)],
-      ['wallet', '/org/wallet', table('Wallet records')],
+      [
+        'wallet',
+        '/org/wallet',
+        table('Wallet records'),
+        (p) => [p.getByRole('table', { name: 'Wallet records' }).getByRole('button', { name: 'Refund' }).first()],
+      ],
       ['alerts', '/org/alerts', heading(/./)],
       ['gateway', `/gateway/${projectId}`, table('Recent requests')],
-      ['api-keys-admin', '/account/keys', heading(/API keys/)],
+      ['api-keys-admin', '/account/keys', table('API keys'), inFirstRow('API keys', 'Disable', 'Delete')],
       ['platform-accounts', '/platform', heading(/./)],
-      ['platform-quota-requests', '/platform/quota-requests', heading(/./)],
+      [
+        'platform-quota-requests',
+        '/platform/quota-requests',
+        table('Quota requests'),
+        inFirstRow('Quota requests', 'Approve', 'Reject'),
+      ],
       ['platform-wallets', '/platform/wallets', heading(/./)],
-      ['platform-top-up-codes', '/platform/top-up-codes', heading(/./)],
+      ['platform-top-up-codes', '/platform/top-up-codes', table('Top-up codes'), inFirstRow('Top-up codes', 'Revoke')],
       ['platform-audit-log', '/platform/audit-log', heading(/./)],
     ]);
-    expect(tooWide).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('a table laid out as cards stays a table to a screen reader, its cells named by their values alone', async () => {
+    const page = await w.newPage();
+    await signIn(page, w.admin.email, w.admin.password, '/org/members');
+    await page.setViewportSize(PHONE);
+    await page.getByRole('table', { name: 'Members' }).waitFor();
+    await laidOut(page);
+    // Chromium's own accessibility tree (what a screen reader is given), not the DOM's roles
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { role?: { value: string }; name?: { value: string } }[];
+    };
+    const named = (role: string) => nodes.filter((n) => n.role?.value === role).map((n) => n.name?.value ?? '');
+    expect(named('table')).toContain('Members');
+    expect(named('columnheader')).toEqual(expect.arrayContaining(['Name', 'E-mail', 'Role', 'Joined', 'Actions']));
+    expect(named('cell')).toContain(w.admin.email);
+    expect(named('cell').filter((name) => name.startsWith('E-mail'))).toEqual([]);
   });
 
   it('the organization pages, to a Member', async () => {
     const page = await w.newPage();
     await signIn(page, member.email, TEST_PASSWORD, '/org');
-    const tooWide = await walk(page, [
+    const problems = await walk(page, [
       ['member-organization', '/org', heading(/./)],
       ['member-wallet', '/org/wallet', heading(/./)],
       ['member-gateway', '/gateway', heading(/./)],
     ]);
-    expect(tooWide).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });

@@ -1,9 +1,14 @@
 // The console's one table: a labelled table of rows with its column headings, or a sentence when there are none.
-import type { ReactNode } from 'react';
+// Below 640 px the stylesheet lays each row out as a card, every cell on its own line after its column's heading
+// (`data-label`, written by `cellLabeller` with the table's roles); the header cells stay for screen readers (docs/console.md, "On a phone").
+import { type ReactNode, useMemo } from 'react';
+import { cellLabeller } from './cell-labels.js';
 import { Empty } from './status.js';
 
 /** A heading; `num` right-aligns a column of figures; `hidden` keeps a heading for screen readers only. */
 export type Column = string | { label: string; num?: boolean; hidden?: boolean };
+
+const asColumn = (c: Column) => (typeof c === 'string' ? { label: c } : c);
 
 export function DataTable<T>(props: {
   label: string;
@@ -15,21 +20,24 @@ export function DataTable<T>(props: {
   busy?: boolean;
   children: (row: T) => ReactNode;
 }) {
+  const columns = props.columns.map(asColumn);
+  // A card shows no label for a column whose heading is hidden (its actions say what they are).
+  const labels = columns.map((c) => (c.hidden ? '' : c.label));
+  const labelKey = labels.join('\n');
+  // the labels' text is the dependency: `labels` is a new array each render
+  const labelCells = useMemo(() => cellLabeller(labelKey.split('\n')), [labelKey]);
   if (!props.rows) return null;
   if (props.rows.length === 0) return <Empty>{props.empty}</Empty>;
   return (
     <div className="table-wrap">
-      <table aria-label={props.label} aria-busy={props.busy ? true : undefined}>
+      <table ref={labelCells} className="data-table" aria-label={props.label} aria-busy={props.busy ? true : undefined}>
         <thead>
           <tr>
-            {props.columns.map((c) => {
-              const column = typeof c === 'string' ? { label: c } : c;
-              return (
-                <th key={column.label} className={column.num ? 'num' : undefined}>
-                  {column.hidden ? <span className="visually-hidden">{column.label}</span> : column.label}
-                </th>
-              );
-            })}
+            {columns.map((column) => (
+              <th key={column.label} className={column.num ? 'num' : undefined}>
+                {column.hidden ? <span className="visually-hidden">{column.label}</span> : column.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>{props.rows.map(props.children)}</tbody>
