@@ -1,6 +1,7 @@
 // Turns a zod failure into a 400 AppError whose message names the first offending field.
 import type { z } from 'zod';
 import { AppError } from './app-error.js';
+import '../validation/zod-messages.js';
 
 export function validationError(error: z.ZodError, code: string): AppError {
   const first = error.issues[0];
