@@ -252,7 +252,8 @@ describe('every page at a phone’s and a laptop’s size', () => {
       ['account', '/account', heading(/Account/)],
       ['api-keys', '/account/keys', heading(/API keys/)],
       ['quota', '/account/quota', heading(/quota/i)],
-      ['publisher', '/publisher', table('My items')],
+      // Not a DataTable, but a card list too: its last column (Updated) is on the screen.
+      ['publisher', '/publisher', table('My items'), (p) => [firstRow(p, 'My items').getByRole('cell').last()]],
       ['publisher-new-mcp', '/publisher/new/mcp', heading(/./)],
       ['publisher-draft', `/publisher/mcp/${draftId}`, heading(LONG_NAME)],
       ['moderation-queue', '/moderation', heading(/./)],

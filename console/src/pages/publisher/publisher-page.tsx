@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { publisherBody } from '../../../../shared/catalog/draft-input.js';
 import { api } from '../../api/http.js';
 import { formatTime } from '../../format.js';
+import { cellLabeller } from '../../ui/cell-labels.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { Empty, FormError } from '../../ui/status.js';
@@ -62,6 +63,10 @@ function Namespaces() {
   );
 }
 
+// Not a DataTable (each item type's rows come from their own query), so it takes DataTable's card labels itself.
+const myItemsColumns = ['Item', 'Type', 'Status', 'Published', 'Pending', 'Updated'];
+const labelMyItems = cellLabeller(myItemsColumns);
+
 function ItemsOfType({ type }: { type: ItemType }) {
   const mine = useMine(type);
   const rows = mine.data ?? [];
@@ -107,15 +112,12 @@ export function PublisherPage() {
       <section className="panel">
         <h2>My items</h2>
         <div className="table-wrap">
-          <table aria-label="My items">
+          <table aria-label="My items" className="data-table" ref={labelMyItems}>
             <thead>
               <tr>
-                <th>Item</th>
-                <th>Type</th>
-                <th>Status</th>
-                <th>Published</th>
-                <th>Pending</th>
-                <th>Updated</th>
+                {myItemsColumns.map((column) => (
+                  <th key={column}>{column}</th>
+                ))}
               </tr>
             </thead>
             <tbody>
