@@ -4,9 +4,8 @@
 // the Redis step; a hit never does. When Redis cannot answer, the read goes ahead: catalog reads need only
 // PostgreSQL (docs/reliability.md), and this limit guards them, it does not gate them.
 import type { AppContext } from '../context.js';
-import { AppError } from '../errors/app-error.js';
 import { addressBucket } from '../rate-limit/address-bucket.js';
-import { retryAfterSeconds, SlidingWindowLimiter, windowKey } from '../rate-limit/sliding-window.js';
+import { SlidingWindowLimiter, tooManyRequests, windowKey } from '../rate-limit/sliding-window.js';
 
 const WINDOW_MS = 60_000;
 const PRODUCTION_MISSES_PER_MINUTE = 300;
@@ -20,11 +19,10 @@ export const publicReadMissesPerMinute = (config: AppContext['config']) =>
   (config.NODE_ENV === 'production' ? PRODUCTION_MISSES_PER_MINUTE : 0);
 
 const tooManyReads = (retryAfterMs: number) =>
-  new AppError(
+  tooManyRequests(
     'Catalog.TooManyReads',
-    429,
     'Too many uncached catalog reads from this address: wait (see Retry-After), or read pages others read.',
-    { headers: { 'retry-after': retryAfterSeconds(retryAfterMs) } },
+    retryAfterMs,
   );
 
 /** Counts one read that missed the cache against the address's allowance; throws 429 when it has none left. */

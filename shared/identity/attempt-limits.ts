@@ -5,17 +5,19 @@
 // back and clears the account's failures. An unknown e-mail is counted exactly like a known one.
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import { AppError, isAppError } from '../errors/app-error.js';
+import { isAppError } from '../errors/app-error.js';
 import { addressBucket } from '../rate-limit/address-bucket.js';
-import { retryAfterSeconds, SlidingWindowLimiter, windowKey } from '../rate-limit/sliding-window.js';
+import { SlidingWindowLimiter, tooManyRequests, windowKey } from '../rate-limit/sliding-window.js';
 
 export type AttemptKind = 'login' | 'invite' | 'password';
 export type Attempter = { account: string; address: string };
 
 export const tooManyAttempts = (retryAfterMs: number) =>
-  new AppError('Auth.TooManyAttempts', 429, 'Too many failed attempts: wait before trying again (see Retry-After).', {
-    headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
-  });
+  tooManyRequests(
+    'Auth.TooManyAttempts',
+    'Too many failed attempts: wait before trying again (see Retry-After).',
+    retryAfterMs,
+  );
 
 /** A failure is the caller's (a 4xx: wrong password, unknown or used-up invite…); a 5xx is ours and is not held
  * against them. */

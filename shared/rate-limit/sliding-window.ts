@@ -7,6 +7,7 @@
 // Keys are `<REDIS_PREFIX>:rl:…`; on Redis Cluster a hash-tagged prefix (`{ockhub}`) keeps the keys of one attempt
 // in one slot, as the script needs.
 import type { Redis } from 'ioredis';
+import { AppError } from '../errors/app-error.js';
 import { nextWindowMember } from './window-member.js';
 
 export type WindowLimit = { key: string; limit: number; windowMs: number };
@@ -90,3 +91,7 @@ export class SlidingWindowLimiter {
 
 /** Seconds for a Retry-After header: whole seconds, at least 1. */
 export const retryAfterSeconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+
+/** A limiter's refusal: 429 with the Retry-After of the time until the window has room. */
+export const tooManyRequests = (code: string, message: string, retryAfterMs: number) =>
+  new AppError(code, 429, message, { headers: { 'retry-after': retryAfterSeconds(retryAfterMs) } });

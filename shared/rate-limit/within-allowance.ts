@@ -2,8 +2,7 @@
 // past the limit), given back when it fails, so only actions that did something use the allowance.
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
-import { AppError } from '../errors/app-error.js';
-import { retryAfterSeconds, SlidingWindowLimiter, type WindowLimit, windowKey } from './sliding-window.js';
+import { SlidingWindowLimiter, tooManyRequests, type WindowLimit, windowKey } from './sliding-window.js';
 
 /** Runs `action` if `limit` has room (a limit of 0 is off), else throws `refuse(ms until there is room)`. */
 export async function withinAllowance<T>(
@@ -36,8 +35,7 @@ export type AllowanceSpec = {
 
 /** An allowance per holder (an account, an organization, an address): `(ctx, holder, action)` runs the action in it. */
 export function allowance(spec: AllowanceSpec) {
-  const refuse = (retryAfterMs: number) =>
-    new AppError(spec.code, 429, spec.message, { headers: { 'retry-after': retryAfterSeconds(retryAfterMs) } });
+  const refuse = (retryAfterMs: number) => tooManyRequests(spec.code, spec.message, retryAfterMs);
   return <T>(ctx: Pick<AppContext, 'config' | 'redis'>, holder: string, action: () => Promise<T>): Promise<T> =>
     withinAllowance(
       ctx.redis,

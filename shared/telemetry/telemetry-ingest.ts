@@ -6,8 +6,8 @@ import { catalogErrors } from '../catalog/catalog-errors.js';
 import type { ItemType } from '../catalog/item-types.js';
 import type { AppContext } from '../context.js';
 import { catalogItems } from '../db/schema/index.js';
-import { AppError, isAppError } from '../errors/app-error.js';
-import { retryAfterSeconds } from '../rate-limit/sliding-window.js';
+import { type AppError, isAppError } from '../errors/app-error.js';
+import { tooManyRequests } from '../rate-limit/sliding-window.js';
 import { type IntakeEvent, intake } from './telemetry-intake.js';
 
 export type TelemetryInput = {
@@ -56,11 +56,10 @@ async function toIntakeEvent(ctx: AppContext, input: TelemetryInput, ip: string)
 
 /** SPEC section 2: over TELEMETRY_RATE_LIMIT_PER_MINUTE events per address and minute (sliding), 429. */
 const rateLimited = (retryAfterMs: number) =>
-  new AppError(
+  tooManyRequests(
     'Telemetry.RateLimited',
-    429,
     'Too many telemetry events from this address: wait before sending more (see Retry-After).',
-    { headers: { 'retry-after': retryAfterSeconds(retryAfterMs) } },
+    retryAfterMs,
   );
 
 const settingsOf = (ctx: AppContext) => ({
