@@ -145,6 +145,8 @@ describe('the organization pages', () => {
     expect(await rows.count()).toBe(PROJECTS_PAGE_SIZE);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText(`Page 2 of 2 (${PROJECTS_PAGE_SIZE + 1} in all)`).waitFor();
+    // The pager moves at the click; the table stays busy (so holds no counted row) until the second page arrives.
+    await rows.filter({ hasText: 'Numbered 0' }).waitFor();
     expect(await rows.count()).toBe(1);
 
     // The API key form: the 51st project is on the chooser's second page; the key's row names it, linking to it.
