@@ -132,12 +132,12 @@ export const envSchema = z
     WEB_FETCH_PAGE_TIMEOUT_MS: positiveInt.default(10_000),
     WEB_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(8),
     WEB_FETCH_WAIT_MS: positiveInt.default(45_000),
-    /** Reading fetched HTML (docs/web.md): threads per worker process, and each page's wall time (counted from its
-     * start in a thread), thread heap, elements, attributes and nesting depth; past one, `Page too complex to read`. */
     /** A skill bundle's review thread (docs/skill-bundles.md): its wall time and heap; past either the version goes back
      * to its publisher as changes_requested, saying which. */
     SKILL_REVIEW_TIMEOUT_MS: positiveInt.default(60_000),
     SKILL_REVIEW_HEAP_MB: z.coerce.number().int().min(32).max(4096).default(512),
+    /** Reading fetched HTML (docs/web.md): threads per worker process, and each page's wall time (counted from its
+     * start in a thread), thread heap, elements, attributes and nesting depth; past one, `Page too complex to read`. */
     WEB_EXTRACT_THREADS: z.coerce.number().int().min(1).max(32).default(2),
     WEB_EXTRACT_TIMEOUT_MS: positiveInt.default(5_000),
     WEB_EXTRACT_HEAP_MB: z.coerce.number().int().min(32).max(4096).default(256),
