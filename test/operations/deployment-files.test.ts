@@ -74,7 +74,12 @@ describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as {
     services: Record<
       string,
-      { command?: string[]; environment?: Record<string, unknown>; depends_on?: Record<string, { condition: string }> }
+      {
+        command?: string[];
+        environment?: Record<string, unknown>;
+        depends_on?: Record<string, { condition: string }>;
+        stop_grace_period?: string;
+      }
     >;
   };
   const services = compose.services;
@@ -91,6 +96,13 @@ describe('docker-compose.yml', () => {
     for (const name of ['web', 'worker']) {
       expect(services[name]?.depends_on?.release?.condition).toBe('service_completed_successfully');
     }
+  });
+
+  it('lets web and worker finish their own drains before Docker kills them', () => {
+    const seconds = (name: string) => Number(/^(\d+)s$/.exec(services[name]?.stop_grace_period ?? '')?.[1] ?? 0);
+    // api/server.ts exits by force 15 s after SIGTERM; a worker hands its jobs back within WORKER_SHUTDOWN_MS.
+    expect(seconds('web')).toBeGreaterThan(15);
+    expect(seconds('worker') * 1000).toBeGreaterThan(envSchema.shape.WORKER_SHUTDOWN_MS.parse(undefined));
   });
 
   it('sets only settings the configuration knows', () => {
