@@ -2,6 +2,7 @@
 import '../shared/node-runtime.js';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
+import { chargesSettled } from '../shared/gateway/accounting.js';
 import { collectProcessMetrics } from '../shared/metrics/metrics.js';
 import { createApp } from './app.js';
 import { listenFailureMessage } from './listen-failure.js';
@@ -25,13 +26,26 @@ const server = app.listen(config.PORT, (err) => {
 });
 server.keepAliveTimeout = 65_000;
 
+/** How long the settlements of the requests cut at shutdown may take to be issued (one Redis step each). */
+const SETTLE_GRACE_MS = 3_000;
+
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   ctx.logger.info({ signal }, 'API stopping: no new connections, finishing requests in flight');
-  const forced = setTimeout(() => process.exit(1), 15_000).unref();
+  // Requests still open after API_SHUTDOWN_MS (a long stream, a web fetch waiting on its batch) are cut: each then
+  // settles for what it delivered, as when its client leaves, and the process waits for those settlements before it
+  // closes Redis. Exiting over them instead left their holds to expire, so what they had used was never charged.
+  const cut = setTimeout(() => {
+    ctx.logger.warn('API stopping: cutting the requests still in flight');
+    server.closeAllConnections();
+  }, config.API_SHUTDOWN_MS).unref();
+  const forced = setTimeout(() => process.exit(1), config.API_SHUTDOWN_MS + 2 * SETTLE_GRACE_MS).unref();
   server.close(async () => {
+    clearTimeout(cut);
+    const unsettled = await chargesSettled(SETTLE_GRACE_MS);
+    if (unsettled > 0) ctx.logger.warn({ unsettled }, 'API stopping: charges left to their holds’ expiry');
     await ctx.close();
     clearTimeout(forced);
     process.exit(0);

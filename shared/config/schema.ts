@@ -83,6 +83,9 @@ export const envSchema = z
     /** Anonymous telemetry events accepted per client address per minute; 0 turns the limit off. */
     TELEMETRY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
 
+    /** After SIGTERM/SIGINT the API finishes requests in flight for this long, then cuts those still open (a long
+     * stream is settled for what it sent) and exits 0 once their settlements are issued (docs/operations.md). */
+    API_SHUTDOWN_MS: z.coerce.number().int().min(100).default(15_000),
     WORKER_QUEUES: z.string().default('all'),
     WORKER_STALL_EXIT_MS: positiveInt.default(120_000),
     /** A watchdog thread kills the worker process when its main loop has not turned for this long (docs/operations.md). */

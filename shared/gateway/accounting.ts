@@ -96,6 +96,30 @@ async function withLoaded<R extends { step: string }>(
   return reply as R;
 }
 
+/** The charges this process opened with a renewed hold and has not settled yet. */
+const openHere = new Set<Charge>();
+let allSettled: (() => void) | undefined;
+
+function leftHere(charge: Charge) {
+  if (openHere.delete(charge) && openHere.size === 0) allSettled?.();
+}
+
+/**
+ * Resolves once every charge this process opened is settled, or after `withinMs`: a process that stops cuts its
+ * requests in flight (each then settles for what it delivered) and waits here before closing its connections, so no
+ * cut request is left to its hold's expiry, which would charge nothing.
+ */
+export function chargesSettled(withinMs: number): Promise<number> {
+  if (openHere.size === 0) return Promise.resolve(0);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(openHere.size), withinMs);
+    allSettled = () => {
+      clearTimeout(timer);
+      resolve(0);
+    };
+  });
+}
+
 /** The longest a request's hold is renewed: far past any real stream, short of money frozen for good. */
 export const MAX_RENEWED_HOLD_MS = 6 * 3_600_000;
 
@@ -155,7 +179,10 @@ export async function openCharge(
   );
   switch (admission.step) {
     case 'admitted':
-      if (input.reservationExpiresInMs === undefined) renewWhileOpen(ctx, charge, ctx.config.GATEWAY_HOLD_MS);
+      if (input.reservationExpiresInMs === undefined) {
+        renewWhileOpen(ctx, charge, ctx.config.GATEWAY_HOLD_MS);
+        openHere.add(charge);
+      }
       return charge;
     case 'balance':
       throw insufficientBalance();
@@ -176,6 +203,14 @@ export async function closeCharge(ctx: Ctx, charge: Charge, outcome: Outcome): P
   if (charge.closed) return undefined;
   charge.closed = true;
   clearInterval(charge.renewal);
+  try {
+    return await settle(ctx, charge, outcome);
+  } finally {
+    leftHere(charge);
+  }
+}
+
+async function settle(ctx: Ctx, charge: Charge, outcome: Outcome): Promise<Settled> {
   const usage = outcome.usage ?? zeroUsage;
   const cost = outcome.costMicros;
   const at = new Date();
