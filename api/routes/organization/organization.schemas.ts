@@ -1,5 +1,6 @@
 // Request bodies and queries of the organization routes (`/api/organizations`, `/api/organization/**`).
 import { z } from 'zod';
+import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
 
 export const organizationRoleSchema = z.enum(['Admin', 'Member']);
 
@@ -10,6 +11,7 @@ export const inviteTokenBody = z.object({
   expiresAt: z.iso
     .datetime({ offset: true })
     .transform((v) => new Date(v))
+    .refine(inCalendar, { message: outsideCalendar })
     .optional(),
   maxUsageCount: z.number().int().min(1).max(10_000).default(1),
   role: organizationRoleSchema.default('Member'),
