@@ -2,8 +2,9 @@
 // an offset that carries 9999-12-31 into the year 10000, neither of which PostgreSQL's timestamptz can hold
 // (there is no year 0; `+010000-…`, JavaScript's ISO form of a five-digit year, is refused). Each reached the query
 // and answered 500: the MCP Registry's `updated_since` for anyone without an account, the wallet records, their
-// CSV export and the audit log for an organization's members and Admins, an invite token's and a top-up code's
-// `expiresAt`. They are 400s in the route's family now, and nothing is written.
+// CSV export and the audit log for an organization's members and Admins, an invite token's `expiresAt`. They are
+// 400s in the route's family now, and nothing is written; a top-up code's `expiresAt`, already refused by its own
+// checks, keeps answering 400.
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, platformAdminOf } from '../support/identity.js';
 import { aMember, anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
