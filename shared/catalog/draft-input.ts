@@ -1,16 +1,17 @@
 // What a publisher sends: namespaces, drafts of each type, draft updates, submit-review. Pure zod (no server
 // imports), so the API validates with these schemas and the console's forms check the very same rules.
 import { z } from 'zod';
+import { displayName } from '../validation/display-name.js';
 import { type ItemType, isSlug } from './item-types.js';
 import { versionInputSchema, versionPatchSchema } from './version-payloads.js';
 
 const slug = z.string().refine((v) => isSlug(v, 64), 'must be 2-64 lowercase letters, digits and single hyphens');
 const tagSlug = z.string().refine((v) => isSlug(v, 32), 'must be 2-32 lowercase letters, digits and single hyphens');
 
-export const publisherBody = z.strictObject({ slug, name: z.string().trim().min(1).max(100) });
+export const publisherBody = z.strictObject({ slug, name: displayName() });
 
 const metadata = {
-  name: z.string().trim().min(1).max(100),
+  name: displayName(),
   summary: z
     .string()
     .trim()

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { McpPayload } from '../catalog/version-payloads.js';
 import { badRequest } from '../errors/app-error.js';
+import { displayName } from '../validation/display-name.js';
 import { SERVER_SCHEMA_URL } from './server-json.js';
 import { SERVER_NAME_PATTERN } from './server-names.js';
 
@@ -73,7 +74,7 @@ export const serverJsonInput = z.looseObject({
     .max(200)
     .regex(SERVER_NAME_PATTERN, 'must be <reverse-DNS namespace>/<name>, such as com.example/weather'),
   description: z.string().trim().min(1).max(100),
-  title: z.string().trim().min(1).max(100).optional(),
+  title: displayName().optional(),
   version: z.string().min(1).max(255),
   repository: z.looseObject({ url: z.string(), source: z.string() }).optional(),
   websiteUrl: z.string().optional(),

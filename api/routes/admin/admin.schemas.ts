@@ -1,6 +1,7 @@
 // Request bodies and queries of the Admin routes.
 import { z } from 'zod';
 import { roles } from '../../../shared/identity/principal.js';
+import { displayName } from '../../../shared/validation/display-name.js';
 import { pageParams } from '../catalog/catalog.schemas.js';
 import { periodInOrder, recordFilters } from '../wallet/wallet.schemas.js';
 
@@ -8,7 +9,7 @@ const roleList = z.array(z.enum(roles)).max(3);
 
 export const provisionAccountBody = z.object({
   email: z.email().max(320),
-  name: z.string().trim().min(1).max(100),
+  name: displayName(),
   password: z.string().max(1024),
   roles: roleList.default([]),
 });

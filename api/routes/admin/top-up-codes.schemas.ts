@@ -1,5 +1,6 @@
 // Request bodies and queries of the platform Admin's top-up code routes.
 import { z } from 'zod';
+import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
 import { moneyInput } from '../../../shared/wallet/money.js';
 import {
   MAX_CODE_LIFETIME_DAYS,
@@ -14,6 +15,7 @@ export const issueTopUpCodesBody = z.object({
   expiresAt: z.iso
     .datetime({ offset: true })
     .transform((v) => new Date(v))
+    .refine(inCalendar, { message: outsideCalendar })
     .refine((d) => d.getTime() <= Date.now() + MAX_CODE_LIFETIME_DAYS * 86_400_000, {
       message: `must be within ${MAX_CODE_LIFETIME_DAYS} days`,
     })

@@ -1,8 +1,9 @@
 // Request bodies and queries of the API-key routes.
 import { z } from 'zod';
+import { displayName } from '../../../shared/validation/display-name.js';
 
 export const createApiKeyBody = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: displayName(),
   projectId: z.uuid().optional(),
 });
 

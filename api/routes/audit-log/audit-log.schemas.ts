@@ -2,11 +2,13 @@
 // (a date alone is 00:00 UTC of that day).
 import { z } from 'zod';
 import { auditActions } from '../../../shared/audit/audit-log.js';
+import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
 import { pageParams } from '../catalog/catalog.schemas.js';
 
 const instant = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()])
-  .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v));
+  .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v))
+  .refine(inCalendar, { message: outsideCalendar });
 
 const filters = {
   action: z.enum(auditActions).optional(),

@@ -1,5 +1,6 @@
 // Request bodies of the authentication and profile routes.
 import { z } from 'zod';
+import { displayName } from '../../../shared/validation/display-name.js';
 
 export const loginBody = z.object({
   email: z.email().max(320),
@@ -7,7 +8,7 @@ export const loginBody = z.object({
 });
 
 export const profileBody = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: displayName(),
 });
 
 export const passwordChangeBody = z.object({

@@ -1,5 +1,6 @@
 // Query schemas of the MCP Registry API reads (v0.1): the list's paging and filters, and `include_deleted`.
 import { z } from 'zod';
+import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
 
 /** An empty parameter counts as absent; a repeated one is an error (it would arrive as an array). */
 const param = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -18,7 +19,11 @@ export const listQuery = z.object({
       .pipe(z.number().int().min(1, 'must be an integer from 1 to 100').max(100, 'must be an integer from 1 to 100')),
   ).transform((v) => v ?? 30),
   search: param(z.string().max(200)),
-  updated_since: param(z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time' })),
+  updated_since: param(
+    z.iso
+      .datetime({ offset: true, error: 'must be an RFC 3339 date-time' })
+      .refine((v) => inCalendar(new Date(v)), { message: outsideCalendar }),
+  ),
   version: param(z.string().max(255)),
   include_deleted: flag,
 });

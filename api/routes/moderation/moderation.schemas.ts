@@ -1,6 +1,7 @@
 // Request schemas of the moderation routes: queue and report filters, decisions, curation.
 import { z } from 'zod';
 import { isItemType, isSlug } from '../../../shared/catalog/item-types.js';
+import { displayName } from '../../../shared/validation/display-name.js';
 import { pageParams } from '../catalog/catalog.schemas.js';
 
 export const queueQuery = z.object({
@@ -25,5 +26,5 @@ export const resolveBody = z.strictObject({ resolution: comment.optional() });
 
 export const featuredBody = z.strictObject({ featured: z.boolean() });
 export const verifiedBody = z.strictObject({ verified: z.boolean() });
-export const categoryBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export const categoryBody = z.strictObject({ name: displayName() });
 export const categorySlug = z.string().refine((v) => isSlug(v, 64), 'must be a slug such as "developer-tools"');

@@ -1,15 +1,18 @@
 // Request bodies and queries of the organization routes (`/api/organizations`, `/api/organization/**`).
 import { z } from 'zod';
+import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
+import { displayName } from '../../../shared/validation/display-name.js';
 
 export const organizationRoleSchema = z.enum(['Admin', 'Member']);
 
-export const createOrganizationBody = z.object({ name: z.string().trim().min(1).max(100) });
+export const createOrganizationBody = z.object({ name: displayName() });
 
 export const inviteTokenBody = z.object({
   description: z.string().trim().max(500).optional(),
   expiresAt: z.iso
     .datetime({ offset: true })
     .transform((v) => new Date(v))
+    .refine(inCalendar, { message: outsideCalendar })
     .optional(),
   maxUsageCount: z.number().int().min(1).max(10_000).default(1),
   role: organizationRoleSchema.default('Member'),
@@ -18,7 +21,7 @@ export const inviteTokenBody = z.object({
 /** Without a signed-in caller the invitee registers; with one, the body may be empty. */
 export const acceptInviteBody = z.object({
   email: z.email().max(254),
-  name: z.string().trim().min(1).max(100),
+  name: displayName(),
   password: z.string().max(200),
 });
 

@@ -1,6 +1,7 @@
 // Request bodies and queries of `/api/project-templates`.
 import { z } from 'zod';
 import { MAX_TEMPLATES_PAGE_SIZE } from '../../../shared/organizations/project-templates.js';
+import { displayName } from '../../../shared/validation/display-name.js';
 
 const limit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional();
 
@@ -14,7 +15,7 @@ export const templatesQuery = z.object({
 });
 
 export const templateBody = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: displayName(),
   description: z.string().trim().max(1000).optional(),
   category: z.enum(['Starter', 'Professional', 'Enterprise', 'Custom']).default('Custom'),
   tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),

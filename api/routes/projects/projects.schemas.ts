@@ -1,7 +1,8 @@
 // Request bodies and queries of `/api/projects/**`.
 import { z } from 'zod';
+import { displayName } from '../../../shared/validation/display-name.js';
 
-const name = z.string().trim().min(1).max(100);
+const name = displayName();
 const description = z.string().trim().max(1000).optional();
 const limit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional();
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');

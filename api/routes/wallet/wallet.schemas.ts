@@ -1,6 +1,7 @@
 // Request bodies and queries of the wallet routes; money fields accept a JSON number or decimal string, ≤ 6 decimals.
 import { z } from 'zod';
 import { walletRecordType } from '../../../shared/db/schema/index.js';
+import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
 import { moneyInput } from '../../../shared/wallet/money.js';
 
 export const rechargeBody = z.object({
@@ -15,11 +16,14 @@ const DAY_MS = 86_400_000;
 
 /** A UTC day (`2026-11-24`, the whole day) or an instant with its offset; `from` inclusive, `to` exclusive. */
 const periodBound = (edge: 'from' | 'to') =>
-  z.union([z.iso.date(), z.iso.datetime({ offset: true })]).transform((v) => {
-    if (v.length > 10) return new Date(v);
-    const start = new Date(`${v}T00:00:00.000Z`);
-    return edge === 'to' ? new Date(start.getTime() + DAY_MS) : start;
-  });
+  z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })])
+    .transform((v) => {
+      if (v.length > 10) return new Date(v);
+      const start = new Date(`${v}T00:00:00.000Z`);
+      return edge === 'to' ? new Date(start.getTime() + DAY_MS) : start;
+    })
+    .refine(inCalendar, { message: outsideCalendar });
 
 /** The filters shared by the record lists and the CSV export. */
 export const recordFilters = {
