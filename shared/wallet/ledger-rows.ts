@@ -12,10 +12,15 @@ const jsonOf = (rows: object[]) =>
 /** Epoch milliseconds to timestamptz, exactly (to_timestamp goes through a double). */
 const fromEpochMs = (column: string) => sql.raw(`timestamptz 'epoch' + r.${column} * interval '1 millisecond'`);
 
-/** Inserts the request logs not yet written (idempotent by id); returns the ids this call inserted. */
+/**
+ * Inserts the request logs not yet written (idempotent by id), and moves each of their API keys' last use up to its
+ * newest request among them (a gateway call authenticates from an in-process copy of the key, so nothing else records
+ * it); returns the ids this call inserted.
+ */
 export async function insertRequestLogs(tx: DbExecutor, entries: LedgerEntry[]): Promise<Set<string>> {
   if (entries.length === 0) return new Set();
   const { rows } = await tx.execute<{ id: string }>(sql`
+    with inserted as (
     insert into request_logs (id, organization_id, project_id, api_key_id, operation, model, status, http_status,
                               input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_micros,
                               latency_ms, error_message, correlation_id, created_at, finished_at)
@@ -29,7 +34,13 @@ export async function insertRequestLogs(tx: DbExecutor, entries: LedgerEntry[]):
              "cacheReadTokens" integer, "cacheWriteTokens" integer, "cost" bigint, "latencyMs" integer,
              "errorMessage" text, "correlationId" text, "startedAt" bigint, "finishedAt" bigint)
     on conflict do nothing
-    returning id`);
+    returning id, api_key_id, finished_at
+    ), used as (
+      update api_keys k set last_used_at = greatest(k.last_used_at, u.at)
+        from (select api_key_id, max(finished_at) as at from inserted where api_key_id is not null group by api_key_id) u
+       where k.id = u.api_key_id
+    )
+    select id from inserted`);
   return new Set(rows.map((r) => r.id));
 }
 
