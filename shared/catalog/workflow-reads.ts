@@ -67,21 +67,24 @@ async function readDraftDetail(db: DbExecutor, type: ItemType, itemId: string, o
     .innerJoin(publishers, eq(publishers.id, i.publisherId))
     .where(and(...conditions));
   if (!row) throw catalogErrors.itemNotFound(type);
-  const [versions, newestTransitions, [transitionCount]] = await Promise.all([
-    db
-      .select(versionSummary)
-      .from(catalogVersions)
-      .where(eq(catalogVersions.itemId, itemId))
-      .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id))
-      .limit(MAX_VERSIONS_PER_ITEM),
-    db
-      .select()
-      .from(catalogTransitions)
-      .where(eq(catalogTransitions.itemId, itemId))
-      .orderBy(desc(catalogTransitions.createdAt), desc(catalogTransitions.id))
-      .limit(DETAIL_TRANSITIONS),
-    db.select({ n: count() }).from(catalogTransitions).where(eq(catalogTransitions.itemId, itemId)),
-  ]);
+  // One after another: `db` is a transaction, one connection, which runs one statement at a time (node-postgres
+  // queued statements sent together, and deprecates that; pg 9 refuses it).
+  const versions = await db
+    .select(versionSummary)
+    .from(catalogVersions)
+    .where(eq(catalogVersions.itemId, itemId))
+    .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id))
+    .limit(MAX_VERSIONS_PER_ITEM);
+  const newestTransitions = await db
+    .select()
+    .from(catalogTransitions)
+    .where(eq(catalogTransitions.itemId, itemId))
+    .orderBy(desc(catalogTransitions.createdAt), desc(catalogTransitions.id))
+    .limit(DETAIL_TRANSITIONS);
+  const [transitionCount] = await db
+    .select({ n: count() })
+    .from(catalogTransitions)
+    .where(eq(catalogTransitions.itemId, itemId));
   const pending = versions.find((v) => (pendingStatuses as readonly string[]).includes(v.status));
   const fullIds = [pending?.id, row.item.currentVersionId].filter((id): id is string => Boolean(id));
   const full =
