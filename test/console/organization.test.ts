@@ -3,11 +3,12 @@
 // call's Consume, the balance chart moving, filters, CSV export) and balance alerts with a test delivery.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser, signInAdmin, uniqueEmail } from '../support/identity.js';
-import { anOrganization, aProject } from '../support/org-fixtures.js';
-import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
+import { anOrganization, aProject, inOrg } from '../support/org-fixtures.js';
+import { type ConsoleWorld, checkPage, openConsoleWorld, SCREENSHOT_DIR, signIn } from './console-world.js';
 
 /** The projects page's page size (console/src/pages/organization/projects-api.ts). */
 const PROJECTS_PAGE_SIZE = 50;
@@ -293,6 +294,83 @@ describe('the organization pages', () => {
         .locator('option', { hasText: /^Night batch/ })
         .count(),
     ).toBe(0);
+  });
+
+  it('says whose each template is, so another organization’s public "Starter" is not taken for the built-in', async () => {
+    // An organization the Admin does not belong to publishes a template with a built-in's name and category.
+    const copycat = await anOrganization(w.h, undefined, 'Copycat Ltd');
+    const published = await w.h.http
+      .post('/api/project-templates')
+      .set(inOrg(copycat.admin, copycat.id))
+      .send({ name: 'Starter', category: 'Starter', isPublic: true, config: { quota: { dailyRequestLimit: 3 } } });
+    expect(published.status).toBe(201);
+    // The Admin's own other organization ("Side project", made above) publishes one too: that one can be named.
+    const adminAuth = bearer((await signInAdmin(w.h)).token);
+    const mine = (await w.h.http.get('/api/organizations').set(adminAuth)).body.data as { id: string; name: string }[];
+    const side = mine.find((o) => o.name === 'Side project')?.id ?? '';
+    const shared = await w.h.http
+      .post('/api/project-templates')
+      .set({ ...adminAuth, 'x-organization-id': side })
+      .send({ name: 'Shared tier', isPublic: true, config: { rateLimit: { requestsPerMinuteLimit: 7 } } });
+    expect(shared.status).toBe(201);
+    const own = await w.h.http
+      .post('/api/project-templates')
+      .set({ ...adminAuth, 'x-organization-id': mine.find((o) => o.name === 'Default organization')?.id ?? '' })
+      .send({ name: 'Night shift', config: { quota: { dailyRequestLimit: 50 } } });
+    expect(own.status).toBe(201);
+
+    await admin.goto('/org/projects');
+    const select = admin.getByLabel('Template');
+    const copy = select.locator(`option[value="${published.body.data.id}"]`);
+    await copy.waitFor({ state: 'attached' });
+    // One group per owner, built-in first; each "Starter" in its own.
+    const groups = await select.locator('optgroup').all();
+    expect(await Promise.all(groups.map((g) => g.getAttribute('label')))).toEqual([
+      'Built-in',
+      'This organization',
+      'Public, from other organizations',
+    ]);
+    const group = (label: string) => select.locator(`optgroup[label="${label}"] option`);
+    expect((await group('Built-in').allTextContents())[0]).toMatch(/^Starter — 1,000 requests per day/);
+    expect(await group('Public, from other organizations').allTextContents()).toEqual([
+      'Starter, from another organization — 3 requests per day',
+      'Shared tier, from Side project — 7 requests per minute',
+    ]);
+    expect(await group('This organization').allTextContents()).toEqual(['Night shift — 50 requests per day']);
+
+    // Under the select, as its description: whose the chosen one is and what it limits.
+    const description = async () => {
+      const id = await select.getAttribute('aria-describedby');
+      return id ? admin.locator(`[id="${id}"]`).textContent() : null;
+    };
+    await select.selectOption(published.body.data.id);
+    await admin.getByText('Public, from another organization: 3 requests per day').waitFor();
+    expect(await description()).toBe('Public, from another organization: 3 requests per day');
+    await select.selectOption({ label: 'Shared tier, from Side project — 7 requests per minute' });
+    expect(await description()).toBe('Public, from Side project: 7 requests per minute');
+    const builtIn = await group('Built-in').first().getAttribute('value');
+    await select.selectOption(builtIn ?? '');
+    expect(await description()).toMatch(/^Built-in: 1,000 requests per day/);
+    await select.selectOption(published.body.data.id);
+    await checkPage(admin, 'projects-template-owner');
+    // A closed select shows no groups: shown as a list box for one photograph of them.
+    await admin.evaluate(`document.querySelector('form[aria-label="Create a project"] select').size = 14`);
+    await admin
+      .getByRole('form', { name: 'Create a project' })
+      .screenshot({ path: path.join(SCREENSHOT_DIR, 'projects-template-groups.png') });
+
+    await admin.goto('/org/templates');
+    const rows = admin.getByRole('table', { name: 'Project templates' }).locator('tbody tr');
+    await rows.filter({ hasText: 'Shared tier' }).waitFor();
+    const from = async (name: RegExp) =>
+      rows
+        .filter({ has: admin.locator('td:first-child', { hasText: name }) })
+        .locator('td:nth-child(2)')
+        .allTextContents();
+    expect(await from(/^Starter/)).toEqual(['Built-in', 'Public, from another organization']);
+    expect(await from(/^Shared tier/)).toEqual(['Public, from Side project']);
+    expect(await from(/^Night shift/)).toEqual(['This organization']);
+    await checkPage(admin, 'templates-owners');
   });
 
   it('recharges the wallet, then shows the Consume of a gateway call and the balance chart moving', async () => {

@@ -13,7 +13,8 @@ import { Pager } from '../../ui/pager.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 import { PROJECTS_PAGE_SIZE, type Project, useProjects } from './projects-api.js';
-import { templateLimits, useTemplates } from './templates-api.js';
+import { TemplateSelect } from './template-select.js';
+import { useTemplates } from './templates-api.js';
 
 type FromTemplate = Project & { templateName: string; apiKeys: { name: string; token: string }[] };
 
@@ -49,18 +50,12 @@ function CreateProject({ organizationId }: { organizationId: string }) {
         <Field label="Project name">
           {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
-        <Field label="Template">
-          {(p) => (
-            <select {...p} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
-              <option value="">Blank (no quota, no key)</option>
-              {(templates.data?.data ?? []).map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name} — {templateLimits(t)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <TemplateSelect
+          organizationId={organizationId}
+          templates={templates.data?.data ?? []}
+          value={templateId}
+          onChange={setTemplateId}
+        />
         <button type="submit" className="primary" disabled={create.isPending}>
           Create project
         </button>

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { apiData } from '../../api/http.js';
 import { formatCount } from '../../format.js';
+import { useOrganization } from '../../session/organization.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -12,6 +13,7 @@ import { Pager } from '../../ui/pager.js';
 import { FormError, Loading, Notice } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 import { limitKeys } from './quota-limits.js';
+import { templateOwnerLabel } from './template-owner.js';
 import { TEMPLATES_PAGE_SIZE, type Template, templateLimits, useTemplates } from './templates-api.js';
 
 const emptyLimits = () => Object.fromEntries(limitKeys.map(([k]) => [k, ''])) as Record<string, string>;
@@ -121,10 +123,8 @@ function DeleteTemplate({ template, organizationId }: { template: Template; orga
   );
 }
 
-const origin = (t: Template, organizationId: string) =>
-  t.isSystem ? 'Built-in' : t.organizationId === organizationId ? 'This organization' : 'Another organization';
-
 function TemplateList({ organizationId, isAdmin }: { organizationId: string; isAdmin: boolean }) {
+  const { organizations } = useOrganization();
   const [page, setPage] = useState(1);
   const templates = useTemplates(organizationId, page, TEMPLATES_PAGE_SIZE);
   if (templates.isPending) return <Loading />;
@@ -156,7 +156,7 @@ function TemplateList({ organizationId, isAdmin }: { organizationId: string; isA
               {t.name}
               {t.description ? <div className="muted">{t.description}</div> : null}
             </td>
-            <td>{origin(t, organizationId)}</td>
+            <td>{templateOwnerLabel(t, organizationId, organizations)}</td>
             <td>{t.isPublic ? 'Public' : 'Private'}</td>
             <td>{templateLimits(t)}</td>
             <td className="num">{formatCount(t.usageCount)}</td>
