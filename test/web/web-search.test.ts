@@ -69,6 +69,8 @@ describe.each(['tavily', 'brave'] as const)('POST /v1/web/search through the %s 
     [{ query: 'x', startDate: 'yesterday' }, /startDate: must be an ISO 8601 date/],
     [{ query: 'x', endDate: '2024-02-30' }, /endDate: must be an ISO 8601 date/],
     [{ query: 'x', startDate: '2024-05-02', endDate: '2024-05-01' }, /startDate: must not be after endDate/],
+    [{ query: 'x', endDate: '9999-12-31T23:59:59-23:59' }, /endDate: must be between 0001-01-01 and 9999-12-31/],
+    [{ query: 'x', startDate: '0000-06-01' }, /startDate: must be between 0001-01-01 and 9999-12-31/],
     [{ query: 'x', includeImages: 'yes' }, /includeImages/],
   ])('answers 400 invalid_request_error for %j without calling the provider or charging', async (body, message) => {
     w.sim.state.clear();

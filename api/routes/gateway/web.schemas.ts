@@ -1,15 +1,23 @@
 // Request bodies of /v1/web/search and /v1/web/fetch (seed 02 field names, camelCase).
 import { z } from 'zod';
+import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
 
-const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], {
-  error: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time',
-});
+const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
+const withOffset = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+
+/** The instant a date or date-time names; a date-time without an offset is read as UTC, not the server's zone. */
+const instant = (value: string) =>
+  Date.parse(dateOnly.test(value) ? `${value}T00:00:00Z` : withOffset.test(value) ? value : `${value}Z`);
+
+const isoDate = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], {
+    error: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time',
+  })
+  .refine((value) => inCalendar(new Date(instant(value))), outsideCalendar);
 
 /** A date-time keeps its UTC calendar day; providers filter by day. */
 export const utcDay = (value: string) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : new Date(value).toISOString().slice(0, 10);
-
-const instant = (value: string) => Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  dateOnly.test(value) ? value : new Date(instant(value)).toISOString().slice(0, 10);
 
 export const webSearchBody = z
   .object({
