@@ -34,7 +34,8 @@ export async function usageHistory(ctx: AppContext, accountId: string, days: num
 export async function persistAccountUsage(ctx: AppContext, day: string): Promise<{ accounts: number; keys: number }> {
   const cache = new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX);
   const accountIds = await ctx.redis.smembers(cache.activeAccountsKey(day));
-  const keyIds = await ctx.redis.smembers(cache.activeKeysKey(day));
+  // In id order: the ledger writer moves keys' last use in the same order (shared/wallet/ledger-rows.ts).
+  const keyIds = (await ctx.redis.smembers(cache.activeKeysKey(day))).sort();
   const accountCounts = accountIds.length
     ? await ctx.redis.mget(accountIds.map((id) => cache.dailyCounterKey(id, day)))
     : [];

@@ -35,10 +35,13 @@ export async function insertRequestLogs(tx: DbExecutor, entries: LedgerEntry[]):
              "errorMessage" text, "correlationId" text, "startedAt" bigint, "finishedAt" bigint)
     on conflict do nothing
     returning id, api_key_id, finished_at
+    ), newest as (
+      select api_key_id as id, max(finished_at) as at from inserted where api_key_id is not null group by api_key_id
+    ), locked as (
+      -- In id order, as the daily usage rollover updates keys, so the two never wait on each other in a cycle.
+      select k.id, newest.at from api_keys k join newest on newest.id = k.id order by k.id for no key update of k
     ), used as (
-      update api_keys k set last_used_at = greatest(k.last_used_at, u.at)
-        from (select api_key_id, max(finished_at) as at from inserted where api_key_id is not null group by api_key_id) u
-       where k.id = u.api_key_id
+      update api_keys k set last_used_at = greatest(k.last_used_at, locked.at) from locked where k.id = locked.id
     )
     select id from inserted`);
   return new Set(rows.map((r) => r.id));
