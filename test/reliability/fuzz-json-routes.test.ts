@@ -17,8 +17,9 @@ afterAll(async () => {
 
 describe('malformed JSON bodies sent to every JSON route', () => {
   it('answer 400 Request.InvalidText, not 500, for a NUL character PostgreSQL cannot store', async () => {
-    const route = { method: 'post', path: '/api/organizations' };
-    const res = await world.send(route, JSON.stringify({ name: '\u0000' }));
+    // A project's description is free text; names refuse control characters in validation (security review #79).
+    const route = { method: 'post', path: '/api/projects' };
+    const res = await world.send(route, JSON.stringify({ name: 'Fuzzed', description: 'a\u0000b' }));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('Request.InvalidText');
   });
