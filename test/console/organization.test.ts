@@ -223,7 +223,7 @@ describe('the organization pages', () => {
     await admin.getByLabel('Project name').fill('Console demo');
     const starter = await admin
       .getByLabel('Template')
-      .locator('option', { hasText: /^Starter/ })
+      .locator('optgroup[label="Built-in"] option', { hasText: /^Starter/ })
       .getAttribute('value');
     await admin.getByLabel('Template').selectOption(starter ?? '');
     await admin.getByRole('button', { name: 'Create project' }).click();
@@ -286,7 +286,7 @@ describe('the organization pages', () => {
     await admin.goto('/org/projects');
     await admin
       .getByLabel('Template')
-      .locator('option', { hasText: /^Starter/ })
+      .locator('optgroup[label="Built-in"] option', { hasText: /^Starter/ })
       .waitFor({ state: 'attached' });
     expect(
       await admin
