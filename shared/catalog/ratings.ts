@@ -1,5 +1,6 @@
-// One rating (1..5) per account and published item. The item row is locked first, so the recount that follows sees
-// every rating committed before it: rating_sum and rating_count stay exact under concurrent ratings. A rating does
+// One rating (1..5) per account and published item. The item row is locked first, so ratings of one item apply one
+// at a time and rating_sum and rating_count move by each one's difference, exact under concurrent ratings (they were
+// recounted from every rating of the item, a cost that grew with its ratings, under the same lock). A rating does
 // not empty the public read cache: any account may rate at request speed, and each emptying sent every visitor's
 // next read to PostgreSQL (security review #77); like the telemetry counters, it shows within the cache's TTL.
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
@@ -25,6 +26,13 @@ export async function rateItem(
       .where(and(eq(catalogItems.type, type), eq(catalogItems.slug, slug), isNotNull(catalogItems.currentVersionId)))
       .for('update');
     if (!item) throw catalogErrors.itemNotFound(type, `No published ${type} "${slug}"`);
+    // Read after the lock, in a statement of its own: its snapshot then holds every rating of the item committed
+    // before, so this is the score the upsert replaces. Read in the locking statement, it missed the account's own
+    // rating committed while that statement waited, and a double click counted one account twice.
+    const [previous] = await tx
+      .select({ score: catalogRatings.score })
+      .from(catalogRatings)
+      .where(and(eq(catalogRatings.itemId, item.id), eq(catalogRatings.accountId, accountId)));
     await tx
       .insert(catalogRatings)
       .values({ itemId: item.id, accountId, score })
@@ -35,8 +43,8 @@ export async function rateItem(
     const [totals] = await tx
       .update(catalogItems)
       .set({
-        ratingSum: sql`(select coalesce(sum(${catalogRatings.score}), 0) from ${catalogRatings} where ${catalogRatings.itemId} = ${item.id})`,
-        ratingCount: sql`(select count(*) from ${catalogRatings} where ${catalogRatings.itemId} = ${item.id})`,
+        ratingSum: sql`${catalogItems.ratingSum} + ${score - (previous?.score ?? 0)}`,
+        ratingCount: sql`${catalogItems.ratingCount} + ${previous ? 0 : 1}`,
       })
       .where(eq(catalogItems.id, item.id))
       .returning({ ratingAverage: catalogItems.ratingAverage, ratingCount: catalogItems.ratingCount });

@@ -158,6 +158,31 @@ describe('PUT /api/v1/{type}/{slug}/rating', () => {
     );
     const detail = await h.http.get(`/api/v1/mcp/${item.slug}`);
     expect(detail.body.stats).toMatchObject({ ratingCount: 12, ratingAverage: 3.5 });
+    // The running sums agree with a recount of the ratings themselves.
+    const { rows } = await h.ctx.pool.query(
+      `select i.rating_sum, i.rating_count, (select sum(score)::int from catalog_ratings where item_id = i.id) as recount
+         from catalog_items i where i.slug = $1 and i.type = 'mcp'`,
+      [item.slug],
+    );
+    expect(rows[0]).toEqual({ rating_sum: 42, rating_count: 12, recount: 42 });
+  });
+
+  it('counts one account once when its first ratings of an item arrive together', async () => {
+    const item = await publishItem(h, a, 'skill');
+    const user = await createUser(h);
+    const scores = [1, 2, 3, 4, 5, 1, 2, 3, 4, 5];
+    const answers = await Promise.all(
+      scores.map((score) => h.http.put(`/api/v1/skill/${item.slug}/rating`).set(key(user)).send({ score })),
+    );
+    expect(answers.map((r) => r.status)).toEqual(scores.map(() => 200));
+    const { rows } = await h.ctx.pool.query(
+      `select i.rating_count, i.rating_sum, r.score from catalog_items i join catalog_ratings r on r.item_id = i.id
+        where i.slug = $1 and i.type = 'skill'`,
+      [item.slug],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].rating_count).toBe(1);
+    expect(rows[0].rating_sum).toBe(rows[0].score);
   });
 
   it('answers 400 Rating.Invalid outside 1..5, 401 without a key, 404 for an unpublished item', async () => {
