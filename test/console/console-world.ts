@@ -1,6 +1,7 @@
 // A browser test world: the real API listening on a loopback port (it serves the built console), real worker
 // processes, the simulated AI provider, a seeded database (Admin, default organization, templates, demo catalog),
-// and Debian's Chromium driven by playwright-core. Every page is checked with axe-core and photographed.
+// and Debian's Chromium driven by playwright-core. Every page is checked with axe-core and photographed, at a
+// laptop's width and a phone's.
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -119,17 +120,24 @@ export async function signIn(page: Page, email: string, password: string, next =
 
 type AxeResult = { violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] };
 
-/** axe-core on the page as it is: no serious or critical violation; then a full-page screenshot. */
-export async function checkPage(page: Page, name: string): Promise<void> {
+/** axe-core's serious and critical violations on the page as it is laid out now, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
   await page.waitForLoadState('networkidle');
   const loaded = await page.evaluate("'axe' in window");
   if (!loaded) await page.evaluate(axeSource);
   // A string expression (the test code has no DOM types): axe's own run over the whole document.
   const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as AxeResult;
-  const serious = result.violations
+  return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect({ page: name, serious }).toEqual({ page: name, serious: [] });
+}
+
+/**
+ * axe-core on the page as it is: no serious or critical violation; then a full-page screenshot. The same again at a
+ * phone's width (tables are cards there), with its own screenshot.
+ */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  expect({ page: name, serious: await seriousViolations(page) }).toEqual({ page: name, serious: [] });
   expectCleanConsole(page);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
@@ -164,17 +172,22 @@ const sticksOut = `(() => {
     .map((e) => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '') + ' "' + (e.textContent || '').trim().slice(0, 30) + '"');
 })()`;
 
-/** At a phone's width nothing sticks out sideways; the page is photographed there too (`<page>-390.png`). */
+/**
+ * At a phone's width nothing sticks out sideways and axe finds no serious or critical violation; the page is
+ * photographed there too (`<page>-390.png`).
+ */
 async function expectFitsPhone(page: Page, name: string): Promise<void> {
   const desktop = page.viewportSize();
   await page.setViewportSize(PHONE);
   await laidOut(page);
   const wide = (await page.evaluate(sticksOut)) as string[];
+  const serious = await seriousViolations(page);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${PHONE.width}.png`), fullPage: true });
   if (desktop) await page.setViewportSize(desktop);
-  expect({ page: name, width: PHONE.width, sticksOut: wide }).toEqual({
+  expect({ page: name, width: PHONE.width, sticksOut: wide, serious }).toEqual({
     page: name,
     width: PHONE.width,
     sticksOut: [],
+    serious: [],
   });
 }

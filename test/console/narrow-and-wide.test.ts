@@ -1,6 +1,7 @@
 // Every page of the console at a phone's size (390x844) and a laptop's (1280x800), filled as people fill it: a
 // 64-character slug, a long e-mail address, a long organization name, a webhook URL with a query string, balances in
-// the hundreds of millions. At 390 px the page itself never scrolls sideways, and a table's row actions (Refund,
+// the hundreds of millions. At 390 px axe-core finds no serious or critical violation (as checkPage does at both
+// widths elsewhere), the page itself never scrolls sideways, and a table's row actions (Refund,
 // Resolve, Revoke, a member's role and Remove, Disable/Delete) are on the screen without scrolling anything, the
 // table being a list of cards there; both sizes are photographed (`test-results/console/widths/<page>-<width>.png`)
 // so a person can look at them.
@@ -11,7 +12,15 @@ import { createDraft as apiDraft, publishItem, submit } from '../support/catalog
 import { recharge } from '../support/gateway.js';
 import { bearer, createUser, signInAdmin, TEST_PASSWORD, type TestUser } from '../support/identity.js';
 import { aMember, anInviteToken, inOrg, type TestOrg } from '../support/org-fixtures.js';
-import { type ConsoleWorld, laidOut, openConsoleWorld, PHONE, SCREENSHOT_DIR, signIn } from './console-world.js';
+import {
+  type ConsoleWorld,
+  laidOut,
+  openConsoleWorld,
+  PHONE,
+  SCREENSHOT_DIR,
+  seriousViolations,
+  signIn,
+} from './console-world.js';
 
 const LAPTOP = { width: 1280, height: 800 };
 const SHOTS = path.join(SCREENSHOT_DIR, 'widths');
@@ -70,7 +79,8 @@ async function outOfReach(page: Page, name: string, controls: Locator[]): Promis
 
 /**
  * Photographs the page as it is at a laptop's and a phone's size, and answers what is wrong at the phone's: a page
- * wider than the screen, a row's action out of reach. `ready` is what must be on the page before it is looked at.
+ * wider than the screen, a serious or critical axe-core violation, a row's action out of reach. `ready` is what must
+ * be on the page before it is looked at.
  */
 async function lookAt(page: Page, name: string, ready: (page: Page) => Promise<unknown>, reach?: Reach) {
   mkdirSync(SHOTS, { recursive: true });
@@ -83,7 +93,8 @@ async function lookAt(page: Page, name: string, ready: (page: Page) => Promise<u
   await laidOut(page);
   await page.screenshot({ path: path.join(SHOTS, `${name}-${PHONE.width}.png`), fullPage: true });
   const { scroll, view } = (await page.evaluate(widths)) as { scroll: number; view: number };
-  const problems = reach ? await outOfReach(page, name, reach(page)) : [];
+  const problems = (await seriousViolations(page)).map((v) => `${name} at ${PHONE.width} px: ${v}`);
+  if (reach) problems.push(...(await outOfReach(page, name, reach(page))));
   for (const scrolling of (await page.evaluate(tablesScrolling)) as string[]) problems.push(`${name}: ${scrolling}`);
   await page.setViewportSize(LAPTOP);
   return scroll > view ? [`${name}: ${scroll} px wide on a ${view} px screen`, ...problems] : problems;
@@ -91,7 +102,7 @@ async function lookAt(page: Page, name: string, ready: (page: Page) => Promise<u
 
 type Visit = [name: string, path: string, ready: (page: Page) => Promise<unknown>, reach?: Reach];
 
-/** Every visit's page, looked at; what is wrong at a phone's width (too wide, an action out of reach). */
+/** Every visit's page, looked at; what is wrong at a phone's width (too wide, axe, an action out of reach). */
 async function walk(page: Page, visits: Visit[]): Promise<string[]> {
   const problems: string[] = [];
   for (const [name, to, ready, reach] of visits) {
