@@ -131,7 +131,10 @@ export const MAX_RENEWED_HOLD_MS = 6 * 3_600_000;
 function renewWhileOpen(ctx: Ctx, charge: Charge, holdMs: number): void {
   const renew = () => {
     // A request no path closed (a bug) must not freeze its money for as long as the process lives.
-    if (Date.now() - charge.startedAt > MAX_RENEWED_HOLD_MS) return clearInterval(charge.renewal);
+    if (Date.now() - charge.startedAt > MAX_RENEWED_HOLD_MS) {
+      clearInterval(charge.renewal);
+      return leftHere(charge);
+    }
     return renewStep(ctx.redis, ctx.config.REDIS_PREFIX, {
       organizationId: charge.caller.organizationId,
       holdId: charge.requestLogId,
