@@ -5,6 +5,9 @@
 const first = Date.parse('0001-01-01T00:00:00.000Z');
 const last = Date.parse('9999-12-31T23:59:59.999Z');
 
+/** The last instant of the calendar: where a period that runs to the end of 9999-12-31 stops. */
+export const lastInstant = new Date(last);
+
 export const inCalendar = (at: Date): boolean => at.getTime() >= first && at.getTime() <= last;
 
 /** The refinement's message, after the field's name. */

@@ -1,7 +1,7 @@
 // Request bodies and queries of the wallet routes; money fields accept a JSON number or decimal string, ≤ 6 decimals.
 import { z } from 'zod';
 import { walletRecordType } from '../../../shared/db/schema/index.js';
-import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
+import { inCalendar, lastInstant, outsideCalendar } from '../../../shared/validation/calendar.js';
 import { moneyInput } from '../../../shared/wallet/money.js';
 
 export const rechargeBody = z.object({
@@ -21,7 +21,9 @@ const periodBound = (edge: 'from' | 'to') =>
     .transform((v) => {
       if (v.length > 10) return new Date(v);
       const start = new Date(`${v}T00:00:00.000Z`);
-      return edge === 'to' ? new Date(start.getTime() + DAY_MS) : start;
+      if (edge === 'from') return start;
+      // The day's end; 9999-12-31's would be the year 10000, so that day ends at the calendar's last instant.
+      return new Date(Math.min(start.getTime() + DAY_MS, lastInstant.getTime()));
     })
     .refine(inCalendar, { message: outsideCalendar });
 
