@@ -12,17 +12,15 @@ import { z } from 'zod';
 const unseen =
   /[\p{Cc}\u061C\u115F\u1160\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0]/u;
 
-export const hasUnseenCharacters = (text: string): boolean => unseen.test(text);
-
-export const unseenCharactersMessage =
-  'must be one line of visible text: no control, bidirectional or invisible formatting characters';
-
-/** A display name of 1 to `max` characters after trimming and composing. */
-export const displayName = (max = 100) =>
+/** A display name of 1 to 100 characters after trimming and composing. */
+export const displayName = () =>
   z
     .string()
     .trim()
     .normalize('NFC')
     .min(1)
-    .max(max)
-    .refine((v) => !hasUnseenCharacters(v), unseenCharactersMessage);
+    .max(100)
+    .refine(
+      (v) => !unseen.test(v),
+      'must be one line of visible text: no control, bidirectional or invisible formatting characters',
+    );
