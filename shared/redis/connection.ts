@@ -3,6 +3,7 @@
 // from REDIS_URL). The Cluster is handed around typed as `Redis`: both share the command set, and the few calls
 // that differ (scanning keys, duplicating a connection) go through the helpers below.
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import './reply-first-timeout.js';
 
 export type RedisRole = 'api' | 'worker';
 

@@ -55,6 +55,15 @@ export class PrivateRedis {
     await waitUntil(async () => !(await isListening(this.port)), 5_000, 50);
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open and nothing is answered, as with a hung Redis. */
+  pause() {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume() {
+    this.child?.kill('SIGCONT');
+  }
+
   /** Stops Redis and removes its AOF folder. */
   async dispose() {
     await this.stop();
