@@ -133,8 +133,9 @@ function serverTools(body: Body): Record<string, unknown>[] {
   );
 }
 
+/** A tool's `max_uses` when it names one the upstream can honour (a safe integer: beyond, sums stop being exact). */
 const maxUses = (tool: Record<string, unknown>) =>
-  typeof tool.max_uses === 'number' && Number.isInteger(tool.max_uses) && tool.max_uses >= 0
+  typeof tool.max_uses === 'number' && Number.isSafeInteger(tool.max_uses) && tool.max_uses >= 0
     ? tool.max_uses
     : undefined;
 
@@ -149,11 +150,41 @@ export type MessagesBound = {
   cacheWrite1h: boolean;
 };
 
-/** The most tokens and server requests a request can be billed, for a model with `window` and `loopLimit`. */
-export function messagesBound(
-  body: Body,
-  limits: { contextWindowTokens: number; serverToolPasses: number },
-): MessagesBound {
+/** Web requests of the web tools of one kind: the `max_uses` they declare, and how many declare none. */
+type WebTools = { declared: number; undeclared: number };
+
+/**
+ * What a body asks for, read in one walk: every model's bound follows from it in constant time. (A security review
+ * sent thousands of `fallbacks` naming models: the body was walked once per model, quadratic in its size, and a
+ * 460 KB body held the API's main loop for a minute.)
+ */
+export type BodyDemand = {
+  measure: InputMeasure;
+  /** Tokens of the first pass before the window caps it. */
+  firstPass: number;
+  /** Server-side tool loop: none, bounded by the tools' `max_uses` (their sum), or by the model's pass limit. */
+  loop: 'none' | 'declared' | 'model';
+  declaredUses: number;
+  /** Passes that do not depend on the model: compaction edits and fallback attempts. */
+  extraPasses: number;
+  maxOutputTokens: number;
+  webSearch: WebTools;
+  webFetch: WebTools;
+};
+
+function webTools(server: Record<string, unknown>[], kind: RegExp): WebTools {
+  const out: WebTools = { declared: 0, undeclared: 0 };
+  for (const tool of server) {
+    if (!kind.test(String(tool.type))) continue;
+    const uses = maxUses(tool);
+    if (uses === undefined) out.undeclared += 1;
+    else out.declared += uses;
+  }
+  return out;
+}
+
+/** Reads a Messages body once (linear in its size, iterative). */
+export function bodyDemand(body: Body): BodyDemand {
   const measure = measureInput(null);
   for (const [key, value] of Object.entries(body)) {
     if (!measuredFields.has(key)) measure.unmeasurable = true;
@@ -162,8 +193,6 @@ export function messagesBound(
   }
   if (body.cache_control && typeof body.cache_control === 'object') measure.cacheWrite5m = true;
   const tools = Array.isArray(body.tools) ? body.tools : [];
-  const window = limits.contextWindowTokens;
-  const loopLimit = limits.serverToolPasses;
   let firstPass = measure.bytes + measure.images * IMAGE_TOKENS;
   if (tools.length > 0) firstPass += TOOL_PROMPT_TOKENS;
   for (const tool of tools) {
@@ -176,40 +205,62 @@ export function messagesBound(
       firstPass += DEFINED_TOOL_TOKENS;
     }
   }
-  if (measure.unmeasurable) firstPass = window;
-  firstPass = Math.min(firstPass, window);
 
   const server = serverTools(body);
-  const loops = server.length > 0 || body.mcp_servers !== undefined || body.container !== undefined;
-  let loopPasses = 0;
-  if (loops) {
+  let loop: BodyDemand['loop'] = 'none';
+  let declaredUses = 0;
+  if (server.length > 0 || body.mcp_servers !== undefined || body.container !== undefined) {
     const declared = server.map(maxUses);
     const allDeclared = server.length > 0 && declared.every((m) => m !== undefined) && body.mcp_servers === undefined;
-    const sum = declared.reduce<number>((s, m) => s + (m ?? 0), 0);
-    loopPasses = allDeclared ? Math.min(sum, loopLimit) : loopLimit;
+    loop = allDeclared ? 'declared' : 'model';
+    declaredUses = declared.reduce<number>((s, m) => s + (m ?? 0), 0);
   }
   const edits = (body.context_management as { edits?: unknown } | undefined)?.edits;
   const compactions = Array.isArray(edits)
     ? edits.filter((e) => !String((e as Body | null)?.type ?? '').startsWith('clear_')).length
     : 0;
   const fallbacks = Array.isArray(body.fallbacks) ? body.fallbacks.length : 0;
-  const passes = 1 + loopPasses + compactions + fallbacks;
-
-  const webRequests = (kind: RegExp) => {
-    const tools = server.filter((t) => kind.test(String(t.type)));
-    if (tools.length === 0) return 0;
-    return tools.reduce<number>((s, t) => s + (maxUses(t) ?? loopLimit * WEB_REQUESTS_PER_PASS), 0);
+  return {
+    measure,
+    firstPass,
+    loop,
+    declaredUses,
+    extraPasses: compactions + fallbacks,
+    maxOutputTokens: maxOutputTokens(body),
+    webSearch: webTools(server, /^web_search_/),
+    webFetch: webTools(server, /^web_fetch_/),
   };
+}
 
+/** The most tokens and server requests a request of `demand` can be billed, for a model with `window` and `loopLimit`. */
+export function boundOf(
+  demand: BodyDemand,
+  limits: { contextWindowTokens: number; serverToolPasses: number },
+): MessagesBound {
+  const window = limits.contextWindowTokens;
+  const loopLimit = limits.serverToolPasses;
+  const firstPass = Math.min(demand.measure.unmeasurable ? window : demand.firstPass, window);
+  const loopPasses =
+    demand.loop === 'none' ? 0 : demand.loop === 'declared' ? Math.min(demand.declaredUses, loopLimit) : loopLimit;
+  const passes = 1 + loopPasses + demand.extraPasses;
+  const webRequests = (tools: WebTools) => tools.declared + tools.undeclared * loopLimit * WEB_REQUESTS_PER_PASS;
   return {
     inputTokens: firstPass + (passes - 1) * window,
-    outputTokens: maxOutputTokens(body) * passes,
+    outputTokens: demand.maxOutputTokens * passes,
     passes,
-    webSearchRequests: webRequests(/^web_search_/),
-    webFetchRequests: webRequests(/^web_fetch_/),
-    cacheWrite5m: measure.cacheWrite5m,
-    cacheWrite1h: measure.cacheWrite1h,
+    webSearchRequests: webRequests(demand.webSearch),
+    webFetchRequests: webRequests(demand.webFetch),
+    cacheWrite5m: demand.measure.cacheWrite5m,
+    cacheWrite1h: demand.measure.cacheWrite1h,
   };
+}
+
+/** The most tokens and server requests a request can be billed, for a model with `window` and `loopLimit`. */
+export function messagesBound(
+  body: Body,
+  limits: { contextWindowTokens: number; serverToolPasses: number },
+): MessagesBound {
+  return boundOf(bodyDemand(body), limits);
 }
 
 /** The largest max_tokens among the request and its fallback attempts. */
@@ -244,9 +295,11 @@ function boundCostMicros(model: ModelEntry, bound: MessagesBound): bigint {
 
 /** What to reserve for a Messages request served by `models` (the request's model and its fallbacks' models). */
 export function messagesReservationMicros(body: Body, models: ModelEntry[]): bigint {
+  const demand = bodyDemand(body);
   let most = 0n;
-  for (const model of models) {
-    const cost = boundCostMicros(model, messagesBound(body, model));
+  // A body may name the same few registry models thousands of times: each is priced once.
+  for (const model of new Set(models)) {
+    const cost = boundCostMicros(model, boundOf(demand, model));
     if (cost > most) most = cost;
   }
   return most;

@@ -9,10 +9,16 @@ import { anthropicMessagesProvider, type MessagesCall } from '../providers/messa
 import { type Charge, closeCharge, openCharge } from './accounting.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import { messagesReservationMicros } from './messages-estimate.js';
-import { servedModel } from './messages-models.js';
-import { type StreamUsageMeter, type UsageFields, usageOf } from './messages-usage.js';
+import { advisorModel, servedModel } from './messages-models.js';
+import {
+  type AdvisorCall,
+  advisorCallsOf,
+  type StreamUsageMeter,
+  type UsageFields,
+  usageOf,
+} from './messages-usage.js';
 import type { ModelEntry } from './model-registry.js';
-import { tokenCostMicros } from './pricing.js';
+import { type TokenUsage, tokenCostMicros } from './pricing.js';
 
 export type MessagesRequest = {
   /** The body to forward, every model id already mapped to its upstream id (see messages-models). */
@@ -20,6 +26,8 @@ export type MessagesRequest = {
   model: ModelEntry;
   /** Every model that may serve the request (its own, fallbacks'); the answer is billed at the one that did. */
   servingModels?: ModelEntry[];
+  /** The models its advisor tools name: an advisor sub-inference is billed at its model's prices. */
+  advisorModels?: ModelEntry[];
   /** What the request log and the metrics call it; `count_tokens` is free. */
   operation: 'messages' | 'count_tokens' | 'chat_completions';
   version?: string;
@@ -113,6 +121,33 @@ export async function startMessages(
 const billedModel = (req: MessagesRequest, upstreamModel: unknown) =>
   servedModel(req.servingModels ?? [req.model], upstreamModel);
 
+const less = (a: number | undefined, b: number | undefined) => Math.max(0, (a ?? 0) - (b ?? 0));
+
+/**
+ * The cost of an answer's usage: its advisor sub-inferences at their advisor model's prices, the rest at the prices of
+ * the model that answered. (Until a security review, all of it was priced at the answering model: a Haiku executor
+ * got Opus advice at Haiku's prices.)
+ */
+function answerCostMicros(req: MessagesRequest, upstreamModel: unknown, usage: TokenUsage, advisor: AdvisorCall[]) {
+  const executor = billedModel(req, upstreamModel);
+  let own = usage;
+  let cost = 0n;
+  for (const call of advisor) {
+    const u = call.usage;
+    own = {
+      inputTokens: less(own.inputTokens, u.inputTokens),
+      outputTokens: less(own.outputTokens, u.outputTokens),
+      cacheReadTokens: less(own.cacheReadTokens, u.cacheReadTokens),
+      cacheWriteTokens: less(own.cacheWriteTokens, u.cacheWriteTokens),
+      cacheWrite1hTokens: less(own.cacheWrite1hTokens, u.cacheWrite1hTokens),
+      webSearchRequests: less(own.webSearchRequests, u.webSearchRequests),
+      webFetchRequests: less(own.webFetchRequests, u.webFetchRequests),
+    };
+    cost += tokenCostMicros(advisorModel(req.advisorModels ?? [], call.model) ?? executor, u);
+  }
+  return cost + tokenCostMicros(executor, own);
+}
+
 /**
  * Reads a non-streamed answer and issues its settlement: returns the answer (parsed, and its bytes as received, which
  * a route in the upstream's own dialect forwards unchanged) and the settlement in flight. The
@@ -142,12 +177,13 @@ export async function finishJsonMessages(
     });
     throw err;
   }
-  const usage = req.operation === 'count_tokens' ? undefined : usageOf(json.usage as UsageFields | undefined);
+  const fields = json.usage as UsageFields | undefined;
+  const usage = req.operation === 'count_tokens' ? undefined : usageOf(fields);
   const settlement = closeCharge(ctx, started.charge, {
     status: 'succeeded',
     httpStatus: started.status,
     ...(usage ? { usage } : {}),
-    costMicros: usage ? tokenCostMicros(billedModel(req, json.model), usage) : 0n,
+    costMicros: usage ? answerCostMicros(req, json.model, usage, advisorCallsOf(fields)) : 0n,
   }).then(
     () => undefined,
     (err: Error) =>
@@ -178,7 +214,7 @@ export async function settleStream(
     status,
     httpStatus: 200,
     usage,
-    costMicros: tokenCostMicros(billedModel(req, meter.servedModel), usage),
+    costMicros: answerCostMicros(req, meter.servedModel, usage, meter.advisorCalls()),
     ...(meter.upstreamError ? { errorMessage: meter.upstreamError } : {}),
   });
 }

@@ -7,8 +7,10 @@ export type MappedMessagesBody = {
   /** The body to forward: the caller's, with every model id replaced by its upstream id. */
   upstreamBody: Record<string, unknown>;
   model: ModelEntry;
-  /** Every model that may serve (and bill) the request: the request's own first. */
+  /** Every model that may serve (and bill) the request, each once: the request's own first. */
   servingModels: ModelEntry[];
+  /** The models the request's advisor tools name, each once: their sub-inferences are billed at their prices. */
+  advisorModels: ModelEntry[];
 };
 
 function mapEntries(
@@ -27,7 +29,7 @@ function mapEntries(
     if (model?.capability !== 'messages') {
       throw badRequest('Model.Unknown', `${field}.${i}.model: unknown messages model ${String(named)}.`);
     }
-    found.push(model);
+    if (!found.includes(model)) found.push(model);
     return { ...entry, model: model.upstreamModel };
   });
 }
@@ -39,16 +41,32 @@ export function mapMessagesModels(registry: ModelRegistry, body: Record<string, 
   if (body.fallbacks !== undefined) {
     upstreamBody.fallbacks = mapEntries(registry, body.fallbacks, 'fallbacks', () => true, servingModels);
   }
+  const advisorModels: ModelEntry[] = [];
   if (body.tools !== undefined) {
     upstreamBody.tools = mapEntries(
       registry,
       body.tools,
       'tools',
       (tool) => typeof tool.type === 'string' && tool.type.startsWith('advisor_'),
-      servingModels,
+      advisorModels,
     );
+    for (const advisor of advisorModels) if (!servingModels.includes(advisor)) servingModels.push(advisor);
   }
-  return { upstreamBody, model, servingModels };
+  return { upstreamBody, model, servingModels, advisorModels };
+}
+
+/**
+ * The model an advisor sub-inference is priced at: the advisor model it names among those the request's advisor
+ * tools named; else the dearest of those (output price); else none (the executor's prices).
+ */
+export function advisorModel(advisors: ModelEntry[], upstreamModel: string | undefined): ModelEntry | undefined {
+  const named = advisors.find((m) => m.upstreamModel === upstreamModel);
+  if (named) return named;
+  let dearest: ModelEntry | undefined;
+  for (const m of advisors) {
+    if (!dearest || (m.prices.outputPerMTok ?? 0) > (dearest.prices.outputPerMTok ?? 0)) dearest = m;
+  }
+  return dearest;
 }
 
 /** The registry model an upstream answer says served it, among those the request allowed; else the request's own. */

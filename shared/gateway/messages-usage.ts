@@ -15,6 +15,8 @@ export type UsageFields = {
   cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
   server_tool_use?: { web_search_requests?: number | null; web_fetch_requests?: number | null } | null;
   iterations?: UsageFields[] | null;
+  /** An iteration's model (an advisor sub-inference names its own). */
+  model?: string | null;
 };
 
 const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
@@ -60,6 +62,22 @@ export function usageOf(fields: UsageFields | undefined | null): TokenUsage {
     if (iteration && separatelyCounted.has(String(iteration.type))) usage = addUsage(usage, ownUsage(iteration));
   }
   return bounded(usage);
+}
+
+/** An advisor sub-inference of an answer: run by the advisor's model, so priced at its prices, not the executor's. */
+export type AdvisorCall = { model: string | undefined; usage: TokenUsage };
+
+/** The advisor sub-inferences among an answer's iterations (part of what `usageOf` counts). */
+export function advisorCallsOf(fields: UsageFields | undefined | null): AdvisorCall[] {
+  const calls: AdvisorCall[] = [];
+  for (const iteration of fields?.iterations ?? []) {
+    if (iteration?.type !== 'advisor_message') continue;
+    calls.push({
+      model: typeof iteration.model === 'string' ? iteration.model : undefined,
+      usage: bounded(ownUsage(iteration)),
+    });
+  }
+  return calls;
 }
 
 /**
@@ -126,20 +144,30 @@ export class StreamUsageMeter {
     }
   }
 
+  /** message_start's figures updated by the final message_delta's (cumulative), once the final ones came. */
+  private finalUsage(): UsageFields | undefined {
+    if (this.final?.output_tokens === undefined || this.final.output_tokens === null) return undefined;
+    // A field message_delta leaves out (or sends as null) keeps message_start's.
+    const merged: UsageFields = { ...this.start };
+    for (const [key, value] of Object.entries(this.final)) {
+      if (value !== null && value !== undefined) (merged as Record<string, unknown>)[key] = value;
+    }
+    return merged;
+  }
+
+  /** The advisor sub-inferences of the stream's final usage (none known for a stream cut before it). */
+  advisorCalls(): AdvisorCall[] {
+    return advisorCallsOf(this.finalUsage());
+  }
+
   /**
    * The usage to bill: the stream's own figures; for a stream cut before them (a client that leaves before the final
    * message_delta keeps what it read), a bound the client cannot shrink by its choice of text: output from the bytes
    * received, the server tools it was seen to call, and their results as input of the pass that read them.
    */
   billable(): TokenUsage {
-    if (this.final?.output_tokens !== undefined && this.final.output_tokens !== null) {
-      // message_delta's figures are cumulative; a field it leaves out (or sends as null) keeps message_start's.
-      const merged: UsageFields = { ...this.start };
-      for (const [key, value] of Object.entries(this.final)) {
-        if (value !== null && value !== undefined) (merged as Record<string, unknown>)[key] = value;
-      }
-      return usageOf(merged);
-    }
+    const merged = this.finalUsage();
+    if (merged) return usageOf(merged);
     const usage = usageOf(this.start);
     const tokens = (bytes: number) => Math.ceil(bytes / CUT_STREAM_BYTES_PER_TOKEN);
     return bounded({

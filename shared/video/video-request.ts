@@ -118,7 +118,15 @@ export function normalizeVideoRequest(input: VideoCreateInput, model: ModelEntry
     );
   }
 
-  const resolution = input.resolution ?? (input.size ? resolutionOfSize(input.size) : undefined);
+  const sizeResolution = input.size ? resolutionOfSize(input.size) : undefined;
+  // A provider reads one of the two (Seedance `resolution`, OpenAI-style `size`): when they disagree, the one checked
+  // against the registry might not be the one generated (720p checked, 1080p made at 720p's price).
+  if (input.resolution && sizeResolution && input.resolution !== sizeResolution) {
+    throw invalid(
+      `size ${input.size} is ${sizeResolution}, but resolution says ${input.resolution}; send one or agree.`,
+    );
+  }
+  const resolution = input.resolution ?? sizeResolution;
   if (resolution && model.resolutions && !model.resolutions.includes(resolution)) {
     throw badRequest(
       'Video.UnsupportedResolution',

@@ -26,7 +26,15 @@ export type LedgerEntry = {
 
 export const encodeEntry = (entry: LedgerEntry) => JSON.stringify(entry);
 
-const text = (v: unknown) => (typeof v === 'string' ? v : null);
+/** An unpaired UTF-16 surrogate, or a NUL: JSON carries both, PostgreSQL's text stores neither. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL is exactly what is replaced
+const unstorable = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
+
+/**
+ * Text as PostgreSQL can store it (U+FFFD in place of what it cannot). An entry's text can come from an upstream (a
+ * refusal's message): one lone surrogate failed its batch, and every later batch of the organization began with it.
+ */
+const text = (v: unknown) => (typeof v === 'string' ? v.replace(unstorable, '\uFFFD') : null);
 const whole = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : 0);
 
 /** Reads an entry; throws on one that is not ours (a stream is only written by the settlement step). */

@@ -178,6 +178,35 @@ describe('the reservation estimate', () => {
     expect(messagesReservationMicros(cached, [sonnet])).toBeGreaterThan(messagesReservationMicros(plain, [sonnet]));
   });
 
+  it('walks the body once, however many models may serve it (security review round 7)', () => {
+    // Counts how often the walk lists the keys of one message: once per model, before the fix (quadratic).
+    let listed = 0;
+    const message = new Proxy(
+      { role: 'user', content: 'hello' },
+      {
+        ownKeys(target) {
+          listed += 1;
+          return Reflect.ownKeys(target);
+        },
+      },
+    );
+    const haiku = registry.resolve('claude-haiku-4-5', 'messages');
+    const models = Array.from({ length: 1_000 }, (_, i) => (i % 2 === 0 ? sonnet : haiku));
+    const body = { ...base, messages: [message], fallbacks: models.slice(1).map((m) => ({ model: m.id })) };
+    const reserved = messagesReservationMicros(body, models);
+    expect(listed).toBe(1);
+    expect(reserved).toBe(
+      messagesReservationMicros({ ...body, messages: [{ role: 'user', content: 'hello' }] }, [sonnet]),
+    );
+  });
+
+  it('takes a max_uses past safe integers as none declared, never a bound no BigInt holds', () => {
+    const huge = (name: string) => ({ type: 'web_search_20250305', name, max_uses: 1e308 });
+    const body = { ...base, messages: [], tools: [huge('a'), huge('b')] };
+    expect(messagesBound(body, limits).webSearchRequests).toBe(2 * limits.serverToolPasses * 10);
+    expect(messagesReservationMicros(body, [sonnet])).toBeGreaterThan(0n);
+  });
+
   it('walks a deeply nested body without exhausting the stack', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 200_000; i++) deep = [deep];

@@ -24,8 +24,12 @@ const badRequests: [string, Record<string, unknown>][] = [
   ['a zero duration', { ...base, duration: 0 }],
   ['a negative duration', { ...base, duration: -5 }],
   ['a non-positive seconds', { ...base, seconds: '0' }],
+  ['seconds over 600 as a string', { ...base, seconds: '999' }],
   ['an unknown model', { ...base, model: 'no-such-video-model' }],
   ['a model/resolution mismatch', { ...base, resolution: '4k' }],
+  // A security review (round 7): an offered resolution beside a size the model does not offer passed the check, and
+  // an OpenAI-style provider, which reads only `size`, made the larger video at the offered one's price.
+  ['a size that disagrees with the resolution', { ...base, model: 'sora-2', resolution: '720p', size: '1920x1080' }],
   ['an image URL that is not http(s) or data', { ...base, content: [image('ftp://example.com/a.png')] }],
   ['a data URL that is not an image', { ...base, content: [image('data:text/plain;base64,aGVsbG8=')] }],
   [

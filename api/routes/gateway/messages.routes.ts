@@ -60,7 +60,7 @@ export const messagesArea: Area = {
         const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);
         return async (req, res) => {
           const input = body(req, messagesBody, 'Messages.Invalid');
-          const { upstreamBody, model, servingModels } = mapMessagesModels(registry, input);
+          const { upstreamBody, model, servingModels, advisorModels } = mapMessagesModels(registry, input);
           const thinking = (input.thinking as { type?: unknown } | undefined)?.type;
           if (thinking !== undefined && thinking !== 'disabled' && !model.supportsThinking) {
             throw badRequest('Messages.ThinkingUnsupported', `${model.id} does not support extended thinking.`);
@@ -70,6 +70,7 @@ export const messagesArea: Area = {
             body: upstreamBody,
             model,
             servingModels,
+            advisorModels,
             operation: 'messages',
             signal: abort.signal,
             ...passThrough(req),

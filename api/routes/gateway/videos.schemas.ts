@@ -7,7 +7,9 @@ const positiveInteger = (name: string) =>
     z
       .string()
       .regex(/^[1-9]\d{0,2}$/, `${name} must be a positive integer`)
-      .transform(Number),
+      .transform(Number)
+      // The same bound as the number form: a string of up to three digits reached 999 s.
+      .pipe(z.number().max(600, `${name} must be at most 600`)),
   ]);
 
 const booleanish = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
