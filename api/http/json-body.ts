@@ -7,6 +7,7 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { AppError, badRequest } from '../../shared/errors/app-error.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../shared/validation/json-depth.js';
+import { boundInflation } from './inflation-bound.js';
 
 const loneSurrogate = /\p{Cs}/u;
 
@@ -59,9 +60,13 @@ const refuseLoneSurrogates: RequestHandler = (req, _res, next) => {
 
 const jsonTypes = ['application/json', 'application/*+json'];
 
-/** The JSON parser for bodies of at most `limit` bytes (after decompression). */
+/** The JSON parser for bodies of at most `limit` bytes (after decompression, and at most 100 times the compressed). */
 export function jsonBody(limit: number): RequestHandler[] {
-  return [express.json({ limit, type: jsonTypes, verify: verifyJsonBytes }), refuseLoneSurrogates];
+  return [
+    boundInflation(jsonTypes),
+    express.json({ limit, type: jsonTypes, verify: verifyJsonBytes }),
+    refuseLoneSurrogates,
+  ];
 }
 
 /** JSON carried inside another body (a multipart field), held to the same rules; `invalid` when it does not parse. */

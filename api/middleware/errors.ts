@@ -7,6 +7,7 @@ import type { Logger } from '../../shared/logging/logger.js';
 import { baseUrlHint } from '../http/base-url-hint.js';
 import { renderError } from '../http/error-renderers.js';
 import { routeFamilyOfRequest } from '../http/route-family.js';
+import { loggedPath } from './request-log.js';
 
 type BodyParserError = Error & { type?: string; status?: number };
 
@@ -99,7 +100,7 @@ export function toAppError(err: unknown): AppError {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err);
-    if (appError.status >= 500) logger.error({ err, path: req.path, code: appError.code }, 'request error');
+    if (appError.status >= 500) logger.error({ err, ...loggedPath(req.path), code: appError.code }, 'request error');
     if (res.headersSent) {
       res.destroy();
       return;

@@ -2,14 +2,23 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../../shared/logging/logger.js';
 
+/** The most of a path a log line carries: the caller chooses it, up to Node's 16 KiB header limit. */
+export const LOGGED_PATH_CHARS = 1_024;
+
+/** The path as a log line records it: its first LOGGED_PATH_CHARS characters, and its length when it was cut. */
+export function loggedPath(path: string): { path: string; pathLength?: number } {
+  if (path.length <= LOGGED_PATH_CHARS) return { path };
+  return { path: path.slice(0, LOGGED_PATH_CHARS), pathLength: path.length };
+}
+
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Read now: when the answer finishes inside a mounted router, req.url is still cut to the router's part.
-    const path = req.path;
+    const path = loggedPath(req.path);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+      const line = { method: req.method, ...path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
       if (res.statusCode >= 500) logger.error(line, 'request failed');
       else logger.info(line, 'request');
     });
