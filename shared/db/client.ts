@@ -1,6 +1,7 @@
 // PostgreSQL pool and the drizzle handle over it.
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
+import type pg from 'pg';
+import { ReplyFirstPool } from './reply-first-pool.js';
 import * as schema from './schema/index.js';
 
 export type Database = NodePgDatabase<typeof schema>;
@@ -9,14 +10,19 @@ export type DbExecutor = Database | Parameters<Parameters<Database['transaction'
 
 export type DbHandle = { pool: pg.Pool; db: Database };
 
-export function createDb(databaseUrl: string, options: { max?: number; applicationName?: string } = {}): DbHandle {
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: options.max ?? 10,
-    connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
-    application_name: options.applicationName ?? 'ockhub',
-  });
+export function createDb(
+  databaseUrl: string,
+  options: { max?: number; applicationName?: string; checkoutTimeoutMs?: number } = {},
+): DbHandle {
+  const pool = new ReplyFirstPool(
+    {
+      connectionString: databaseUrl,
+      max: options.max ?? 10,
+      idleTimeoutMillis: 30_000,
+      application_name: options.applicationName ?? 'ockhub',
+    },
+    options.checkoutTimeoutMs ?? 5_000,
+  );
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   // Nor may a checked-out one (inside a transaction, between two statements): the pool listens to its clients only

@@ -1,3 +1,4 @@
+import { createInviteToken } from '../../shared/organizations/invite-tokens.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, createUser, uniqueEmail } from '../support/identity.js';
 import { anInviteToken, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
@@ -143,11 +144,19 @@ describe('POST /api/organization/invites/{token}/accept', () => {
   });
 
   it('answers 410 Invite.Expired once the token expired', async () => {
-    const expiresAt = new Date(Date.now() + 1_500).toISOString();
-    const invite = await anInviteToken(h, org, { expiresAt });
-    await new Promise((r) => setTimeout(r, 1_600));
+    // Issued an hour before it expired, an hour ago: a token that had to outlive its creation by a moment failed on a
+    // busy machine whenever the request took longer (400, expiresAt must be in the future).
+    const hour = 3_600_000;
+    const { token } = await createInviteToken(
+      h.ctx.db,
+      h.config,
+      org.id,
+      org.admin.accountId,
+      { expiresAt: new Date(Date.now() - hour), maxUsageCount: 1 },
+      new Date(Date.now() - 2 * hour),
+    );
     const user = await createUser(h);
-    const res = await h.http.post(`/api/organization/invites/${invite.token}/accept`).set(bearer(user.session));
+    const res = await h.http.post(`/api/organization/invites/${token}/accept`).set(bearer(user.session));
     expectEnvelopeError(res, 410, 'Invite.Expired');
   });
 

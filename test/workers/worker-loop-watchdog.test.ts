@@ -10,9 +10,11 @@ import { bearer } from '../support/identity.js';
 
 const STALL_MS = 2_000;
 const SHUTDOWN_MS = 2_000;
-// How late a kill may be reported: a busy machine delays the watchdog's look and the exit's report by seconds, so
-// the upper bounds only tell the intended limit from a hang or from the 30 s stall limit of the last test.
-const LATE_MS = 8_000;
+// No upper bound on when a kill comes: a busy machine delays the watchdog's look and the exit's report by seconds. The
+// log line each ending writes says which limit ended the process; a hang ends at the test's limit.
+// A worker that is not the one under test (a rescuer) keeps the default stall limit: a CPU-starved main thread would
+// pass 2 s and be killed, and the job it was to finish with it.
+const rescuerEnv = { WORKER_QUEUES: 'web-fetch', WORKER_LOOP_STALL_EXIT_MS: '30000' };
 
 let w: GatewayWorld;
 let site: HoldingServer;
@@ -28,6 +30,10 @@ beforeAll(async () => {
     balance: '10',
     env: {
       OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+      // A read held on purpose stays held until the test blocks or stops its worker, however long the rescuer takes to
+      // start: with the 10 s default, a rescuer starting on a busy machine let the held read time out first, and the
+      // worker meant to be killed finished the batch with that error (seen with six busy cores' worth of load).
+      WEB_FETCH_PAGE_TIMEOUT_MS: '120000',
       WEB_FETCH_CACHE_SECONDS: '0',
       WORKER_LOCK_MS: '2000',
       WORKER_LOOP_STALL_EXIT_MS: String(STALL_MS),
@@ -61,7 +67,7 @@ it('kills a worker whose main loop is blocked within WORKER_LOOP_STALL_EXIT_MS; 
   // The blocked worker's read stays held; the rescuer may take the job as soon as its lock lapses, even before the
   // kill, so its own read of the page must be answered.
   site.gate.holding = false;
-  const rescuer = await startProcess(w.h.env, { extraEnv: { WORKER_QUEUES: 'web-fetch' } });
+  const rescuer = await startProcess(w.h.env, { extraEnv: rescuerEnv });
   try {
     const blockedAt = performance.now();
     blocked.child.kill('SIGUSR2');
@@ -71,7 +77,6 @@ it('kills a worker whose main loop is blocked within WORKER_LOOP_STALL_EXIT_MS; 
     const exitMs = ended.at - blockedAt;
     // The watchdog looks every STALL_MS / 5: the kill comes after the limit less one look, never before.
     expect(exitMs).toBeGreaterThanOrEqual(STALL_MS - STALL_MS / 5);
-    expect(exitMs).toBeLessThan(STALL_MS + LATE_MS);
     expect(blocked.logs.join('')).toContain('main loop stalled');
 
     const res = await sent;
@@ -109,16 +114,24 @@ it('exits by the shutdown deadline on SIGTERM while a thread is reading a long p
   const ended = await exit;
   const exitMs = ended.at - signalledAt;
 
-  expect([ended.code, ended.signal]).toEqual([1, null]);
+  // The loop answered SIGTERM while the thread read (a page read on the loop would have held the signal back until
+  // the read was done, and the worker would then have exited 0). The process ends at the shutdown deadline by its own
+  // exit 1, or by the watchdog's SIGKILL 250 ms later when a busy machine holds the main thread past that grace (seen
+  // with six busy cores' worth of load); both only after the handler ran and set the deadline.
+  const logs = worker.logs.join('');
+  expect(logs).toContain('worker stopping');
+  if (ended.signal === 'SIGKILL') expect(logs).toContain('shutdown deadline passed');
+  else {
+    expect(ended.code).toBe(1);
+    expect(logs).toContain('jobs still in hand at the shutdown deadline');
+  }
   expect(exitMs).toBeGreaterThanOrEqual(SHUTDOWN_MS);
-  expect(exitMs).toBeLessThan(SHUTDOWN_MS + LATE_MS);
-  expect(worker.logs.join('')).toContain('jobs still in hand at the shutdown deadline');
   process.stdout.write(
-    `[loop watchdog] SIGTERM mid-read → exit ${ended.code} after ${Math.round(exitMs)} ms (deadline ${SHUTDOWN_MS})\n`,
+    `[loop watchdog] SIGTERM mid-read → exit ${ended.code ?? ended.signal} after ${Math.round(exitMs)} ms (deadline ${SHUTDOWN_MS})\n`,
   );
 
   // The batch goes to the next worker once its lock expires; with the default limits the pre-scan refuses the page.
-  const rescuer = await startProcess(w.h.env, { extraEnv: { WORKER_QUEUES: 'web-fetch' } });
+  const rescuer = await startProcess(w.h.env, { extraEnv: rescuerEnv });
   try {
     const res = await answer;
     expect(res.status).toBe(200);
@@ -153,11 +166,10 @@ it('kills a stopping worker whose loop blocks before its jobs finish, at the shu
 
   expect(ended.signal).toBe('SIGKILL');
   expect(exitMs).toBeGreaterThanOrEqual(SHUTDOWN_MS);
-  expect(exitMs).toBeLessThan(SHUTDOWN_MS + LATE_MS);
   expect(worker.logs.join('')).toContain('shutdown deadline passed');
   process.stdout.write(`[loop watchdog] SIGTERM, then a blocked loop → SIGKILL after ${Math.round(exitMs)} ms\n`);
 
-  const rescuer = await startProcess(w.h.env, { extraEnv: { WORKER_QUEUES: 'web-fetch' } });
+  const rescuer = await startProcess(w.h.env, { extraEnv: rescuerEnv });
   try {
     expect((await answer).body.items[0]).toMatchObject({ title: 'Kept Going' });
   } finally {
