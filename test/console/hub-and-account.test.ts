@@ -47,6 +47,17 @@ describe('the public hub', () => {
     expectCleanConsole(page);
   });
 
+  it('says so when nothing matches, with a way back to the whole list', async () => {
+    const page = await w.newPage();
+    await page.goto('/hub/skill?search=no-such-thing-anywhere&source=official');
+    await page.getByText('Nothing matches these filters.').waitFor();
+    await page.getByRole('link', { name: 'Show all Skills' }).click();
+    await page.waitForURL((url) => url.pathname === '/hub/skill' && url.search === '');
+    await page.getByRole('link', { name: 'PDF tables' }).waitFor();
+    expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe('');
+    expectCleanConsole(page);
+  });
+
   it('pages through a list with the page in the URL, and comes back to the same page after a reload', async () => {
     const page = await w.newPage();
     await page.goto('/hub/mcp?sort=popular&pageSize=1');

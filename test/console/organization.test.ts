@@ -56,6 +56,41 @@ describe('the organization pages', () => {
     await checkPage(admin, 'organization');
   });
 
+  it("a new organization's empty pages say what to do next, and a new project leads to its key", async () => {
+    const switcher = admin.getByRole('combobox', { name: 'Organization' });
+    await switcher.selectOption({ label: 'Side project (Admin)' });
+    await admin.goto('/org/projects');
+    await admin
+      .getByText('No projects yet. Create the first one above: from a template it comes with its quota and an API key.')
+      .waitFor();
+    await admin.goto('/gateway');
+    await admin
+      .getByText('This organization has no projects yet. Gateway calls belong to a project: create one')
+      .waitFor();
+    await admin.getByRole('link', { name: 'the Projects page' }).waitFor();
+    await admin.goto('/org/wallet');
+    await admin.getByText('No records yet. Money comes in as a Recharge').waitFor();
+    await admin.getByLabel('Type').selectOption('Refund');
+    await admin.getByText('No records match these filters.').waitFor();
+
+    // A blank project (no key to show) still says it was made, with a way to it.
+    await admin.goto('/org/projects');
+    await admin.getByLabel('Project name').fill('First light');
+    await admin.getByRole('button', { name: 'Create project' }).click();
+    await admin.getByRole('status').filter({ hasText: 'Project First light created.' }).getByRole('link').click();
+    await admin.getByRole('heading', { name: 'First light', level: 2 }).waitFor();
+    const projectId = new URL(admin.url()).pathname.split('/').pop() ?? '';
+    await admin.getByRole('link', { name: 'make an API key for this project' }).click();
+    await admin.waitForURL(`**/account/keys?project=${projectId}`);
+    expect(await admin.getByLabel('Project (for the gateway)', { exact: true }).inputValue()).toBe(projectId);
+    await admin.goto(`/gateway/${projectId}`);
+    await admin.getByText(`No gateway requests yet. Send one to ${w.baseUrl}/v1/messages with an API key`).waitFor();
+
+    await switcher.selectOption({ label: 'Default organization (Admin)' });
+    await admin.goto('/org');
+    await admin.getByRole('heading', { name: 'Default organization', level: 1 }).waitFor();
+  });
+
   it('issues an invite link shown once, and a visitor joins with it by creating an account', async () => {
     await admin.goto('/org/members');
     await admin.getByRole('button', { name: 'Issue invite' }).click();
@@ -125,6 +160,11 @@ describe('the organization pages', () => {
     await invite.getByText('revoked').waitFor();
 
     const member = admin.getByRole('table', { name: 'Members' }).locator('tr', { hasText: 'Jo Joiner' });
+    // A role change takes effect at once and says so.
+    await member.getByRole('combobox').selectOption('Admin');
+    await admin.getByRole('status').filter({ hasText: 'Jo Joiner is now an Admin.' }).waitFor();
+    await member.getByRole('combobox').selectOption('Member');
+    await admin.getByRole('status').filter({ hasText: 'Jo Joiner is now a Member.' }).waitFor();
     await member.getByRole('button', { name: 'Remove', exact: true }).click();
     await member.getByRole('button', { name: 'Keep' }).click();
     await member.getByRole('button', { name: 'Remove', exact: true }).click();

@@ -56,6 +56,11 @@ async function decide(itemName: string, action: 'Approve' | 'Request changes' | 
 describe('publishing', () => {
   it('creates a namespace, refusing a bad slug the way the API does', async () => {
     await pub.goto('/publisher');
+    // A new publisher's "My items" says where to start instead of showing an empty table.
+    await pub
+      .getByText('No items yet. Create a namespace above, then start a draft with one of the New buttons')
+      .waitFor();
+    expect(await pub.getByRole('table', { name: 'My items' }).count()).toBe(0);
     await pub.getByLabel('Namespace slug').fill('Bad Slug!');
     await pub.getByLabel('Display name').fill('Pat Tools');
     await pub.getByRole('button', { name: 'Create namespace' }).click();
@@ -63,6 +68,7 @@ describe('publishing', () => {
     await pub.getByLabel('Namespace slug').fill('pat-tools');
     await pub.getByRole('button', { name: 'Create namespace' }).click();
     await pub.getByText('pat-tools', { exact: true }).waitFor();
+    await pub.getByText('No items yet. Start a draft with one of the New buttons at the top of this page.').waitFor();
     await checkPage(pub, 'publisher');
   });
 

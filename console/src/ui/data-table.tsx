@@ -15,7 +15,7 @@ export function DataTable<T>(props: {
   columns: Column[];
   rows: T[] | undefined;
   /** Said when the rows have arrived and there are none; nothing while they have not arrived. */
-  empty: string;
+  empty: ReactNode;
   /** The rows are a previous page's or filter's while the asked-for ones load: the table dims and says it is busy. */
   busy?: boolean;
   children: (row: T) => ReactNode;

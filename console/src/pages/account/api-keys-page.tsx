@@ -2,6 +2,7 @@
 // A key may be bound to a project of the current organization (the key for the gateway /v1 routes).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { api } from '../../api/http.js';
 import { formatCount, formatTime } from '../../format.js';
 import { useOrganization } from '../../session/organization.js';
@@ -32,7 +33,9 @@ function CreateKeyForm() {
   const client = useQueryClient();
   const { current } = useOrganization();
   const [name, setName] = useState('');
-  const [projectId, setProjectId] = useState('');
+  // `?project=` (the project page's "make an API key" link) starts the form on that project.
+  const [params] = useSearchParams();
+  const [projectId, setProjectId] = useState(params.get('project') ?? '');
   const create = useMutation({
     mutationFn: () =>
       api<ApiKey & { token: string }>('/api/v1/api-keys', {

@@ -2,7 +2,7 @@
 // and its recent requests with model, tokens, cost and status.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, type Envelope } from '../../api/http.js';
 import { formatCount, formatMoney, formatTime } from '../../format.js';
 import { useLeaveOnOrganizationSwitch, useOrganization } from '../../session/organization.js';
@@ -129,7 +129,12 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
         ]}
         rows={requests.data?.data}
         busy={requests.isPlaceholderData}
-        empty="No gateway requests yet."
+        empty={
+          <>
+            No gateway requests yet. Send one to <code>{window.location.origin}/v1/messages</code> with an API key of
+            this project: make one on <Link to="/account/keys">Account › API keys</Link>, choosing this project.
+          </>
+        }
       >
         {(r) => (
           <tr key={r.id}>
@@ -168,7 +173,12 @@ export function GatewayPage() {
   const chosen = projectId ?? firstPage.data?.data[0]?.id;
   return (
     <Page title="Gateway">
-      {!current ? <p>Join or create an organization first.</p> : null}
+      {!current ? (
+        <p>
+          Gateway calls belong to a project of an organization: <Link to="/org">create an organization</Link> or accept
+          an invite first.
+        </p>
+      ) : null}
       {current && chosen ? (
         <>
           <ProjectChooser
@@ -181,7 +191,13 @@ export function GatewayPage() {
           <Requests projectId={chosen} organizationId={current.id} />
         </>
       ) : null}
-      {firstPage.data && !chosen ? <Empty>This organization has no projects yet.</Empty> : null}
+      {firstPage.data && !chosen ? (
+        <Empty>
+          This organization has no projects yet. Gateway calls belong to a project:{' '}
+          {current?.role === 'Admin' ? 'create one' : 'an organization Admin creates them'} on{' '}
+          <Link to="/org/projects">the Projects page</Link>.
+        </Empty>
+      ) : null}
       <FormError error={firstPage.error} />
     </Page>
   );

@@ -187,7 +187,9 @@ function HubList({ type, query, setPage }: { type: ItemType; query: ListParams; 
             {formatCount(list.data.total)} {list.data.total === 1 ? 'item' : 'items'}
           </p>
           {list.data.items.length === 0 ? (
-            <Empty>Nothing matches these filters.</Empty>
+            <Empty>
+              Nothing matches these filters. <Link to={`/hub/${type}`}>Show all {typeLabels[type]}</Link>.
+            </Empty>
           ) : (
             <ul className="cards">
               {list.data.items.map((item) => (

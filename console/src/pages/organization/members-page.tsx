@@ -10,7 +10,7 @@ import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
-import { FormError, Loading } from '../../ui/status.js';
+import { FormError, Loading, Notice } from '../../ui/status.js';
 import { BulkInvite } from './bulk-invite.js';
 import { InviteTokens } from './invite-tokens.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
@@ -45,6 +45,12 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
     <section className="panel">
       <h2>Members</h2>
       <FormError error={members.error ?? change.error} />
+      {change.isSuccess && change.variables.role ? (
+        <Notice>
+          {members.data?.data.find((m) => m.userId === change.variables.userId)?.name ?? 'The member'} is now{' '}
+          {change.variables.role === 'Admin' ? 'an Admin' : 'a Member'}.
+        </Notice>
+      ) : null}
       <DataTable
         label="Members"
         columns={['Name', 'E-mail', 'Role', 'Joined', { label: 'Actions', hidden: true }]}

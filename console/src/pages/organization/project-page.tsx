@@ -35,7 +35,8 @@ function ProjectDetail({
     <>
       <h2>{project.data.name}</h2>
       <p className="muted">
-        Created {formatTime(project.data.createdAt)} · <Link to={`/gateway/${projectId}`}>gateway activity</Link>
+        Created {formatTime(project.data.createdAt)} · <Link to={`/gateway/${projectId}`}>gateway activity</Link> ·{' '}
+        <Link to={`/account/keys?project=${projectId}`}>make an API key for this project</Link>
       </p>
       <ProjectQuota projectId={projectId} organizationId={organizationId} canManage={isOrgAdmin || isOwner} />
       <section className="panel">

@@ -10,7 +10,7 @@ import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
-import { FormError, Loading } from '../../ui/status.js';
+import { FormError, Loading, Notice } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 import { PROJECTS_PAGE_SIZE, type Project, useProjects } from './projects-api.js';
 import { TemplateSelect } from './template-select.js';
@@ -61,6 +61,11 @@ function CreateProject({ organizationId }: { organizationId: string }) {
         </button>
       </form>
       <FormError error={create.error ?? templates.error} />
+      {created && !key ? (
+        <Notice>
+          Project <Link to={`/org/projects/${created.id}`}>{created.name}</Link> created.
+        </Notice>
+      ) : null}
       {key ? (
         <ShownOnce
           label={`API key of "${created?.name}" (${created?.templateName})`}
@@ -72,7 +77,7 @@ function CreateProject({ organizationId }: { organizationId: string }) {
   );
 }
 
-function ProjectList({ organizationId }: { organizationId: string }) {
+function ProjectList({ organizationId, isAdmin }: { organizationId: string; isAdmin: boolean }) {
   const [page, setPage] = useState(1);
   const projects = useProjects(organizationId, page);
   if (projects.isPending) return <Loading />;
@@ -85,7 +90,11 @@ function ProjectList({ organizationId }: { organizationId: string }) {
         columns={['Name', 'Created', { label: 'Links', hidden: true }]}
         rows={projects.data?.data}
         busy={projects.isPlaceholderData}
-        empty="No projects yet."
+        empty={
+          isAdmin
+            ? 'No projects yet. Create the first one above: from a template it comes with its quota and an API key.'
+            : 'No projects yet: an organization Admin creates them.'
+        }
       >
         {(p) => (
           <tr key={p.id}>
@@ -113,7 +122,7 @@ export function ProjectsPage() {
         {(org) => (
           <>
             {org.isAdmin ? <CreateProject organizationId={org.id} /> : null}
-            <ProjectList organizationId={org.id} />
+            <ProjectList organizationId={org.id} isAdmin={org.isAdmin} />
           </>
         )}
       </WithOrganization>

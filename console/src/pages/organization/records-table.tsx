@@ -75,7 +75,11 @@ export function RecordsTable(props: { organizationId: string; currency: string; 
         ]}
         rows={records.data?.data}
         busy={records.isPlaceholderData}
-        empty="No records match."
+        empty={
+          filter.type || filter.from || filter.to
+            ? 'No records match these filters.'
+            : 'No records yet. Money comes in as a Recharge (an organization Admin redeems a top-up code on this page); each paid gateway request then writes a Consume.'
+        }
       >
         {(r) => (
           <tr key={r.id}>

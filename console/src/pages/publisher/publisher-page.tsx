@@ -94,23 +94,22 @@ function ItemsOfType({ type }: { type: ItemType }) {
   );
 }
 
-export function PublisherPage() {
+/** Every own item of the four types; until there is one, what to do first instead of an empty table. */
+function MyItems() {
+  const namespaces = usePublishers();
+  const lists = [useMine('mcp'), useMine('skill'), useMine('agent'), useMine('soul')];
+  const none = lists.every((l) => l.data?.length === 0);
   return (
-    <Page
-      title="Publisher"
-      actions={
-        <div className="row">
-          {itemTypes.map((t) => (
-            <Link key={t} className="button" to={`/publisher/new/${t}`}>
-              New {typeLabels[t].replace(/s$/, '')}
-            </Link>
-          ))}
-        </div>
-      }
-    >
-      <Namespaces />
-      <section className="panel">
-        <h2>My items</h2>
+    <section className="panel">
+      <h2>My items</h2>
+      {none ? (
+        <Empty>
+          No items yet.{' '}
+          {namespaces.data?.length
+            ? 'Start a draft with one of the New buttons at the top of this page.'
+            : 'Create a namespace above, then start a draft with one of the New buttons at the top of this page.'}
+        </Empty>
+      ) : (
         <div className="table-wrap">
           <table aria-label="My items" className="data-table" ref={labelMyItems}>
             <thead>
@@ -127,7 +126,27 @@ export function PublisherPage() {
             </tbody>
           </table>
         </div>
-      </section>
+      )}
+    </section>
+  );
+}
+
+export function PublisherPage() {
+  return (
+    <Page
+      title="Publisher"
+      actions={
+        <div className="row">
+          {itemTypes.map((t) => (
+            <Link key={t} className="button" to={`/publisher/new/${t}`}>
+              New {typeLabels[t].replace(/s$/, '')}
+            </Link>
+          ))}
+        </div>
+      }
+    >
+      <Namespaces />
+      <MyItems />
     </Page>
   );
 }
