@@ -212,6 +212,8 @@ describe('the account pages', () => {
     const page = await w.newPage();
     await signIn(page, user.email, TEST_PASSWORD, '/account/quota');
     await page.getByText(/Today: 3 of 1,000 requests/).waitFor();
+    // What the quota covers, so it is not read as the gateway's limit.
+    await page.getByText(/Gateway calls \(\/v1\) are not counted here/).waitFor();
     const rows = page.getByTestId('chart-data').locator('tbody tr');
     await rows.first().waitFor({ state: 'attached' });
     expect(await rows.count()).toBe(30);

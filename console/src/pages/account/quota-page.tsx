@@ -113,6 +113,11 @@ export function QuotaPage() {
   return (
     <Page title="Daily quota">
       <AccountTabs />
+      <p className="muted">
+        Counts the catalog API requests (<code>/api/v1</code>) your API keys make, all keys together, and starts again
+        at 00:00 UTC. Gateway calls (<code>/v1</code>) are not counted here: their project's quota and the
+        organization's wallet govern them.
+      </p>
       {usage.isPending ? <Loading /> : null}
       <FormError error={usage.error} />
       {usage.data ? <UsageChart usage={usage.data} /> : null}
