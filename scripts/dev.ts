@@ -106,3 +106,9 @@ say(
     `${config.publicBaseUrl}/api/v1/api-keys {name} with "Authorization: Bearer <accessToken>" answers the ock_ ` +
     'token once (or the console\'s API keys page; README "First API key")',
 );
+// The key above is the account's: the gateway refuses it (403), so say how to get the one it takes.
+say(
+  `Gateway key (/v1/**): POST ${config.publicBaseUrl}/api/projects/from-template {templateId, name} answers a ` +
+    'project with its own key in apiKeys[0].token, and the Admin funds the wallet with POST ' +
+    `${config.publicBaseUrl}/api/organization/wallet/recharge {amount} (README "First gateway calls")`,
+);

@@ -188,13 +188,13 @@ export async function openCharge(
       }
       return charge;
     case 'balance':
-      throw insufficientBalance();
+      throw insufficientBalance(input.reserveMicros);
     case 'inactive':
       throw walletInactive();
     case 'backlog':
       throw ledgerBacklogged();
     case 'quota':
-      throw quotaExceeded(rejection(admission.limit as QuotaLimitName, at, admission.monthStart));
+      throw quotaExceeded(rejection(admission.limit as QuotaLimitName, at, admission.monthStart), caller.projectId);
   }
 }
 

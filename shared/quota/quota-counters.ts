@@ -142,9 +142,13 @@ const messages: Record<QuotaLimitName, string> = {
   requestsPerMinute: 'The project is over its requests-per-minute limit.',
 };
 
-/** The 429 a route answers for a rejected admission, rendered in the route family's shape. */
-export function quotaExceeded(admission: Extract<Admission, { admitted: false }>): AppError {
-  return new AppError('Project.QuotaExceeded', 429, messages[admission.limit], {
+/** The 429 a route answers for a rejected admission, rendered in the route family's shape. A key's holder is often
+ * not the person who sets the project's limits, so it says who can and where. */
+export function quotaExceeded(admission: Extract<Admission, { admitted: false }>, projectId: string): AppError {
+  const who =
+    ` An Admin of its organization or the project's Owner changes its limits: POST /api/projects/${projectId}/quota ` +
+    "or the console's project page.";
+  return new AppError('Project.QuotaExceeded', 429, messages[admission.limit] + who, {
     headers: { 'retry-after': String(admission.retryAfterSeconds) },
     details: { limit: admission.limit },
   });

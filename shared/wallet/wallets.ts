@@ -4,7 +4,7 @@ import { eq, isNull, sql } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../db/client.js';
 import { organizations, organizationWallets, walletAlertSettings } from '../db/schema/index.js';
 import { AppError, notFound } from '../errors/app-error.js';
-import { MICROS_PER_UNIT } from './money.js';
+import { formatMicros, MICROS_PER_UNIT } from './money.js';
 
 export type Wallet = typeof organizationWallets.$inferSelect;
 
@@ -15,8 +15,17 @@ export const DEFAULT_MESSAGE_TEMPLATE = 'Your ockhub wallet balance has fallen b
 export const DEFAULT_MAX_DAILY_ALERTS = 3;
 
 export const walletNotFound = () => notFound('Wallet.NotFound', 'This organization has no wallet.');
-export const insufficientBalance = () =>
-  new AppError('Wallet.InsufficientBalance', 402, 'The organization wallet balance is too low for this request.');
+/** The 402 of a gateway request whose hold (`heldMicros`, its most possible cost) the available balance cannot cover. */
+export const insufficientBalance = (heldMicros: bigint) =>
+  new AppError(
+    'Wallet.InsufficientBalance',
+    402,
+    `The organization wallet's available balance does not cover this request, which holds up to ` +
+      `${formatMicros(heldMicros)} ${DEFAULT_CURRENCY} while it runs (its most possible cost; what it does not use ` +
+      'goes back when it ends). Add money to the wallet (a platform Admin recharges it, an organization Admin redeems ' +
+      'a top-up code with POST /api/organization/wallet/redeem), or ask for less: a lower max_tokens, max_uses on ' +
+      'server tools (docs/gateway.md, "The reservation bound").',
+  );
 export const walletInactive = () => new AppError('Wallet.Inactive', 402, 'The organization wallet is not active.');
 
 /** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */

@@ -56,6 +56,15 @@ describe('admission', () => {
     expect((await quotaCountersOf(h.ctx).readUsage(caller.projectId)).day.requestCount).toBe(33);
   });
 
+  it('answers 402 naming what the request holds and how to add money or ask for less', async () => {
+    const caller = await projectOf('1', {});
+    const refused = await openCharge(h.ctx, caller, { operation: 'messages', reserveMicros: usd('2.5') }).catch(
+      (err: Error) => err,
+    );
+    expect(refused).toMatchObject({ code: 'Wallet.InsufficientBalance', status: 402 });
+    expect((refused as Error).message).toMatch(/holds up to 2\.5 USD .*top-up code .*max_tokens, max_uses/);
+  });
+
   it('names the first limit reached in seed order, with the seconds until it resets', async () => {
     const caller = await projectOf('10', { dailyTokenLimit: 100, requestsPerMinuteLimit: 1, enforceQuota: true });
     const first = await openCharge(h.ctx, caller, { operation: 'messages', reserveMicros: usd('0.01') });

@@ -74,6 +74,16 @@ describe('unknown routes', () => {
     expect(JSON.parse(res.text).detail).toMatch(/routes start with \/v1 \(\/v1\/chat\/completions\)/);
   });
 
+  it("names the served gateway routes when a client asks for an API it does not serve (OpenAI's Responses)", async () => {
+    const res = await h.http.post('/v1/responses').send({});
+    expect([res.status, res.body.error.message]).toEqual([
+      404,
+      expect.stringMatching(
+        /^No route for POST \/v1\/responses\. The gateway serves .*\/v1\/chat\/completions.*Compatibility/,
+      ),
+    ]);
+  });
+
   it('adds no hint to other unknown paths', async () => {
     const res = await h.http.get('/api/v1/no-such-thing/at/all');
     expect(JSON.parse(res.text).detail).toBe('No route for GET /api/v1/no-such-thing/at/all.');

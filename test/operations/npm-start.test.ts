@@ -31,7 +31,7 @@ beforeAll(async () => {
   base = `http://localhost:${port}`;
   dev = await startProcess(env, {
     script: 'scripts/dev.ts',
-    readyLine: /\[ockhub\] API key: /,
+    readyLine: /\[ockhub\] Gateway key /,
     readyWithinMs: 120_000,
     extraEnv: {
       DATABASE_URL: database.toString(),
@@ -72,12 +72,17 @@ async function signIn() {
 const systemTemplates = async (admin: Record<string, string>) =>
   (await json<{ data: Named[] }>('/api/project-templates', { headers: admin })).body.data.filter((t) => t.isSystem);
 
-it('prints the URL, the Admin e-mail, how to get a key, and where the simulated provider listens', () => {
+it('prints the URL, the Admin e-mail, how to get a key and a gateway key, and where the simulated provider listens', () => {
   const lines = dev.logs.join('').split('\n');
   expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\[ockhub\\] ready: ${base} `)));
   expect(lines).toContainEqual(expect.stringContaining(`[ockhub] Admin: ${adminEmail}`));
   expect(lines).toContainEqual(
     expect.stringMatching(/^\[ockhub\] API key: POST .*\/api\/v1\/auth\/login .* POST .*\/api\/v1\/api-keys /),
+  );
+  expect(lines).toContainEqual(
+    expect.stringMatching(
+      /^\[ockhub\] Gateway key \(\/v1\/\*\*\): POST .*\/api\/projects\/from-template .*\/wallet\/recharge/,
+    ),
   );
   expect(lines).toContainEqual(
     expect.stringMatching(/^\[ockhub\] simulated provider at http:\/\/127\.0\.0\.1:\d+ serves every upstream/),

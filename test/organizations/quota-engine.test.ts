@@ -213,9 +213,14 @@ describe('the quota engine', () => {
     }
   });
 
-  it('renders a rejection as 429 Project.QuotaExceeded with Retry-After', () => {
-    const err = quotaExceeded({ admitted: false, limit: 'monthlyTokens', retryAfterSeconds: 42 });
+  it('renders a rejection as 429 Project.QuotaExceeded with Retry-After, saying who changes the limits and where', () => {
+    const projectId = '00000000-0000-4000-8000-000000000042';
+    const err = quotaExceeded({ admitted: false, limit: 'monthlyTokens', retryAfterSeconds: 42 }, projectId);
     expect(err).toMatchObject({ code: 'Project.QuotaExceeded', status: 429, headers: { 'retry-after': '42' } });
+    expect(err.message).toBe(
+      "The project has used its monthly token quota. An Admin of its organization or the project's Owner changes " +
+        `its limits: POST /api/projects/${projectId}/quota or the console's project page.`,
+    );
   });
 
   it('refuses a negative or fractional token count', async () => {
