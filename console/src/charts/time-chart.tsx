@@ -47,6 +47,22 @@ const valueAxisSize: uPlot.Axis.Size = (self, values) => {
   return Math.max(70, Math.ceil(text) + 20);
 };
 
+const DAY = 86_400;
+
+/**
+ * The time axis's labels in UTC and in ISO order, as every other date in the console: uPlot's own are local time in
+ * US order ("10/27 2026", "2pm"). Each row: the smallest tick step it serves, the label, then the label when the
+ * year, month, day, hour, minute or second rolls over (null: none), then 1 (append that to the label).
+ */
+const utcAxisLabels: uPlot.Axis.TimeValuesConfig = [
+  [DAY * 365, '{YYYY}', null, null, null, null, null, null, 1],
+  [DAY * 28, '{YYYY}-{MM}', null, null, null, null, null, null, 1],
+  [DAY, '{MM}-{DD}', '\n{YYYY}', null, null, null, null, null, 1],
+  [60, '{HH}:{mm}', '\n{YYYY}-{MM}-{DD}', null, '\n{MM}-{DD}', null, null, null, 1],
+  [1, '{HH}:{mm}:{ss}', '\n{YYYY}-{MM}-{DD}', null, '\n{MM}-{DD}', null, null, null, 1],
+];
+const utcDate = (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
+
 const defaultTime = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
 
 export function TimeChart({ title, times, series, height = 240, formatTime = defaultTime }: Props) {
@@ -61,7 +77,11 @@ export function TimeChart({ title, times, series, height = 240, formatTime = def
         legend: { show: false },
         cursor: { show: true, drag: { x: false, y: false } },
         scales: { x: { time: true } },
-        axes: [{ stroke: '#4d5661' }, { stroke: '#4d5661', size: valueAxisSize }],
+        tzDate: utcDate,
+        axes: [
+          { stroke: '#4d5661', values: utcAxisLabels },
+          { stroke: '#4d5661', size: valueAxisSize },
+        ],
         series: [
           {},
           ...series.map((s) => {
