@@ -1,12 +1,10 @@
 // The PostgreSQL pool's checkout timeout (a pool that stays busy answers 503 instead of hanging requests), judged only
-// after this process has read what PostgreSQL sent. node-postgres fails a checkout from a timer, and after a stall of
-// this process's own event loop (a long garbage collection, a core taken by other work) Node runs expired timers
-// before the poll phase that reads the sockets: a checkout whose client PostgreSQL had freed during the stall failed
-// as "timeout exceeded when trying to connect", and its request with 503, though the pool was never full that long.
-// Here the timer hands its verdict to setImmediate, which runs after that poll phase, as the API's Redis command
-// timeout does (shared/redis/reply-first-timeout.ts). node-postgres keeps its own timers, set far longer, to clear
+// after this process has read what PostgreSQL sent (shared/time/reply-first-timer.ts): with node-postgres's own
+// timer, a stall of the process's loop failed a checkout whose client had been freed meanwhile, as "timeout exceeded
+// when trying to connect", and its request with 503. node-postgres keeps its own timers, set far longer, to clear
 // what a caller gave up on: a connection attempt that never completes, a place in the queue of waiting checkouts.
 import pg from 'pg';
+import { setReplyFirstTimeout } from '../time/reply-first-timer.js';
 
 /** node-postgres's own limit on a connection attempt and a waiting checkout, once the caller has had its answer. */
 const ABANDONED_CHECKOUT_MS = 30_000;
@@ -40,15 +38,11 @@ export class ReplyFirstPool extends pg.Pool {
   private checkout(): Promise<pg.PoolClient> {
     return new Promise((resolve, reject) => {
       let answered = false;
-      const timer = setTimeout(
-        () =>
-          setImmediate(() => {
-            if (answered) return;
-            answered = true;
-            reject(new Error('timeout exceeded when trying to connect'));
-          }),
-        this.checkoutTimeoutMs,
-      );
+      const timer = setReplyFirstTimeout(() => {
+        if (answered) return;
+        answered = true;
+        reject(new Error('timeout exceeded when trying to connect'));
+      }, this.checkoutTimeoutMs);
       timer.unref();
       super.connect().then(
         (client) => {
