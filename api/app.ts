@@ -8,18 +8,21 @@ import { securityHeaders } from './http/security-headers.js';
 import { acceptedBodyTypes } from './middleware/body-guards.js';
 import { correlationId } from './middleware/correlation-id.js';
 import { errorHandler, unknownRoute } from './middleware/errors.js';
+import { knownCallerForLargeBody } from './middleware/large-body-caller.js';
 import { requestLog } from './middleware/request-log.js';
 import { requestMetrics } from './middleware/request-metrics.js';
 import { mountRoutes } from './routes/index.js';
 
 /** The JSON parser of a path: the first entry whose prefix holds the path. */
 function bodyParsers(ctx: AppContext): { prefix: string; parser: RequestHandler[] }[] {
+  const knownCaller = knownCallerForLargeBody(ctx);
   return [
     // Video creates may carry a reference image of up to 30 MB as a data URL (~40 MB of base64): read it, so the
     // size check answers a clear 400 rather than a 413 from the parser.
-    { prefix: '/v1/videos', parser: jsonBody(48 * 1_048_576) },
-    // Messages may carry base64 images and documents, so the gateway reads larger bodies than the other families.
-    { prefix: '/v1', parser: jsonBody(ctx.config.GATEWAY_BODY_LIMIT_BYTES) },
+    { prefix: '/v1/videos', parser: [knownCaller, ...jsonBody(48 * 1_048_576)] },
+    // Messages may carry base64 images and documents, so the gateway reads larger bodies than the other families,
+    // and only for a known caller past 64 KiB.
+    { prefix: '/v1', parser: [knownCaller, ...jsonBody(ctx.config.GATEWAY_BODY_LIMIT_BYTES)] },
     { prefix: '', parser: jsonBody(ctx.config.BODY_LIMIT_BYTES) },
   ];
 }

@@ -1,12 +1,20 @@
 // The JSON body parser of every route family: body-parser's `json` with a `verify` step that runs on the raw bytes
-// before JSON.parse and refuses what later code cannot take: a charset other than UTF-8 (415) and nesting deeper
-// than MAX_JSON_DEPTH (400 Request.TooDeep: zod, drizzle and the upstream clients recurse, and a 5,000-deep value
-// overflowed the stack). The depth check is one non-recursive pass in which strings are skipped with the native
-// `indexOf`, so it costs little next to JSON.parse (scripts/bench/json-body.ts measures it). Bodies that escape a
-// UTF-16 surrogate are also walked after parsing: an unpaired one is not Unicode text (400 Request.InvalidText).
+// before JSON.parse and refuses what later code cannot take: a charset other than UTF-8 (415), nesting deeper than
+// MAX_JSON_DEPTH (400 Request.TooDeep: zod, drizzle and the upstream clients recurse, and a 5,000-deep value
+// overflowed the stack), and more objects, arrays or values than any real request holds (400 Request.TooManyValues:
+// JSON.parse of 32 MiB of `{}` held the main loop for seconds). The check is one non-recursive pass in which strings
+// are skipped with the native `indexOf`, so it costs little next to JSON.parse (scripts/bench/json-body.ts measures
+// it). Bodies that escape a UTF-16 surrogate are also walked after parsing: an unpaired one is not Unicode text
+// (400 Request.InvalidText).
 import express, { type Request, type RequestHandler } from 'express';
 import { AppError, badRequest } from '../../shared/errors/app-error.js';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../shared/validation/json-depth.js';
+import {
+  type JsonExcess,
+  jsonExcess,
+  MAX_JSON_CONTAINERS,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+} from '../../shared/validation/json-shape.js';
 import { boundInflation } from './inflation-bound.js';
 
 const loneSurrogate = /\p{Cs}/u;
@@ -31,8 +39,29 @@ export function hasLoneSurrogate(value: unknown): boolean {
 /** A surrogate can only arrive escaped (raw surrogate bytes are not UTF-8 and decode to U+FFFD). */
 const mayEscapeSurrogate = (bytes: Buffer) => bytes.includes('\\ud') || bytes.includes('\\uD');
 
-export const tooDeep = () =>
-  badRequest('Request.TooDeep', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`);
+const excessError: Record<JsonExcess, () => AppError> = {
+  depth: () =>
+    badRequest(
+      'Request.TooDeep',
+      `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.`,
+    ),
+  containers: () =>
+    badRequest(
+      'Request.TooManyValues',
+      `The JSON body holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays.`,
+    ),
+  values: () =>
+    badRequest(
+      'Request.TooManyValues',
+      `The JSON body holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values.`,
+    ),
+};
+
+/** Throws the 400 for JSON text (UTF-8 bytes) past the depth, object and array, or value limits of one body. */
+function assertJsonShape(bytes: Uint8Array): void {
+  const excess = jsonExcess(bytes);
+  if (excess) throw excessError[excess]();
+}
 const loneSurrogateText = () =>
   badRequest(
     'Request.InvalidText',
@@ -47,7 +76,7 @@ function verifyJsonBytes(req: Request, _res: unknown, bytes: Buffer, encoding: s
     // RFC 8259: JSON exchanged between systems is UTF-8. The status survives body-parser's wrapping.
     throw new AppError('Request.UnsupportedMediaType', 415, 'Send JSON as UTF-8 (charset=utf-8).');
   }
-  if (jsonDepthExceeds(bytes)) throw tooDeep();
+  assertJsonShape(bytes);
   if (mayEscapeSurrogate(bytes)) (req as MarkedRequest)[surrogateEscapes] = true;
 }
 
@@ -72,7 +101,7 @@ export function jsonBody(limit: number): RequestHandler[] {
 /** JSON carried inside another body (a multipart field), held to the same rules; `invalid` when it does not parse. */
 export function parseJsonText(text: string, invalid: () => AppError): unknown {
   const bytes = Buffer.from(text, 'utf8');
-  if (jsonDepthExceeds(bytes)) throw tooDeep();
+  assertJsonShape(bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);

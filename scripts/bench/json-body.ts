@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { Agent, request } from 'undici';
 import { jsonBody } from '../../api/http/json-body.js';
-import { jsonDepthExceeds } from '../../shared/validation/json-depth.js';
+import { jsonDepthExceeds } from '../../shared/validation/json-shape.js';
 import { reportHeadline } from './headline.js';
 
 const seconds = Number(process.argv[2] ?? 3);

@@ -3,7 +3,7 @@
 // depth. Until a security review, 5,000 levels (or 200,000) overflowed the stack in JSON.stringify of the upstream
 // body, and the caller got 529 "the upstream could not be reached" (an upstream failure in the metrics, with no
 // upstream contacted); 129 levels reached the upstream as sent. Now the arguments are held to the body's limit: 400.
-import { MAX_JSON_DEPTH } from '../../shared/validation/json-depth.js';
+import { MAX_JSON_DEPTH } from '../../shared/validation/json-shape.js';
 import { answerMessage, aProjectWithKey } from '../support/gateway.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';

@@ -4,7 +4,7 @@
 // shape, before any recursive code sees the body.
 import type { Response } from 'supertest';
 import { type RouteFamily, routeFamilyOf } from '../../api/http/route-family.js';
-import { MAX_JSON_DEPTH } from '../../shared/validation/json-depth.js';
+import { MAX_JSON_DEPTH } from '../../shared/validation/json-shape.js';
 import { createActors, draftBody } from '../support/catalog-factory.js';
 import { type Expected, hostileBodies, hostileCodes } from '../support/hostile-bodies.js';
 import { bearer } from '../support/identity.js';

@@ -1,5 +1,5 @@
 // Hostile request bodies for the fuzzers: corrupt or unsupported Content-Encodings, charsets other than UTF-8,
-// nesting of 10 / 1,000 / 100,000 levels, huge numbers and lone surrogates. Each says what it must be answered
+// nesting of 10 / 1,000 / 100,000 levels, 100,001 objects, huge numbers and lone surrogates. Each says what it must be answered
 // with (a status and an error code in the route family's shape), or only that it must not be a 5xx.
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 
@@ -20,13 +20,18 @@ export function deeplyNested(depth: number, asArray: boolean): string {
 }
 
 const tooDeep: Expected = { status: 400, code: 'Request.TooDeep', message: /nested deeper than 128 levels/ };
+const tooMany: Expected = {
+  status: 400,
+  code: 'Request.TooManyValues',
+  message: /holds more than 100,000 objects and arrays/,
+};
 const corrupt: Expected = { status: 400, code: 'Request.InvalidEncoding', message: /could not be decompressed/ };
 const unsupported: Expected = { status: 415, code: 'Request.UnsupportedMediaType', message: /UTF-8|not supported/ };
 const loneSurrogate: Expected = { status: 400, code: 'Request.InvalidText', message: /unpaired UTF-16 surrogate/ };
 const tooLarge: Expected = { status: 413, code: 'Request.TooLarge', message: /too large/ };
 
 /** Codes only a hostile body earns: a body that is not hostile must never get one. */
-export const hostileCodes = new Set([tooDeep, corrupt, unsupported, loneSurrogate].map((e) => e.code));
+export const hostileCodes = new Set([tooDeep, tooMany, corrupt, unsupported, loneSurrogate].map((e) => e.code));
 
 let bomb: Buffer | undefined;
 /** 64 MiB of spaces in about 64 KB of gzip: it inflates past every route's body limit. */
@@ -116,6 +121,16 @@ function nesting(field: string): HostileBody[] {
   ];
 }
 
+/** Objects and arrays past the limit of one body (300 KB: under every route's byte limit), and just under it. */
+function counts(field: string): HostileBody[] {
+  // The outer object, the array and n objects.
+  const objects = (n: number) => `{"${field}":[${Array(n).fill('{}').join(',')}]}`;
+  return [
+    { name: '100,001 objects and arrays', body: objects(99_999), expected: tooMany },
+    { name: '100,000 objects and arrays', body: objects(99_998) },
+  ];
+}
+
 function numbers(field: string): HostileBody[] {
   const with_ = (literal: string) => `{"${field}":${literal}}`;
   return [
@@ -142,5 +157,12 @@ function surrogates(field: string): HostileBody[] {
 
 /** Every hostile body for a route whose first documented JSON field is `field`. */
 export function hostileBodies(field = 'name'): HostileBody[] {
-  return [...encodings(field), ...charsets(field), ...nesting(field), ...numbers(field), ...surrogates(field)];
+  return [
+    ...encodings(field),
+    ...charsets(field),
+    ...nesting(field),
+    ...counts(field),
+    ...numbers(field),
+    ...surrogates(field),
+  ];
 }

@@ -2,7 +2,13 @@
 // prompt; tool messages become tool_result blocks of one user turn; tool_calls become tool_use blocks; a JSON
 // response_format becomes a forced tool whose input is the answer; reasoning_effort turns thinking on.
 import { badRequest } from '../../errors/app-error.js';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../validation/json-depth.js';
+import {
+  JsonBudget,
+  type JsonExcess,
+  MAX_JSON_CONTAINERS,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+} from '../../validation/json-shape.js';
 import type { ModelEntry } from '../model-registry.js';
 import type { ChatCompletionRequest, ChatMessage } from './chat-request.js';
 
@@ -46,7 +52,18 @@ function userBlocks(message: Extract<ChatMessage, { role: 'user' }>, i: number):
   });
 }
 
-function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>, i: number): Block[] {
+/** What the tool calls' arguments (JSON inside strings, which the body's own scan skips) may not exceed in all. */
+const argumentsExcess: Record<JsonExcess, string> = {
+  depth: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+  containers: `must not bring the tool calls' arguments past ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays in all`,
+  values: `must not bring the tool calls' arguments past ${MAX_JSON_VALUES.toLocaleString('en-US')} values in all`,
+};
+
+function assistantBlocks(
+  message: Extract<ChatMessage, { role: 'assistant' }>,
+  i: number,
+  argumentsBudget: JsonBudget,
+): Block[] {
   const blocks: Block[] = [];
   const text =
     typeof message.content === 'string'
@@ -55,10 +72,10 @@ function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>, i
   if (text) blocks.push({ type: 'text', text });
   for (const [j, call] of (message.tool_calls ?? []).entries()) {
     const param = `messages[${i}].tool_calls[${j}].function.arguments`;
-    // JSON inside a string escapes the body's depth scan; deeper input overflowed JSON.stringify of the upstream body.
-    if (jsonDepthExceeds(Buffer.from(call.function.arguments, 'utf8'))) {
-      throw invalid(param, `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
-    }
+    // JSON inside a string escapes the body's scan: deeper input overflowed JSON.stringify of the upstream body, and
+    // arguments full of `{}` cost JSON.parse seconds (security review #89).
+    const excess = argumentsBudget.charge(Buffer.from(call.function.arguments, 'utf8'));
+    if (excess) throw invalid(param, argumentsExcess[excess]);
     let input: unknown;
     try {
       input = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
@@ -76,6 +93,7 @@ function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>, i
 function turnsOf(messages: ChatMessage[]): { system: Block[]; turns: Turn[] } {
   const system: Block[] = [];
   const turns: Turn[] = [];
+  const argumentsBudget = new JsonBudget();
   const push = (role: Turn['role'], content: Block[]) => {
     const last = turns.at(-1);
     // One by one: a spread of hundreds of thousands of parts overflows the call stack.
@@ -89,7 +107,7 @@ function turnsOf(messages: ChatMessage[]): { system: Block[]; turns: Turn[] } {
     } else if (m.role === 'user') {
       push('user', userBlocks(m, i));
     } else if (m.role === 'assistant') {
-      push('assistant', assistantBlocks(m, i));
+      push('assistant', assistantBlocks(m, i, argumentsBudget));
     } else {
       push('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id, content: textOf(m.content) }]);
     }

@@ -1,5 +1,5 @@
 import { hasLoneSurrogate } from '../../api/http/json-body.js';
-import { jsonDepthExceeds } from '../../shared/validation/json-depth.js';
+import { JsonBudget, jsonDepthExceeds, jsonExcess } from '../../shared/validation/json-shape.js';
 
 const exceeds = (text: string, limit: number) => jsonDepthExceeds(Buffer.from(text, 'utf8'), limit);
 
@@ -26,6 +26,39 @@ describe('jsonDepthExceeds (the pre-parse depth scan)', () => {
   it('leaves truncated or malformed JSON to the parser', () => {
     expect(exceeds('{"a":"unterminated [[[[[[[[', 2)).toBe(false);
     expect(exceeds(']]]]]][[[', 2)).toBe(false);
+  });
+});
+
+describe('jsonExcess (objects, arrays and values of one body)', () => {
+  const list = (item: string, n: number) => Buffer.from(`{"a":[${Array(n).fill(item).join(',')}]}`);
+
+  it('allows 100,000 objects and arrays and refuses one more', () => {
+    // The outer object, the array, and n more.
+    expect(jsonExcess(list('{}', 99_998))).toBeUndefined();
+    expect(jsonExcess(list('{}', 99_999))).toBe('containers');
+    expect(jsonExcess(list('[]', 99_999))).toBe('containers');
+  });
+
+  it('counts values by objects, arrays and commas, and refuses past 1,000,000', () => {
+    // The outer object, the array, and n numbers: n + 2 values.
+    expect(jsonExcess(list('0', 999_998))).toBeUndefined();
+    expect(jsonExcess(list('0', 999_999))).toBe('values');
+    expect(jsonExcess(list('"x"', 999_999))).toBe('values');
+  });
+
+  it('does not count brackets and commas inside strings', () => {
+    expect(jsonExcess(Buffer.from(JSON.stringify({ a: '{},'.repeat(2_000_000) })))).toBeUndefined();
+  });
+
+  it('judges depth first, as before', () => {
+    expect(jsonExcess(Buffer.from(`${'['.repeat(200_000)}${']'.repeat(200_000)}`))).toBe('depth');
+  });
+
+  it('charges one budget across several texts', () => {
+    const budget = new JsonBudget();
+    const half = Buffer.from(`[${Array(60_000).fill('{}').join(',')}]`);
+    expect(budget.charge(half)).toBeUndefined();
+    expect(budget.charge(half)).toBe('containers');
   });
 });
 

@@ -1,0 +1,159 @@
+// What a gateway body may cost the API before its route runs (security review #89). Before: bodies were read and
+// parsed before authentication up to 32 MiB (48 MiB on /v1/videos), and JSON.parse of 32 MiB of `[{},{},…]` held the
+// main loop for 3 to 5 s, so eight requests sent with no account stalled the API for half a minute. Now a body past
+// 64 KiB is read only for a known caller, and every body (and every chat tool call's arguments, in all) is held to
+// 100,000 objects and arrays and 1,000,000 values before anything parses it.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { answerMessage, aProjectWithKey } from '../support/gateway.js';
+import { createHarness, type Harness } from '../support/harness.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+
+let upstream: LoopbackServer;
+let h: Harness;
+let server: http.Server;
+let port: number;
+let key: string;
+beforeAll(async () => {
+  upstream = await startLoopbackServer((_req, res) => answerMessage(res, 10));
+  h = await createHarness({ UPSTREAM_MESSAGES_URL: upstream.origin, UPSTREAM_MESSAGES_KEY: 'k' });
+  ({ key } = await aProjectWithKey(h, '1'));
+  server = h.app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await h?.close();
+  await upstream?.close();
+});
+
+type Answer = { status: number; body: Record<string, unknown> };
+
+/**
+ * Sends the headers and only the first `sent` bytes of a body declared as `declared` bytes (or chunked), and never
+ * the rest: it resolves only if the API answers without waiting for the whole body.
+ */
+function answerBeforeBody(path: string, headers: Record<string, string>, declared: number | 'chunked', sent: number) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          ...(declared === 'chunked' ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(declared) }),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') });
+          req.destroy();
+        });
+      },
+    );
+    req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
+    req.write(Buffer.concat([Buffer.from('[{}'), Buffer.from(',{}'.repeat(Math.floor((sent - 3) / 3)))]));
+  });
+}
+
+describe('a large gateway body from an unknown caller', () => {
+  it.each<{ path: string; headers: Record<string, string> }>([
+    { path: '/v1/messages', headers: {} },
+    { path: '/v1/messages', headers: { 'x-api-key': 'ock_not-a-key' } },
+    { path: '/v1/chat/completions', headers: { authorization: 'Bearer ock_not-a-key' } },
+    { path: '/v1/videos', headers: {} },
+  ])('$path $headers: 401 before the body is read', async ({ path, headers }) => {
+    const answer = await answerBeforeBody(path, headers, 32 * 1_048_576, 256 * 1024);
+    expect(answer.status).toBe(401);
+  });
+
+  it('a chunked body (no declared length) counts as large', async () => {
+    const answer = await answerBeforeBody('/v1/messages', {}, 'chunked', 16 * 1024);
+    expect(answer.status).toBe(401);
+    expect(answer.body).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+  });
+
+  it('a small body keeps the order of every route: malformed JSON is a 400 before the missing key', async () => {
+    const res = await h.http.post('/v1/messages').set('content-type', 'application/json').send('{"model":');
+    expect(res.status).toBe(400);
+  });
+
+  it('a known caller’s large body is read and parsed', async () => {
+    const res = await h.http
+      .post('/v1/messages')
+      .set('x-api-key', key)
+      .set('content-type', 'application/json')
+      .send(`{"model":"claude-haiku-4-5","pad":"${'a'.repeat(200_000)}",`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/JSON/);
+  });
+});
+
+describe('objects, arrays and values one body may hold', () => {
+  const messages = (extra: string) =>
+    `{"model":"claude-haiku-4-5","max_tokens":8,"messages":[{"role":"user","content":"hi"}],"metadata":{"x":${extra}}}`;
+
+  it('100,001 objects and arrays: 400 in the family shape, the upstream not called', async () => {
+    const before = upstream.requests.length;
+    const res = await h.http
+      .post('/v1/messages')
+      .set('x-api-key', key)
+      .set('content-type', 'application/json')
+      .send(messages(`[${Array(99_996).fill('{}').join(',')}]`));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(res.body.error.message).toBe('The JSON body holds more than 100,000 objects and arrays.');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('more than 1,000,000 values: 400 in the gateway family shape', async () => {
+    const res = await h.http
+      .post('/v1/chat/completions')
+      .set('authorization', `Bearer ${key}`)
+      .set('content-type', 'application/json')
+      .send(messages(`[${Array(1_000_000).fill('0').join(',')}]`));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'Request.TooManyValues', message: /more than 1,000,000 values/ });
+  });
+
+  it('the same on the catalog family, for a caller with no account', async () => {
+    const res = await h.http
+      .post('/api/v1/auth/login')
+      .set('content-type', 'application/json')
+      .send(`[${Array(100_001).fill('{}').join(',')}]`);
+    expect(res.status).toBe(400);
+    expect(res.body.title).toBe('Request.TooManyValues');
+  });
+
+  it('chat tool calls: their arguments (JSON inside strings) are held to the same limits in all', async () => {
+    const args = `[${Array(60_000).fill('{}').join(',')}]`;
+    const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: args } });
+    const before = upstream.requests.length;
+    const res = await h.http
+      .post('/v1/chat/completions')
+      .set('authorization', `Bearer ${key}`)
+      .send({
+        model: 'claude-haiku-4-5',
+        max_tokens: 8,
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', tool_calls: [call('a')] },
+          { role: 'tool', tool_call_id: 'a', content: 'ok' },
+          { role: 'assistant', tool_calls: [call('b')] },
+          { role: 'tool', tool_call_id: 'b', content: 'ok' },
+        ],
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(
+      /^messages\[3\]\.tool_calls\[0\]\.function\.arguments: .*past 100,000 objects and arrays in all/,
+    );
+    expect(upstream.requests.length).toBe(before);
+  });
+});
