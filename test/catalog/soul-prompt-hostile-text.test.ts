@@ -15,7 +15,11 @@ beforeAll(async () => {
   h = await createHarness();
   a = await createActors(h);
   port = await freePort();
-  api = await startProcess(h.env, { script: 'api/server.ts', readyLine: /API listening/, extraEnv: { PORT: String(port) } });
+  api = await startProcess(h.env, {
+    script: 'api/server.ts',
+    readyLine: /API listening/,
+    extraEnv: { PORT: String(port) },
+  });
 }, 60_000);
 afterAll(async () => {
   await api?.stop();

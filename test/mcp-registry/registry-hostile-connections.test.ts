@@ -58,7 +58,10 @@ it('reads arguments, headers and environment values full of unclosed ${ at once,
           { type: 'positional', value: `--key={API_KEY}${unclosed}`, variables: { API_KEY: { isSecret: true } } },
         ],
       },
-      { identifier: 'weather-py', environmentVariables: expect.arrayContaining([{ name: 'TOKEN', value: `${unclosed}x` }]) },
+      {
+        identifier: 'weather-py',
+        environmentVariables: expect.arrayContaining([{ name: 'TOKEN', value: `${unclosed}x` }]),
+      },
     ],
     remotes: [{ url: 'https://mcp.example.com/', headers: [{ name: 'X-Key', value: `Bearer ${unclosed}` }] }],
   });
@@ -69,11 +72,14 @@ it('reads a uvx package whose version is a long run of .1 with a bad end at once
     { transport: 'stdio', command: 'uvx', args: ['weather-py==1' + '.1'.repeat(100_000) + '!'] },
     { transport: 'stdio', command: 'uvx', args: ['other-py==1.2.3rc1'] },
   ]`);
-  expect(json).toMatchObject({ packages: [{ identifier: 'other-py', version: '1.2.3rc1', registryType: 'pypi' }] });
-  expect((json?.packages as unknown[]).length).toBe(1);
+  expect(json?.packages).toEqual([
+    expect.objectContaining({ identifier: 'other-py', version: '1.2.3rc1', registryType: 'pypi' }),
+  ]);
 }, 30_000);
 
 it('keeps placeholders beside empty, unknown and unclosed ones as the pattern did', async () => {
-  const json = await serverJsonApart(`[{ transport: 'stdio', command: 'npx', args: ['w', '\${}\${API_KEY}\${NOPE}$\${API_KEY}}{\${'] }]`);
+  const json = await serverJsonApart(
+    `[{ transport: 'stdio', command: 'npx', args: ['w', '\${}\${API_KEY}\${NOPE}$\${API_KEY}}{\${'] }]`,
+  );
   expect(json).toMatchObject({ packages: [{ packageArguments: [{ value: '${}{API_KEY}${NOPE}${API_KEY}}{${' }] }] });
 }, 30_000);
