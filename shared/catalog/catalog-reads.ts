@@ -95,6 +95,8 @@ export async function listCategories(db: Database, type: ItemType) {
 export async function soulPrompt(db: Database, slug: string): Promise<string> {
   const { item, currentVersion } = await getPublishedItem(db, 'soul', slug);
   const soulMd = (currentVersion.payload as { soulMd?: string } | null)?.soulMd;
-  const body = (soulMd?.trim() ? soulMd : (item.description as string)).replace(/\s+$/, '');
+  // trimEnd, not /\s+$/: the pattern retries from every character of a whitespace run inside the text, quadratic in
+  // the run (a 100,000-character SOUL.md held the main loop for 18 s per read, security review #90).
+  const body = (soulMd?.trim() ? soulMd : (item.description as string)).trimEnd();
   return `# ${item.name}\n\n${item.summary}\n\n${body}\n`;
 }

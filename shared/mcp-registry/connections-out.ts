@@ -20,15 +20,29 @@ export function inputOf(field: ConfigField): Input {
   };
 }
 
-/** `${NAME}` of a config field becomes the registry's `{NAME}` with that field in `variables`. */
+/**
+ * `${NAME}` of a config field becomes the registry's `{NAME}` with that field in `variables`. A scan with indexOf,
+ * not /\$\{([^}]+)\}/g: the pattern reads to the end of the text from every `${` that no `}` closes, quadratic in
+ * the text, and this runs at every registry read (a server's stored arguments and headers cost ~0.9 s a read,
+ * security review #91). Once no `}` follows, no later `${` can close either.
+ */
 function templated(text: string, fields: Fields): Input & { value: string } {
   const variables: Record<string, Input> = {};
-  const value = text.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
-    const field = fields.get(name);
-    if (!field) return whole;
-    variables[name] = inputOf(field);
-    return `{${name}}`;
-  });
+  let value = '';
+  let copied = 0;
+  for (let open = text.indexOf('${'); open >= 0; ) {
+    const close = text.indexOf('}', open + 2);
+    if (close < 0) break;
+    const name = text.slice(open + 2, close);
+    const field = name ? fields.get(name) : undefined;
+    if (field) {
+      variables[name] = inputOf(field);
+      value += `${text.slice(copied, open)}{${name}}`;
+      copied = close + 1;
+    }
+    open = text.indexOf('${', name ? close + 1 : open + 1);
+  }
+  value += text.slice(copied);
   return { value, ...(Object.keys(variables).length > 0 ? { variables } : {}) };
 }
 
@@ -80,7 +94,9 @@ function uvxLine(args: string[]): CommandLine | undefined {
   }
   const spec = args[at];
   if (!spec) return undefined;
-  const match = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:(?:==|@)(\d+(?:\.\d+)*(?:[A-Za-z0-9.+-]*)?))?$/.exec(spec);
+  // The version is a digit and then version characters: `\d+(?:\.\d+)*[A-Za-z0-9.+-]*` said the same with overlapping
+  // parts, which backtrack quadratically over a long `1.1.1…!` (#91).
+  const match = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:(?:==|@)(\d[A-Za-z0-9.+-]*))?$/.exec(spec);
   if (!match) return undefined;
   return { identifier: match[1] as string, version: match[2], runtimeArgs, packageArgs: args.slice(at + 1) };
 }
