@@ -61,7 +61,7 @@ describe('the project page', () => {
     expect(await keyRow.count()).toBe(1);
     expect(await keyRow.locator('code').textContent()).toMatch(/^ock_\w+…$/);
     expect(await keyRow.locator('td').nth(6).textContent()).toBe('never');
-    await checkPage(page, 'project');
+    await checkPage(page, 'project-members-and-keys');
 
     await row.getByRole('button', { name: 'Remove', exact: true }).click();
     await row.getByRole('button', { name: `Remove ${joinerName} from the project` }).click();
