@@ -78,7 +78,7 @@ describe('the organization pages', () => {
     await admin.getByLabel('Project name').fill('First light');
     await admin.getByRole('button', { name: 'Create project' }).click();
     await admin.getByRole('status').filter({ hasText: 'Project First light created.' }).getByRole('link').click();
-    await admin.getByRole('heading', { name: 'First light', level: 2 }).waitFor();
+    await admin.getByRole('heading', { name: 'First light', level: 1 }).waitFor();
     const projectId = new URL(admin.url()).pathname.split('/').pop() ?? '';
     await admin.getByRole('link', { name: 'make an API key for this project' }).click();
     await admin.waitForURL(`**/account/keys?project=${projectId}`);
@@ -458,8 +458,8 @@ describe('the organization pages', () => {
     await table.locator('tr', { hasText: 'Recharge' }).waitFor({ state: 'detached' });
     expect(await table.locator('tbody tr').count()).toBe(1);
     const today = new Date().toISOString().slice(0, 10);
-    await admin.getByLabel('From').fill(today);
-    await admin.getByLabel('To', { exact: true }).fill(today);
+    await admin.getByLabel('From (UTC day)').fill(today);
+    await admin.getByLabel('To (UTC day, included)').fill(today);
     expect(await table.locator('tbody tr').count()).toBe(1);
     const [download] = await Promise.all([
       admin.waitForEvent('download'),

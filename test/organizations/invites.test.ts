@@ -52,7 +52,26 @@ describe('POST /api/organization/invite-tokens', () => {
     expect(days).toBeLessThan(7.01);
   });
 
+  it('binds a token to an e-mail (any letter case): that address may accept it, another one gets 403', async () => {
+    const email = uniqueEmail('bound');
+    const res = await h.http
+      .post('/api/organization/invite-tokens')
+      .set(inOrg(org.admin, org.id))
+      .send({ email: email.toUpperCase() });
+    expect(res.status).toBe(201);
+    expect(res.body.data.email).toBe(email);
+    const preview = await h.http.get(`/api/organization/invites/${res.body.data.token}`);
+    expect(preview.body.data.email).toBe(email);
+    const accept = (as: string) =>
+      h.http
+        .post(`/api/organization/invites/${res.body.data.token}/accept`)
+        .send({ email: as, name: 'Bound Person', password: 'a-long-enough-password' });
+    expectEnvelopeError(await accept(uniqueEmail('other')), 403, 'Invite.EmailMismatch');
+    expect((await accept(email)).status).toBe(201);
+  });
+
   it.each([
+    { email: 'not-an-address' },
     { maxUsageCount: 0 },
     { maxUsageCount: 1.5 },
     { expiresAt: 'tomorrow' },

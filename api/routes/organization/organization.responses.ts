@@ -33,7 +33,10 @@ export const inviteToken = z
     organizationId: z.uuid(),
     description: z.string().optional(),
     role: role.meta({ description: 'The organization role an accepted invite grants.' }),
-    email: z.string().optional().meta({ description: 'A bulk invite: only this e-mail may accept.' }),
+    email: z
+      .string()
+      .optional()
+      .meta({ description: 'Only this e-mail may accept (issued with `email`, or in bulk).' }),
     maxUsageCount: z.number().int().min(1),
     usageCount: count,
     expiresAt: timestamp,

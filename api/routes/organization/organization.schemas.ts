@@ -1,5 +1,6 @@
 // Request bodies and queries of the organization routes (`/api/organizations`, `/api/organization/**`).
 import { z } from 'zod';
+import { normalizeEmail } from '../../../shared/identity/accounts.js';
 import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
 import { displayName } from '../../../shared/validation/display-name.js';
 
@@ -16,6 +17,8 @@ export const inviteTokenBody = z.object({
     .optional(),
   maxUsageCount: z.number().int().min(1).max(10_000).default(1),
   role: organizationRoleSchema.default('Member'),
+  /** Binds the invite to one address (stored as acceptance compares it): only that account may accept it. */
+  email: z.email().max(254).transform(normalizeEmail).optional(),
 });
 
 /** Without a signed-in caller the invitee registers; with one, the body may be empty. */

@@ -1,4 +1,6 @@
-// Previous / next paging with the position written out.
+// Previous / next paging with the position written out, its numbers thousands-formatted ("Page 2 of 25 (1,234 in all)").
+import { formatCount } from '../format.js';
+
 export function Pager(props: {
   page: number;
   pageSize: number;
@@ -17,7 +19,7 @@ export function Pager(props: {
         Previous
       </button>
       <span>
-        Page {props.page} of {pages} ({props.totalOf ?? `${props.total} in all`})
+        Page {formatCount(props.page)} of {formatCount(pages)} ({props.totalOf ?? `${formatCount(props.total)} in all`})
       </span>
       <button type="button" disabled={props.page >= pages} onClick={() => props.onPage(props.page + 1)}>
         Next

@@ -1,33 +1,18 @@
 // The account's API keys: create one (its token shown once, with a copy button), disable, enable and delete.
 // A key may be bound to a project of the current organization (the key for the gateway /v1 routes).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api/http.js';
-import { formatCount, formatTime } from '../../format.js';
 import { useOrganization } from '../../session/organization.js';
-import { ConfirmButton } from '../../ui/confirm-button.js';
 import { ShownOnce } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
-import { FormError, Loading, StatusBadge } from '../../ui/status.js';
+import { FormError, Loading } from '../../ui/status.js';
 import { ProjectChooser } from '../organization/project-chooser.js';
 import { AccountTabs } from './account-tabs.js';
-import { KeyProject } from './key-project.js';
-
-type ApiKey = {
-  id: string;
-  name: string;
-  prefix: string;
-  status: 'enabled' | 'disabled';
-  projectId?: string;
-  createdAt: string;
-  lastUsedAt?: string;
-  usage: { today: number; total: number };
-};
-
-const KEYS = ['api-keys'] as const;
+import { API_KEYS_QUERY, type ApiKey, KeyRow, keyColumns, useApiKeys } from './api-key-rows.js';
 
 function CreateKeyForm() {
   const client = useQueryClient();
@@ -44,7 +29,7 @@ function CreateKeyForm() {
       }),
     onSuccess: () => {
       setName('');
-      void client.invalidateQueries({ queryKey: KEYS });
+      void client.invalidateQueries({ queryKey: API_KEYS_QUERY });
     },
   });
   const submit = (e: FormEvent) => {
@@ -77,71 +62,16 @@ function CreateKeyForm() {
   );
 }
 
-function KeyRow({ apiKey }: { apiKey: ApiKey }) {
-  const client = useQueryClient();
-  const action = useMutation({
-    mutationFn: (what: 'enable' | 'disable' | 'delete') =>
-      what === 'delete'
-        ? api<void>(`/api/v1/api-keys/${apiKey.id}`, { method: 'DELETE' })
-        : api<void>(`/api/v1/api-keys/${apiKey.id}/${what}`, { method: 'POST' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: KEYS }),
-  });
-  return (
-    <tr>
-      <td>{apiKey.name}</td>
-      <td>
-        <code>{apiKey.prefix}…</code>
-      </td>
-      <td>
-        <StatusBadge status={apiKey.status} />
-      </td>
-      <td>{apiKey.projectId ? <KeyProject projectId={apiKey.projectId} /> : 'Catalog API'}</td>
-      <td className="num">{formatCount(apiKey.usage.today)}</td>
-      <td className="num">{formatCount(apiKey.usage.total)}</td>
-      <td>{formatTime(apiKey.lastUsedAt)}</td>
-      <td>
-        <div className="row">
-          {apiKey.status === 'enabled' ? (
-            <button type="button" onClick={() => action.mutate('disable')} disabled={action.isPending}>
-              Disable
-            </button>
-          ) : (
-            <button type="button" onClick={() => action.mutate('enable')} disabled={action.isPending}>
-              Enable
-            </button>
-          )}
-          <ConfirmButton label="Delete" confirmLabel="Delete for good" onConfirm={() => action.mutate('delete')} />
-        </div>
-        <FormError error={action.error} />
-      </td>
-    </tr>
-  );
-}
-
 export function ApiKeysPage() {
-  const keys = useQuery({ queryKey: KEYS, queryFn: () => api<ApiKey[]>('/api/v1/api-keys') });
+  const keys = useApiKeys();
   return (
     <Page title="API keys">
       <AccountTabs />
       <CreateKeyForm />
       {keys.isPending ? <Loading /> : null}
       <FormError error={keys.error} />
-      <DataTable
-        label="API keys"
-        columns={[
-          'Name',
-          'Prefix',
-          'Status',
-          'Use',
-          { label: 'Today', num: true },
-          { label: 'Total', num: true },
-          'Last used',
-          'Actions',
-        ]}
-        rows={keys.data}
-        empty="No API keys yet."
-      >
-        {(k) => <KeyRow key={k.id} apiKey={k} />}
+      <DataTable label="API keys" columns={keyColumns(true)} rows={keys.data} empty="No API keys yet.">
+        {(k) => <KeyRow key={k.id} apiKey={k} withProject />}
       </DataTable>
     </Page>
   );

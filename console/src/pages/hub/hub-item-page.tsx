@@ -28,7 +28,10 @@ function Stats({ item }: { item: ItemDetail }) {
     ['Uses', formatCount(s.usageCount)],
     ['Views', formatCount(s.viewCount)],
     ['Favorites', formatCount(s.favoriteCount)],
-    ['Rating', s.ratingCount ? `${(s.ratingAverage ?? 0).toFixed(2)} (${s.ratingCount})` : 'not rated yet'],
+    [
+      'Rating',
+      s.ratingCount ? `${(s.ratingAverage ?? 0).toFixed(2)} (${formatCount(s.ratingCount)})` : 'not rated yet',
+    ],
   ];
   return (
     <dl className="stat-grid" aria-label="Counts">

@@ -37,7 +37,7 @@ function ItemCard({ type, item }: { type: ItemType; item: ItemSummary }) {
         <span>{formatCount(item.installCount)} installs</span>
         <span>{formatCount(item.viewCount)} views</span>
         {item.ratingAverage ? <span>★ {item.ratingAverage.toFixed(1)}</span> : null}
-        {item.toolCount !== undefined ? <span>{item.toolCount} tools</span> : null}
+        {item.toolCount !== undefined ? <span>{formatCount(item.toolCount)} tools</span> : null}
       </p>
       {item.tags.length > 0 ? (
         <p className="tags">

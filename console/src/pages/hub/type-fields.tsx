@@ -2,7 +2,7 @@
 // tools, resources, prompts, settings and permissions; a skill's bundle files, parameters, dependencies and
 // examples; an agent's or soul's package. VersionContents adds what every version has (license, source, changelog,
 // readme) and, where asked, a soul's SOUL.md: all a moderator must see before approving.
-import { formatBytes } from '../../format.js';
+import { formatBytes, formatCount } from '../../format.js';
 import type { ItemType, VersionDetail } from './hub-api.js';
 
 type Named = { name?: string; title?: string; description?: string } & Record<string, unknown>;
@@ -15,7 +15,7 @@ function NamedList({ title, items }: { title: string; items: Named[] }) {
   return (
     <section>
       <h3>
-        {title} ({items.length})
+        {title} ({formatCount(items.length)})
       </h3>
       <ul className="plain">
         {items.map((i, n) => (
@@ -69,7 +69,7 @@ function SkillFields({ v }: { v: VersionDetail }) {
     <>
       {files.length > 0 ? (
         <section>
-          <h3>Bundle files ({files.length})</h3>
+          <h3>Bundle files ({formatCount(files.length)})</h3>
           <ul className="plain">
             {files.map((f) => (
               <li key={f.path}>

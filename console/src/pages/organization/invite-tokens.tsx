@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, apiData, type Envelope } from '../../api/http.js';
-import { formatTime } from '../../format.js';
+import { formatCount, formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { ShownOnce } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -23,36 +23,49 @@ type InviteToken = {
 
 export const joinLink = (token: string) => `${window.location.origin}/join/${token}`;
 
-function IssueForm({ organizationId }: { organizationId: string }) {
+export type InviteRole = 'Member' | 'Admin';
+
+/** Issues an invite token (`email` binds it to that address); the list of tokens then shows it. */
+export function useIssueInvite(organizationId: string) {
   const client = useQueryClient();
-  const [role, setRole] = useState<'Member' | 'Admin'>('Member');
-  const [uses, setUses] = useState('1');
-  const [days, setDays] = useState('7');
-  const [description, setDescription] = useState('');
-  const issue = useMutation({
-    mutationFn: () =>
+  return useMutation({
+    mutationFn: (body: {
+      role: InviteRole;
+      maxUsageCount?: number;
+      expiresAt?: string;
+      description?: string;
+      email?: string;
+    }) =>
       apiData<InviteToken & { token: string; inviteUrl: string }>('/api/organization/invite-tokens', {
         method: 'POST',
         organizationId,
-        body: {
-          role,
-          maxUsageCount: Number(uses),
-          expiresAt: new Date(Date.now() + Number(days) * 86_400_000).toISOString(),
-          ...(description.trim() ? { description } : {}),
-        },
+        body,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['invite-tokens', organizationId] }),
   });
+}
+
+function IssueForm({ organizationId }: { organizationId: string }) {
+  const [role, setRole] = useState<InviteRole>('Member');
+  const [uses, setUses] = useState('1');
+  const [days, setDays] = useState('7');
+  const [description, setDescription] = useState('');
+  const issue = useIssueInvite(organizationId);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    issue.mutate();
+    issue.mutate({
+      role,
+      maxUsageCount: Number(uses),
+      expiresAt: new Date(Date.now() + Number(days) * 86_400_000).toISOString(),
+      ...(description.trim() ? { description } : {}),
+    });
   };
   return (
     <>
       <form className="row" onSubmit={submit} aria-label="Issue an invite token">
         <Field label="Role">
           {(p) => (
-            <select {...p} value={role} onChange={(e) => setRole(e.target.value as 'Member' | 'Admin')}>
+            <select {...p} value={role} onChange={(e) => setRole(e.target.value as InviteRole)}>
               <option>Member</option>
               <option>Admin</option>
             </select>
@@ -105,7 +118,7 @@ export function InviteTokens({ organizationId }: { organizationId: string }) {
             <td>{t.role}</td>
             <td>{t.email ?? t.description ?? '—'}</td>
             <td>
-              {t.usageCount} of {t.maxUsageCount}
+              {formatCount(t.usageCount)} of {formatCount(t.maxUsageCount)}
             </td>
             <td>{formatTime(t.expiresAt)}</td>
             <td>

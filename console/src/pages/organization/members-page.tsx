@@ -1,5 +1,5 @@
 // Members of the current organization (Admins change roles and remove people; anyone may leave), and for Admins
-// the invite tokens and the CSV bulk invite.
+// the invite by e-mail, the invite tokens and the CSV bulk invite.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, apiData, type Envelope } from '../../api/http.js';
@@ -12,6 +12,7 @@ import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { FormError, Loading, Notice } from '../../ui/status.js';
 import { BulkInvite } from './bulk-invite.js';
+import { EmailInvite } from './email-invite.js';
 import { InviteTokens } from './invite-tokens.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 
@@ -112,6 +113,7 @@ export function MembersPage() {
             <Members organizationId={org.id} isAdmin={org.isAdmin} />
             {org.isAdmin ? (
               <>
+                <EmailInvite organizationId={org.id} />
                 <InviteTokens organizationId={org.id} />
                 <BulkInvite organizationId={org.id} />
               </>

@@ -1,55 +1,42 @@
-// One project: what it is, its quota usage and limits, its members.
-import { useQuery } from '@tanstack/react-query';
+// One project, under its own name and its organization's: its members, the signed-in account's API keys for it, then
+// its quota usage and limits (the long form last, so a phone reaches the members and keys first).
 import { Link, useParams } from 'react-router';
-import { apiData } from '../../api/http.js';
 import { formatTime } from '../../format.js';
-import { useLeaveOnOrganizationSwitch } from '../../session/organization.js';
+import { useLeaveOnOrganizationSwitch, useOrganization } from '../../session/organization.js';
 import { useMe } from '../../session/session.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
+import { ProjectKeys } from './project-keys.js';
+import { ProjectMembers, useProjectMembers } from './project-members.js';
 import { ProjectQuota } from './project-quota.js';
 import { useProject } from './projects-api.js';
 
-type ProjectMember = { userId: string; email: string; name: string; role: 'Owner' | 'Member'; addedAt: string };
+type ShownOrganization = { id: string; name: string; isAdmin: boolean };
 
-function ProjectDetail({
-  projectId,
-  organizationId,
-  isOrgAdmin,
-}: {
-  projectId: string;
-  organizationId: string;
-  isOrgAdmin: boolean;
-}) {
+function ProjectDetail({ projectId, current }: { projectId: string; current: ShownOrganization }) {
   const me = useMe().data;
-  const project = useProject(projectId, organizationId);
-  const members = useQuery({
-    queryKey: ['project-members', projectId],
-    queryFn: () => apiData<ProjectMember[]>(`/api/projects/${projectId}/members`, { organizationId }),
-  });
+  const { organizations } = useOrganization();
+  // A project's routes take its organization from the project; opened by its address, it may be another one of the
+  // account's organizations than the current one: name that one, and act in it (its members, its Admin role).
+  const project = useProject(projectId, current.id);
+  const own = organizations.find((o) => o.id === project.data?.organizationId);
+  const organization = own ? { id: own.id, name: own.name, isAdmin: own.role === 'Admin' } : current;
+  const members = useProjectMembers(projectId, organization.id);
   if (project.isPending) return <Loading />;
   if (!project.data) return <FormError error={project.error} />;
   const isOwner = (members.data ?? []).some((m) => m.userId === me?.id && m.role === 'Owner');
+  const canManage = organization.isAdmin || isOwner;
   return (
     <>
-      <h2>{project.data.name}</h2>
       <p className="muted">
-        Created {formatTime(project.data.createdAt)} · <Link to={`/gateway/${projectId}`}>gateway activity</Link> ·{' '}
-        <Link to={`/account/keys?project=${projectId}`}>make an API key for this project</Link>
+        A project of {organization.name} · created {formatTime(project.data.createdAt)} ·{' '}
+        <Link to={`/gateway/${projectId}`}>gateway activity</Link>
       </p>
-      <ProjectQuota projectId={projectId} organizationId={organizationId} canManage={isOrgAdmin || isOwner} />
-      <section className="panel">
-        <h2>Project members</h2>
-        <FormError error={members.error} />
-        <ul className="plain">
-          {(members.data ?? []).map((m) => (
-            <li key={m.userId}>
-              {m.name} <span className="muted">{m.email}</span> — {m.role}
-            </li>
-          ))}
-        </ul>
-      </section>
+      {project.data.description ? <p>{project.data.description}</p> : null}
+      <ProjectMembers projectId={projectId} organizationId={organization.id} canManage={canManage} members={members} />
+      <ProjectKeys projectId={projectId} />
+      <ProjectQuota projectId={projectId} organizationId={organization.id} canManage={canManage} />
     </>
   );
 }
@@ -57,12 +44,13 @@ function ProjectDetail({
 export function ProjectPage() {
   const { projectId = '' } = useParams();
   useLeaveOnOrganizationSwitch('/org/projects', true);
+  const { current } = useOrganization();
+  // The heading is the project's name (the same cached read as the detail's); "Project" only until it arrives.
+  const project = useProject(projectId, current?.id);
   return (
-    <Page title="Project">
+    <Page title={project.data?.name ?? 'Project'}>
       <OrgTabs />
-      <WithOrganization>
-        {(org) => <ProjectDetail projectId={projectId} organizationId={org.id} isOrgAdmin={org.isAdmin} />}
-      </WithOrganization>
+      <WithOrganization>{(org) => <ProjectDetail projectId={projectId} current={org} />}</WithOrganization>
     </Page>
   );
 }

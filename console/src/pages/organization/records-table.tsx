@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { errorFrom, withQuery } from '../../api/http.js';
 import { formatMoney, formatTime } from '../../format.js';
 import { DataTable } from '../../ui/data-table.js';
+import { DayInput } from '../../ui/day-input.js';
 import { Pager } from '../../ui/pager.js';
 import { FormError, StatusBadge } from '../../ui/status.js';
 import { RefundForm } from './refund-form.js';
@@ -45,14 +46,8 @@ export function RecordsTable(props: { organizationId: string; currency: string; 
             <option>Refund</option>
           </select>
         </label>
-        <label>
-          From
-          <input type="date" value={filter.from ?? ''} onChange={(e) => set({ from: e.target.value || undefined })} />
-        </label>
-        <label>
-          To
-          <input type="date" value={filter.to ?? ''} onChange={(e) => set({ to: e.target.value || undefined })} />
-        </label>
+        <DayInput label="From (UTC day)" value={filter.from} onChange={(from) => set({ from })} />
+        <DayInput label="To (UTC day, included)" value={filter.to} onChange={(to) => set({ to })} />
         <button
           type="button"
           onClick={() =>

@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type CatalogPage } from '../../api/http.js';
-import { formatMoney, formatTime } from '../../format.js';
+import { formatCount, formatMoney, formatTime } from '../../format.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
@@ -113,7 +113,7 @@ export function WalletsAdminPage() {
         {(o) => (
           <tr key={o.id}>
             <td>{o.name}</td>
-            <td className="num">{o.memberCount}</td>
+            <td className="num">{formatCount(o.memberCount)}</td>
             <td className="num">{formatMoney(o.wallet?.balance, o.wallet?.currency)}</td>
             <td className="num">{formatMoney(o.wallet?.frozenAmount, o.wallet?.currency)}</td>
             <td>{formatTime(o.createdAt)}</td>

@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { uploadFile } from '../../api/upload.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes, formatCount } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { FormError, Notice } from '../../ui/status.js';
 
@@ -47,7 +47,7 @@ export function BundleUpload(props: { skillId: string; versionId: string; versio
       <FormError error={upload.error} />
       {upload.data ? (
         <Notice>
-          Uploaded: {formatBytes(upload.data.sizeBytes)}, {upload.data.fileCount} files, SHA-256{' '}
+          Uploaded: {formatBytes(upload.data.sizeBytes)}, {formatCount(upload.data.fileCount)} files, SHA-256{' '}
           <code>{upload.data.sha256.slice(0, 16)}…</code>. Submit for review to have it parsed.
         </Notice>
       ) : null}

@@ -1,6 +1,6 @@
 // Where a draft stands in review: the bundle parse while a skill waits for it, the parse result, and the
 // reviewer's (or the parser's) reasons when it came back; and every review step so far, which the moderator reads too.
-import { formatBytes, formatTime } from '../../format.js';
+import { formatBytes, formatCount, formatTime } from '../../format.js';
 import { Notice } from '../../ui/status.js';
 import type { DraftDetail, DraftVersion, Transition } from './publisher-api.js';
 
@@ -29,8 +29,8 @@ export function ReviewState({ detail, pending }: { detail: DraftDetail; pending:
   }
   return (
     <Notice>
-      Bundle parsed: {files.length} files ({formatBytes(files.reduce((n, f) => n + f.size, 0))}). Waiting for a
-      moderator.
+      Bundle parsed: {formatCount(files.length)} files ({formatBytes(files.reduce((n, f) => n + f.size, 0))}). Waiting
+      for a moderator.
     </Notice>
   );
 }

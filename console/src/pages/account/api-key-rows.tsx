@@ -1,0 +1,81 @@
+// The account's API keys as table rows (name, prefix, status, created, use, last used; disable, enable, delete), on
+// the API keys page and, for the keys bound to one project, on that project's page.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/http.js';
+import { formatCount, formatTime } from '../../format.js';
+import { ConfirmButton } from '../../ui/confirm-button.js';
+import type { Column } from '../../ui/data-table.js';
+import { FormError, StatusBadge } from '../../ui/status.js';
+import { KeyProject } from './key-project.js';
+
+export type ApiKey = {
+  id: string;
+  name: string;
+  prefix: string;
+  status: 'enabled' | 'disabled';
+  projectId?: string;
+  createdAt: string;
+  lastUsedAt?: string;
+  usage: { today: number; total: number };
+};
+
+export const API_KEYS_QUERY = ['api-keys'] as const;
+
+/** The signed-in account's own keys: the API lists no other account's. */
+export const useApiKeys = () =>
+  useQuery({ queryKey: API_KEYS_QUERY, queryFn: () => api<ApiKey[]>('/api/v1/api-keys') });
+
+/** The key table's headings; `withProject` adds the column naming what the key is for. */
+export const keyColumns = (withProject: boolean): Column[] => [
+  'Name',
+  'Prefix',
+  'Status',
+  ...(withProject ? ['Use'] : []),
+  'Created',
+  { label: 'Today', num: true },
+  { label: 'Total', num: true },
+  'Last used',
+  { label: 'Actions', hidden: true },
+];
+
+export function KeyRow({ apiKey, withProject }: { apiKey: ApiKey; withProject: boolean }) {
+  const client = useQueryClient();
+  const action = useMutation({
+    mutationFn: (what: 'enable' | 'disable' | 'delete') =>
+      what === 'delete'
+        ? api<void>(`/api/v1/api-keys/${apiKey.id}`, { method: 'DELETE' })
+        : api<void>(`/api/v1/api-keys/${apiKey.id}/${what}`, { method: 'POST' }),
+    onSuccess: () => client.invalidateQueries({ queryKey: API_KEYS_QUERY }),
+  });
+  return (
+    <tr>
+      <td>{apiKey.name}</td>
+      <td>
+        <code>{apiKey.prefix}…</code>
+      </td>
+      <td>
+        <StatusBadge status={apiKey.status} />
+      </td>
+      {withProject ? <td>{apiKey.projectId ? <KeyProject projectId={apiKey.projectId} /> : 'Catalog API'}</td> : null}
+      <td>{formatTime(apiKey.createdAt)}</td>
+      <td className="num">{formatCount(apiKey.usage.today)}</td>
+      <td className="num">{formatCount(apiKey.usage.total)}</td>
+      <td>{apiKey.lastUsedAt ? formatTime(apiKey.lastUsedAt) : 'never'}</td>
+      <td>
+        <div className="row">
+          {apiKey.status === 'enabled' ? (
+            <button type="button" onClick={() => action.mutate('disable')} disabled={action.isPending}>
+              Disable
+            </button>
+          ) : (
+            <button type="button" onClick={() => action.mutate('enable')} disabled={action.isPending}>
+              Enable
+            </button>
+          )}
+          <ConfirmButton label="Delete" confirmLabel="Delete for good" onConfirm={() => action.mutate('delete')} />
+        </div>
+        <FormError error={action.error} />
+      </td>
+    </tr>
+  );
+}
