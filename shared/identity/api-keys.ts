@@ -85,6 +85,18 @@ export async function listApiKeys(ctx: AppContext, accountId: string, now = new 
     .where(eq(apiKeys.accountId, accountId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     .limit(MAX_API_KEYS_PER_ACCOUNT);
+  return withUsage(ctx, rows, now);
+}
+
+/**
+ * Keys with their usage (today's requests, every request, last use): the persisted days from PostgreSQL in one query,
+ * the days that may still live only in Redis in one pipeline. One round trip each, whatever the number of keys.
+ */
+export async function withUsage<Row extends ApiKeyRow>(
+  ctx: AppContext,
+  rows: Row[],
+  now = new Date(),
+): Promise<(Row & Pick<ApiKeyRecord, 'usage' | 'lastUsed'>)[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const persisted = await ctx.db
@@ -149,7 +161,14 @@ export async function deleteApiKey(
   keyId: string,
   actor: AuditActor,
 ): Promise<void> {
-  const key = await ownedKey(ctx, accountId, keyId);
+  await removeApiKey(ctx, await ownedKey(ctx, accountId, keyId), actor);
+}
+
+/**
+ * Deletes a key already found for the caller (their own, or one of a project they manage) and records it in the audit
+ * log, in one transaction; then forgets its cached credential, so the gateway and the API refuse it at once.
+ */
+export async function removeApiKey(ctx: AppContext, key: ApiKeyRow, actor: AuditActor): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const [deleted] = await tx
       .delete(apiKeys)

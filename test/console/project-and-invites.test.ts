@@ -1,6 +1,6 @@
 // The project page as people expect it (its own name and its organization's, its members with adding, role changes
-// and removal, the keys made for it), the invite by e-mail, counts written with thousands separators and the wallet's
-// day filters as ISO text.
+// and removal, every key made for it with its holder and revoking one for its managers, a Member's own keys only),
+// the invite by e-mail, counts written with thousands separators and the wallet's day filters as ISO text.
 import { recharge } from '../../shared/wallet/ledger.js';
 import { bearer, createUser, uniqueEmail } from '../support/identity.js';
 import { aMember, anOrganization, aProject, inOrg } from '../support/org-fixtures.js';
@@ -54,32 +54,68 @@ describe('the project page', () => {
       expect.objectContaining({ email: joiner.email, role: 'Owner' }),
     );
 
-    // The keys: only the ones bound to this project, with their prefix, creation and last use.
-    const keys = page.getByRole('table', { name: 'Your API keys for this project' });
+    // The keys: only the ones bound to this project, everyone's (the page's reader is its organization's Admin), with
+    // their holder, prefix, creation and last use.
+    const joinerKey = await w.h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(joiner.session))
+      .send({ name: 'Keeper laptop', projectId: project.id });
+    expect(joinerKey.status).toBe(200);
+    await page.reload();
+    const keys = page.getByRole('table', { name: 'API keys of this project' });
     const keyRow = keys.locator('tbody tr');
-    await keyRow.filter({ hasText: 'Lighthouse key' }).waitFor();
-    expect(await keyRow.count()).toBe(1);
-    expect(await keyRow.locator('code').textContent()).toMatch(/^ock_\w+…$/);
-    expect(await keyRow.locator('td').nth(6).textContent()).toBe('never');
+    const ownRow = keyRow.filter({ hasText: 'Lighthouse key' });
+    const joinerRow = keyRow.filter({ hasText: 'Keeper laptop' });
+    await joinerRow.waitFor();
+    expect(await keyRow.count()).toBe(2);
+    expect(await joinerRow.getByRole('cell', { name: `${joinerName} ${joiner.email}` }).count()).toBe(1);
+    expect(await ownRow.getByRole('cell', { name: `Pat Owner ${owner.email}` }).count()).toBe(1);
+    expect(await joinerRow.locator('code').textContent()).toMatch(/^ock_\w+…$/);
+    expect(await joinerRow.locator('td').nth(7).textContent()).toBe('never');
     await checkPage(page, 'project-members-and-keys');
+
+    // Revoking another member's key is asked twice, says so, and the key no longer opens the gateway.
+    await joinerRow.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await joinerRow.getByRole('button', { name: 'Revoke Keeper laptop for good' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Keeper laptop (${joiner.email}) was revoked.` })
+      .waitFor();
+    await joinerRow.waitFor({ state: 'detached' });
+    expect((await w.h.http.get('/v1/models').set(bearer(joinerKey.body.token))).status).toBe(401);
 
     await row.getByRole('button', { name: 'Remove', exact: true }).click();
     await row.getByRole('button', { name: `Remove ${joinerName} from the project` }).click();
     await row.waitFor({ state: 'detached' });
     expect((await members(project.id, owner.session)).map((m) => m.email)).toEqual([owner.email]);
 
-    await keyRow.getByRole('button', { name: 'Delete', exact: true }).click();
-    await keyRow.getByRole('button', { name: 'Delete for good' }).click();
-    await page.getByText('You have no key for this project yet.').waitFor();
+    await ownRow.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await ownRow.getByRole('button', { name: 'Revoke Lighthouse key for good' }).click();
+    await page.getByText('Nobody has made a key for this project yet.').waitFor();
     const left = await w.h.http.get('/api/v1/api-keys').set(bearer(owner.session));
     expect(left.body.map((k: { name: string }) => k.name).sort()).toEqual(['Catalog only key', 'test key']);
   });
 
-  it('shows a Member of the organization the project’s members without the means to change them', async () => {
+  it('shows a Member of the organization the project’s members without the means to change them, and only their own keys', async () => {
     const owner = await createUser(w.h, { name: 'Sam Owner' });
     const org = await anOrganization(w.h, owner, 'Green Field');
     const member = await aMember(w.h, org);
     const project = await aProject(w.h, org, 'Seedbed');
+    const added = await w.h.http
+      .post(`/api/projects/${project.id}/members`)
+      .set(inOrg(owner, org.id))
+      .send({ userId: member.accountId, role: 'Member' });
+    expect(added.status).toBe(201);
+    for (const [user, name] of [
+      [owner, 'Owner key'],
+      [member, 'Member key'],
+    ] as const) {
+      const made = await w.h.http
+        .post('/api/v1/api-keys')
+        .set(bearer(user.session))
+        .send({ name, projectId: project.id });
+      expect(made.status).toBe(200);
+    }
     const page = await w.newPage();
     await signIn(page, member.email, member.password, `/org/projects/${project.id}`);
     await page.getByRole('heading', { name: 'Seedbed', level: 1 }).waitFor();
@@ -87,6 +123,11 @@ describe('the project page', () => {
     await table.locator('tr', { hasText: owner.email }).getByRole('cell', { name: 'Owner', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Add to project' }).count()).toBe(0);
     expect(await table.getByRole('combobox').count()).toBe(0);
+    const keys = page.getByRole('table', { name: 'Your API keys for this project' });
+    await keys.locator('tbody tr', { hasText: 'Member key' }).waitFor();
+    expect(await keys.locator('tbody tr').count()).toBe(1);
+    expect(await page.getByText('Owner key').count()).toBe(0);
+    expect(await page.getByRole('table', { name: 'API keys of this project' }).count()).toBe(0);
     await checkPage(page, 'project-member');
   });
 });

@@ -352,6 +352,12 @@ describe('the documented success schemas hold what the routes answer', () => {
       expectDocumented('get /api/projects/{projectId}/quota-usage', usage);
       expect(usage.body.data.quotaLimitRemaining.dailyTokens).toBe(5000);
     }
+    const keys = await h.http.get(`${path}/api-keys`).set(admin);
+    expectDocumented('get /api/projects/{projectId}/api-keys', keys);
+    expect(keys.body.data[0].id).toBe(created.body.data.apiKeys[0].id);
+    const revoked = await h.http.delete(`${path}/api-keys/${keys.body.data[0].id}`).set(admin);
+    expectDocumented('delete /api/projects/{projectId}/api-keys/{keyId}', revoked);
+    expect(revoked.body.data.id).toBe(keys.body.data[0].id);
     const deleted = await h.http.delete(`/api/project-templates/${template.body.data.id}`).set(admin);
     expectDocumented('delete /api/project-templates/{templateId}', deleted);
     expect(deleted.body.data.id).toBe(template.body.data.id);

@@ -1,6 +1,6 @@
 // SPEC section 4, route by route: a caller from another organization gets 404 for every id of this one; an
-// organization Member (and a project Member) cannot change roles, projects, quotas, templates or invites (403);
-// any member may read; no credentials is 401. Every answer is in the envelope.
+// organization Member (and a project Member) cannot change roles, projects, quotas, templates or invites, nor see or
+// revoke the project's keys (403); any member may read the rest; no credentials is 401. Every answer is in the envelope.
 import { seedSystemTemplates } from '../../shared/organizations/project-templates.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, type TestUser } from '../support/identity.js';
@@ -22,6 +22,7 @@ let projectId: string;
 let inviteId: string;
 let importId: string;
 let templateId: string;
+let keyId: string;
 
 type Case = { name: string; method: 'get' | 'post' | 'put' | 'delete'; path: () => string; body?: () => object };
 
@@ -43,6 +44,12 @@ beforeAll(async () => {
     .set(bearer(org.admin.session))
     .send({ dailyRequestLimit: 10 })
     .expect(200);
+  const key = await h.http
+    .post('/api/v1/api-keys')
+    .set(bearer(org.admin.session))
+    .send({ name: 'project key', projectId })
+    .expect(200);
+  keyId = key.body.id;
   inviteId = (await anInviteToken(h, org)).id;
   const imported = await h.http
     .post('/api/organization/bulk-invite')
@@ -108,6 +115,9 @@ const projectWrites: Case[] = [
     path: () => `/api/projects/${projectId}/quota`,
     body: () => ({ dailyRequestLimit: 0 }),
   },
+  // Other accounts' keys: managed (and so seen) by the project's Owner or an organization Admin only.
+  { name: 'list every key of the project', method: 'get', path: () => `/api/projects/${projectId}/api-keys` },
+  { name: 'revoke a key of the project', method: 'delete', path: () => `/api/projects/${projectId}/api-keys/${keyId}` },
 ];
 
 const projectReads: Case[] = [

@@ -1,5 +1,6 @@
 // What leaves the process for projects, their members, quotas and usage.
 import type { Project } from '../../../shared/organizations/access.js';
+import type { ProjectApiKey } from '../../../shared/organizations/project-api-keys.js';
 import type { ProjectFromTemplate } from '../../../shared/organizations/project-from-template.js';
 import type { ProjectMemberEntry } from '../../../shared/organizations/project-members.js';
 import type { QuotaUsageView } from '../../../shared/organizations/project-quotas.js';
@@ -20,6 +21,12 @@ export const presentProject = (p: Project) =>
 
 export const presentProjectMember = (m: ProjectMemberEntry) =>
   withoutNulls({ userId: m.userId, email: m.email, name: m.name, role: m.role, addedAt: m.addedAt });
+
+/** A key of the project for its managers: the key as its holder sees it (the project is the route's), and the holder. */
+export const presentProjectApiKey = (key: ProjectApiKey) => {
+  const { projectId: _project, ...shown } = presentApiKey(key);
+  return { ...shown, owner: { id: key.owner.id, name: key.owner.name, email: key.owner.email } };
+};
 
 /** A limit that is not set (no limit) is omitted. */
 export const presentQuota = (q: ProjectQuota) =>

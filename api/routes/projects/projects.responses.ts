@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { projectRole, projectStatus, videoStatuses } from '../../../shared/db/schema/index.js';
 import { optionalLimit as limit, timestamp } from '../../openapi/response-parts.js';
-import { createdApiKey } from '../api-keys/api-keys.responses.js';
+import { apiKey, createdApiKey } from '../api-keys/api-keys.responses.js';
 
 export const project = z
   .object({
@@ -18,6 +18,18 @@ export const project = z
   .meta({ id: 'Project' });
 
 export const projectDeleted = z.object({ message: z.string(), id: z.uuid() });
+
+/** A key bound to the project, as its managers see it: with its holder, never its token. */
+export const projectApiKey = apiKey
+  .omit({ projectId: true })
+  .extend({
+    owner: z
+      .object({ id: z.uuid(), name: z.string(), email: z.string() })
+      .meta({ description: 'The account that made the key and whose key it is.' }),
+  })
+  .meta({ id: 'ProjectApiKey' });
+
+export const projectApiKeyRevoked = z.object({ message: z.string(), id: z.uuid() });
 
 export const projectMember = z
   .object({

@@ -1,6 +1,6 @@
 // `/api/projects`: create (also from a template) and list in the current organization; read and delete one.
 // A project route takes its organization from the project: a caller outside it gets 404. The project's
-// settings and activity are in the neighbouring files; this area mounts them all.
+// settings, activity and keys are in the neighbouring files; this area mounts them all.
 
 import { z } from 'zod';
 import { MAX_API_KEYS_PER_ACCOUNT } from '../../../shared/identity/api-keys.js';
@@ -21,6 +21,7 @@ import {
 import { pageFields } from '../../openapi/response-parts.js';
 import type { Area, Before } from '../route.js';
 import { projectActivityRoutes } from './project-activity.routes.js';
+import { projectKeyRoutes } from './project-keys.routes.js';
 import { inProjectRoute } from './project-route.js';
 import { projectSettingsRoutes } from './project-settings.routes.js';
 import { presentProject, presentProjectFromTemplate } from './projects.presenters.js';
@@ -126,5 +127,6 @@ export const projectsArea: Area = {
     },
     ...projectSettingsRoutes,
     ...projectActivityRoutes,
+    ...projectKeyRoutes,
   ],
 };

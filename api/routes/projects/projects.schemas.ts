@@ -22,6 +22,11 @@ export const projectsQuery = z.object({
   mine: flag.default(false),
 });
 
+export const projectKeysQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});
+
 export const projectMemberBody = z.object({ userId: z.uuid(), role: z.enum(['Owner', 'Member']).default('Member') });
 
 /** Absent fields keep their value; `null` removes a limit. */

@@ -66,7 +66,13 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: at('last_used_at'),
   },
-  (t) => [uniqueIndex('api_keys_token_hash_key').on(t.tokenHash), index('api_keys_account_idx').on(t.accountId)],
+  (t) => [
+    uniqueIndex('api_keys_token_hash_key').on(t.tokenHash),
+    index('api_keys_account_idx').on(t.accountId),
+    // A project's keys, newest first (its page in the console), and the keys a project's deletion or a member's
+    // removal takes with them.
+    index('api_keys_project_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
+  ],
 );
 
 export const quotaRequests = pgTable(

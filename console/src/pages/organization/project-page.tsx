@@ -1,5 +1,6 @@
-// One project, under its own name and its organization's: its members, the signed-in account's API keys for it, then
-// its quota usage and limits (the long form last, so a phone reaches the members and keys first).
+// One project, under its own name and its organization's: its members, its API keys (everyone's for its Owner and the
+// organization's Admins, the signed-in account's own otherwise), then its quota usage and limits (the long form last,
+// so a phone reaches the members and keys first).
 import { Link, useParams } from 'react-router';
 import { formatTime } from '../../format.js';
 import { useLeaveOnOrganizationSwitch, useOrganization } from '../../session/organization.js';
@@ -27,6 +28,8 @@ function ProjectDetail({ projectId, current }: { projectId: string; current: Sho
   if (!project.data) return <FormError error={project.error} />;
   const isOwner = (members.data ?? []).some((m) => m.userId === me?.id && m.role === 'Owner');
   const canManage = organization.isAdmin || isOwner;
+  // Whether the keys section shows everyone's keys waits for the members (an Owner is known by them) or their error.
+  const keysDecided = organization.isAdmin || Boolean(members.data) || Boolean(members.error);
   return (
     <>
       <p className="muted">
@@ -35,7 +38,11 @@ function ProjectDetail({ projectId, current }: { projectId: string; current: Sho
       </p>
       {project.data.description ? <p>{project.data.description}</p> : null}
       <ProjectMembers projectId={projectId} organizationId={organization.id} canManage={canManage} members={members} />
-      <ProjectKeys projectId={projectId} />
+      <ProjectKeys
+        projectId={projectId}
+        organizationId={organization.id}
+        canManage={keysDecided ? canManage : undefined}
+      />
       <ProjectQuota projectId={projectId} organizationId={organization.id} canManage={canManage} />
     </>
   );
