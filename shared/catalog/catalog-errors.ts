@@ -45,5 +45,6 @@ export const catalogErrors = {
       `Version ${version}'s bundle is still being parsed; approve it once the parse has filled its contents (request changes or reject need not wait).`,
     ),
   reportNotFound: () => notFound('Report.NotFound', 'No such report.'),
+  ratingNotFound: (type: ItemType) => notFound('Rating.NotFound', `This account has not rated the ${type}.`),
   reportNotOpen: () => conflict('Report.NotOpen', 'The report is already resolved.'),
 } satisfies Record<string, (...args: never[]) => AppError>;

@@ -200,3 +200,34 @@ describe('PUT /api/v1/{type}/{slug}/rating', () => {
     expect((await h.http.get(`/api/v1/soul/${item.slug}`)).body.stats.ratingCount).toBe(0);
   });
 });
+
+describe('GET /api/v1/{type}/{slug}/rating', () => {
+  it("answers the account's own score once it rated, and the new one after a change", async () => {
+    const item = await publishItem(h, a, 'mcp');
+    const [rater, other] = await Promise.all([createUser(h), createUser(h)]);
+    const own = (user: TestUser) => h.http.get(`/api/v1/mcp/${item.slug}/rating`).set(key(user));
+    const none = await own(rater);
+    expect(none.status).toBe(404);
+    expect(problem(none).title).toBe('Rating.NotFound');
+    await h.http.put(`/api/v1/mcp/${item.slug}/rating`).set(key(rater)).send({ score: 2 }).expect(200);
+    const first = await own(rater);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ score: 2, ratedAt: expect.any(String) });
+    expect(first.headers['x-ratelimit-remaining']).toBeDefined();
+    await h.http.put(`/api/v1/mcp/${item.slug}/rating`).set(key(rater)).send({ score: 5 }).expect(200);
+    expect((await own(rater)).body.score).toBe(5);
+    // Another account's rating is its own: it has none yet.
+    expect(problem(await own(other)).title).toBe('Rating.NotFound');
+  });
+
+  it('answers 401 without a key, 404 <Type>.NotFound for an unpublished or unknown item', async () => {
+    const item = await publishItem(h, a, 'agent');
+    expect((await h.http.get(`/api/v1/agent/${item.slug}/rating`)).status).toBe(401);
+    const draft = await createDraft(h, a, 'agent');
+    for (const slug of [draft.slug, 'no-such-agent', 'Not_A_Slug']) {
+      const res = await h.http.get(`/api/v1/agent/${slug}/rating`).set(key(a.outsider));
+      expect(res.status).toBe(404);
+      expect(problem(res).title).toBe('Agent.NotFound');
+    }
+  });
+});

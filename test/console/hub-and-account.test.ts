@@ -84,7 +84,7 @@ describe('the public hub', () => {
     expect((await counts.allTextContents()).length).toBeGreaterThanOrEqual(5);
     await page.getByRole('heading', { name: /^Tools \(\d+\)$/ }).waitFor();
     await page.getByRole('heading', { name: 'Settings (1)' }).waitFor();
-    await page.locator('code', { hasText: 'GITHUB_TOKEN' }).waitFor();
+    await page.locator('code', { hasText: /^GITHUB_TOKEN$/ }).waitFor();
     const versions = page.getByRole('list', { name: 'Published versions' }).getByRole('button');
     expect(await versions.count()).toBe(2);
     const older = (await versions.allTextContents()).sort()[0] as string;

@@ -203,6 +203,10 @@ describe('the documented success schemas hold what the routes answer', () => {
       'put /api/v1/{type}/{slug}/rating',
       await h.http.put(`/api/v1/mcp/${mcpSlug}/rating`).set(bearer(reader.apiKey)).send({ score: 4 }),
     );
+    expectDocumented(
+      'get /api/v1/{type}/{slug}/rating',
+      await h.http.get(`/api/v1/mcp/${mcpSlug}/rating`).set(bearer(reader.apiKey)),
+    );
   });
 
   it('sign-in and the account: login, console session, me, profile, password, logout', async () => {

@@ -117,6 +117,11 @@ export const catalogReport = z.object({
   status: z.literal('open').meta({ description: 'A repeat answers the open report again.' }),
 });
 
+export const catalogOwnRating = z.object({
+  score: z.number().int().min(1).max(5),
+  ratedAt: timestamp.meta({ description: 'When the account gave this score (its latest change).' }),
+});
+
 export const catalogRating = z.object({
   score: z.number().int().min(1).max(5),
   ratingAverage: rating,

@@ -1,5 +1,5 @@
 // The public catalog of one type under /api/v1/{type} (list, categories, detail, versions, a soul's prompt.txt),
-// plus the signed-in report and rating of a published item. Paths whose {type} is not a catalog type fall through
+// plus the signed-in report and rating of a published item (and reading one's own rating back). Paths whose {type} is not a catalog type fall through
 // to the other route areas (and finally to the 404 problem).
 import type { Request } from 'express';
 import { z } from 'zod';
@@ -12,7 +12,7 @@ import {
   soulPrompt,
 } from '../../../shared/catalog/catalog-reads.js';
 import { isItemType } from '../../../shared/catalog/item-types.js';
-import { rateItem } from '../../../shared/catalog/ratings.js';
+import { ownRating, rateItem } from '../../../shared/catalog/ratings.js';
 import { reportItem } from '../../../shared/catalog/reports.js';
 import { notFound } from '../../../shared/errors/app-error.js';
 import { withoutNulls } from '../../http/json.js';
@@ -33,6 +33,7 @@ import {
 import {
   catalogCategories,
   catalogItemDetail,
+  catalogOwnRating,
   catalogPage,
   catalogRating,
   catalogReport,
@@ -123,6 +124,19 @@ export const catalogArea: Area = {
         const input = body(req, reportBody, 'Report.Invalid');
         const report = await reportItem(ctx, itemTypeOf(req), slugOf(req), principalOf(res).accountId, input);
         res.json(report);
+      },
+    },
+    {
+      method: 'get',
+      path: '/:slug/rating',
+      summary: "The caller's own rating of an item",
+      access: 'bearer',
+      dailyQuota: 'counted',
+      before: signedIn,
+      notFound: 'Rating.NotFound: the account has not rated the item.',
+      response: catalogOwnRating,
+      handler: (ctx) => async (req, res) => {
+        res.json(await ownRating(ctx.db, itemTypeOf(req), slugOf(req), principalOf(res).accountId));
       },
     },
     {

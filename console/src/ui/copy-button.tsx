@@ -1,7 +1,15 @@
-// Copies a text to the clipboard and says whether it worked.
+// Copies a text to the clipboard and says whether it worked; `onCopied` runs once the clipboard took it.
 import { useState } from 'react';
 
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  onCopied,
+}: {
+  text: string;
+  label?: string;
+  onCopied?: () => void;
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
@@ -9,7 +17,9 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       setState('copied');
     } catch {
       setState('failed');
+      return;
     }
+    onCopied?.();
   };
   return (
     <span className="copy">

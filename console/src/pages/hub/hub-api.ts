@@ -117,12 +117,15 @@ export const useSoulPrompt = (slug: string, enabled: boolean) =>
     enabled,
   });
 
-/** One anonymous view per visit of an item page (the API counts one per client and day). */
-export function recordView(type: ItemType, slug: string): void {
+/**
+ * One anonymous telemetry event of an item: a `view` per visit of its page, an `install` when a person copies its
+ * install snippet or downloads what it serves (the API counts a view once per client and day, an install once).
+ */
+export function recordEvent(type: ItemType, slug: string, eventType: 'view' | 'install'): void {
   void fetch('/api/v1/telemetry', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ itemType: type, slug, eventType: 'view' }),
+    body: JSON.stringify({ itemType: type, slug, eventType }),
     keepalive: true,
   }).catch(() => undefined);
 }

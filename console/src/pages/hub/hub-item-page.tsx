@@ -1,5 +1,6 @@
-// One published item: its description, counts, current version with its type-specific fields, the versions list
-// (any published version can be opened), a soul's prompt, and the report form for signed-in people.
+// One published item: its description, counts, how to install the shown version, that version with its
+// type-specific fields, the versions list (any published version can be opened), a soul's prompt, the rating, and
+// the report form for signed-in people.
 import { useEffect } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { formatCount, formatTime } from '../../format.js';
@@ -10,7 +11,7 @@ import {
   type ItemDetail,
   type ItemType,
   isItemType,
-  recordView,
+  recordEvent,
   typeLabels,
   useItem,
   useSoulPrompt,
@@ -18,6 +19,8 @@ import {
   useVersions,
   type VersionDetail,
 } from './hub-api.js';
+import { InstallPanel } from './install-panel.js';
+import { RatingControl } from './rating-control.js';
 import { ReportForm } from './report-form.js';
 import { VersionContents } from './type-fields.js';
 
@@ -55,7 +58,7 @@ function VersionPanel({ type, version }: { type: ItemType; version: VersionDetai
   );
 }
 
-function SoulPrompt({ slug }: { slug: string }) {
+function SoulPrompt({ slug, onCopied }: { slug: string; onCopied: () => void }) {
   const prompt = useSoulPrompt(slug, true);
   if (!prompt.data) return <FormError error={prompt.error} />;
   return (
@@ -64,7 +67,8 @@ function SoulPrompt({ slug }: { slug: string }) {
       <pre className="prose" data-testid="soul-prompt">
         {prompt.data}
       </pre>
-      <CopyButton text={prompt.data} label="Copy prompt" /> <a href={`/api/v1/soul/${slug}/prompt.txt`}>prompt.txt</a>
+      <CopyButton text={prompt.data} label="Copy prompt" onCopied={onCopied} />{' '}
+      <a href={`/api/v1/soul/${slug}/prompt.txt`}>prompt.txt</a>
     </section>
   );
 }
@@ -81,7 +85,7 @@ function HubItem({ type, slug }: { type: ItemType; slug: string }) {
   const versions = useVersions(type, slug);
   const chosen = params.get('version') ?? undefined;
   const other = useVersion(type, slug, chosen && chosen !== item.data?.currentVersion.version ? chosen : undefined);
-  useEffect(() => recordView(type, slug), [type, slug]);
+  useEffect(() => recordEvent(type, slug, 'view'), [type, slug]);
 
   if (item.isPending) return <Loading />;
   if (!item.data) {
@@ -117,10 +121,15 @@ function HubItem({ type, slug }: { type: ItemType; slug: string }) {
               </p>
             ) : null}
           </section>
+          <InstallPanel type={type} slug={slug} version={shown} />
           <VersionPanel type={type} version={shown} />
-          {type === 'soul' ? <SoulPrompt slug={slug} /> : null}
+          {type === 'soul' ? <SoulPrompt slug={slug} onCopied={() => recordEvent(type, slug, 'install')} /> : null}
         </div>
         <aside>
+          <section className="panel" aria-labelledby="rating-heading">
+            <h2 id="rating-heading">Rating</h2>
+            <RatingControl type={type} slug={slug} item={data} />
+          </section>
           <section className="panel">
             <h2>Versions</h2>
             <ul className="plain" aria-label="Published versions">

@@ -1,0 +1,125 @@
+// How to start using an item, from what the API publishes for its shown version: an MCP server's client
+// configuration per connection, where a skill's folder goes, an agent's package, a soul's prompt. Copying a snippet
+// or following a download counts one `install` telemetry event, as the page counts its `view`.
+import { CopyButton } from '../../ui/copy-button.js';
+import { type ItemType, recordEvent, type VersionDetail } from './hub-api.js';
+import { type ClientConfig, clientConfigs } from './mcp-client-config.js';
+
+type Props = { type: ItemType; slug: string; version: VersionDetail };
+
+function Snippet({ label, text, onCopied }: { label: string; text: string; onCopied?: () => void }) {
+  return (
+    <div className="snippet">
+      <pre data-testid="install-snippet">
+        <code>{text}</code>
+      </pre>
+      <CopyButton text={text} label={`Copy ${label.toLowerCase()}`} {...(onCopied ? { onCopied } : {})} />
+    </div>
+  );
+}
+
+const configTitle = (c: ClientConfig) =>
+  c.command ? `Run locally with ${c.command}` : `Connect to the hosted server (${c.transport})`;
+
+function McpInstall({ slug, version, installed }: { slug: string; version: VersionDetail; installed: () => void }) {
+  const configs = clientConfigs(slug, version.connections, version.configFields);
+  if (configs.length === 0) {
+    return <p className="muted">This version publishes no connection to configure; its readme may say more.</p>;
+  }
+  const settings = Array.isArray(version.configFields) && version.configFields.length > 0;
+  return (
+    <>
+      <p>
+        Add it to the <code>mcpServers</code> of your client's configuration: <code>claude_desktop_config.json</code>{' '}
+        for Claude Desktop (local servers), <code>.cursor/mcp.json</code> for Cursor.
+        {settings ? (
+          <>
+            {' '}
+            Replace each <code>&lt;NAME&gt;</code> with your own value (see Settings).
+          </>
+        ) : null}
+      </p>
+      {configs.map((c) => (
+        <section key={c.json} aria-label={configTitle(c)}>
+          <h3>{configTitle(c)}</h3>
+          {c.command ? null : <p className="muted">For clients that connect to a server's URL, such as Cursor.</p>}
+          <Snippet label="Configuration" text={c.json} onCopied={installed} />
+        </section>
+      ))}
+    </>
+  );
+}
+
+function SkillInstall({ slug, version }: { slug: string; version: VersionDetail }) {
+  return (
+    <>
+      <p>
+        A skill is a folder holding its <code>SKILL.md</code>. For Claude Code, put the bundle's folder at{' '}
+        <code>~/.claude/skills/{slug}/</code> (yours, in every project) or <code>.claude/skills/{slug}/</code> inside
+        one project.
+      </p>
+      <p className="muted">
+        The hub does not serve skill bundles for download
+        {version.sourceUrl ? (
+          <>
+            ; get it from its source:{' '}
+            <a href={version.sourceUrl} rel="noopener noreferrer">
+              {version.sourceUrl}
+            </a>
+          </>
+        ) : null}
+        .
+      </p>
+    </>
+  );
+}
+
+function PackageInstall({ version, installed }: { version: VersionDetail; installed: () => void }) {
+  if (typeof version.packageUrl !== 'string') {
+    return <p className="muted">This version publishes no package to download.</p>;
+  }
+  return (
+    <p>
+      <a href={version.packageUrl} rel="noopener noreferrer" onClick={installed}>
+        Download the package
+      </a>
+      {typeof version.checksum === 'string' ? (
+        <>
+          {' '}
+          and check it against <code>{version.checksum}</code>
+        </>
+      ) : null}
+      .
+    </p>
+  );
+}
+
+function SoulInstall({ slug, version, installed }: { slug: string; version: VersionDetail; installed: () => void }) {
+  const url = `${window.location.origin}/api/v1/soul/${slug}/prompt.txt`;
+  return (
+    <>
+      <p>
+        Use its prompt as your assistant's system prompt: copy it from Prompt below, or fetch it (
+        <a href={`/api/v1/soul/${slug}/prompt.txt`} onClick={installed}>
+          prompt.txt
+        </a>
+        ):
+      </p>
+      <Snippet label="Command" text={`curl -fsSL ${url}`} onCopied={installed} />
+      {typeof version.packageUrl === 'string' ? <PackageInstall version={version} installed={installed} /> : null}
+    </>
+  );
+}
+
+export function InstallPanel({ type, slug, version }: Props) {
+  const installed = () => recordEvent(type, slug, 'install');
+  return (
+    <section className="panel install" aria-labelledby="install-heading">
+      <h2 id="install-heading">Install</h2>
+      {type === 'mcp' ? <McpInstall slug={slug} version={version} installed={installed} /> : null}
+      {type === 'skill' ? <SkillInstall slug={slug} version={version} /> : null}
+      {type === 'agent' ? <PackageInstall version={version} installed={installed} /> : null}
+      {type === 'soul' ? <SoulInstall slug={slug} version={version} installed={installed} /> : null}
+    </section>
+  );
+}
