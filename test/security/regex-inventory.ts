@@ -17,16 +17,23 @@ import { API } from 'typescript/unstable/sync';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The projects whose programs hold the product's files: the server side and the console. */
-const projects = ['tsconfig.json', 'console/tsconfig.json'];
-
 /**
  * What runs in production, or on a developer's machine serving requests (`npm start`): the API, the workers, what
  * both share, the console, and the scripts (release, migrate, seed, dev, the simulated provider). Not the tests,
  * not the benchmarks (run by hand against local processes), not build configuration.
  */
-export const inScope = (file: string) =>
-  /^(api|shared|workers|scripts|console\/src)\//.test(file) && !file.startsWith('scripts/bench/');
+export const scope = { include: ['api', 'shared', 'workers', 'scripts', 'console/src'], exclude: ['scripts/bench'] };
+
+/**
+ * A project of exactly the files in scope, given to the compiler as a file only it sees: every TypeScript and
+ * JavaScript file under the folders, whatever the real tsconfigs include, each only parsed (no imports followed, no
+ * library read), which is all finding expressions needs.
+ */
+const sweepProject = path.join(repoRoot, 'regex-sweep.tsconfig.json');
+const sweepConfig = JSON.stringify({
+  compilerOptions: { noResolve: true, noLib: true, types: [], allowJs: true, jsx: 'preserve', noEmit: true },
+  ...scope,
+});
 
 export type FoundRegex = {
   /** Relative to the repository, with `/`. */
@@ -80,23 +87,27 @@ function regexesOf(sourceFile: SourceFile, file: string): FoundRegex[] {
   return found;
 }
 
-/** Every regex in the in-scope files of the projects, in file order, and the files read. */
+/** Every regex in the files in scope, in file order, and the files read (relative to the repository). */
 export function findRegexes(): { regexes: FoundRegex[]; files: string[] } {
-  const api = new API({ cwd: repoRoot });
+  const api = new API({
+    cwd: repoRoot,
+    fs: {
+      readFile: (name) => (name === sweepProject ? sweepConfig : undefined),
+      fileExists: (name) => (name === sweepProject ? true : undefined),
+    },
+  });
   try {
-    const snapshot = api.updateSnapshot({ openProjects: projects.map((p) => path.join(repoRoot, p)) });
+    const [project] = api.updateSnapshot({ openProjects: [sweepProject] }).getProjects();
     const regexes: FoundRegex[] = [];
-    const seen = new Set<string>();
-    for (const project of snapshot.getProjects()) {
-      for (const fileName of project.program.getSourceFileNames()) {
-        const file = path.relative(repoRoot, fileName).split(path.sep).join('/');
-        if (file.startsWith('..') || file.includes('node_modules/') || !inScope(file) || seen.has(file)) continue;
-        seen.add(file);
-        const sourceFile = project.program.getSourceFile(fileName);
-        if (sourceFile) regexes.push(...regexesOf(sourceFile, file));
-      }
+    const files: string[] = [];
+    for (const fileName of project?.program.getSourceFileNames() ?? []) {
+      const file = path.relative(repoRoot, fileName).split(path.sep).join('/');
+      const sourceFile = project?.program.getSourceFile(fileName);
+      if (!sourceFile) continue;
+      files.push(file);
+      regexes.push(...regexesOf(sourceFile, file));
     }
-    return { regexes, files: [...seen] };
+    return { regexes, files };
   } finally {
     api.close();
   }
