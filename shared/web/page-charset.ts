@@ -40,7 +40,7 @@ function labelAfter(head: string, at: number): string | undefined {
 /**
  * The label of the first `<meta` whose attributes (up to the next `>`) hold `charset=label`: the first match of
  * `/<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)/i`, found in one pass. That pattern read on to the next `>`
- * from every `<meta`, quadratic in a head of `<meta` without `>` (security review #93). A `charset` that fails here
+ * from every `<meta`, quadratic in a head of `<meta` without `>` (security review #92). A `charset` that fails here
  * fails for every `<meta` before the same `>`, so each `>`-ended segment and each `charset` is read once.
  */
 function firstMetaLabel(head: string): string | undefined {
