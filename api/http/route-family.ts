@@ -11,7 +11,7 @@ type Prefix = { pattern: RegExp; length: number; family: RouteFamily };
 let prefixes: Prefix[] | undefined;
 
 /** Built on first use: areas.ts imports every area, some of which import this module. */
-function prefixTable(): Prefix[] {
+export function prefixTable(): Prefix[] {
   prefixes ??= mountedAreas
     .filter((m) => m.prefix !== '')
     .map(({ prefix, family }) => ({

@@ -2,6 +2,8 @@
 // replaced at the next login. Today's: argon2id, m=19 MiB, t=2, p=1, as a PHC string
 // (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<key>`, unpadded base64), which other argon2 tools read too. Before:
 // `scrypt$N$r$p$<salt>$<key>` (padded base64), made at N=2^17, r=8, p=1.
+import { trimTrailing } from '../text/trim-trailing.js';
+
 export type Argon2idParams = { algorithm: 'argon2id'; m: number; t: number; p: number };
 export type ScryptParams = { algorithm: 'scrypt'; N: number; r: number; p: number };
 export type KeyParams = Argon2idParams | ScryptParams;
@@ -20,7 +22,7 @@ const MAX_LANES = 16;
 // An empty or short key would make the comparison trivially true or weak.
 const MIN_KEY_LENGTH = 16;
 
-const unpadded = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
+const unpadded = (b: Buffer) => trimTrailing(b.toString('base64'), /=/);
 
 export function encodeHash({ params, salt, key }: StoredHash): string {
   if (params.algorithm === 'scrypt') {

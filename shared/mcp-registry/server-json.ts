@@ -1,6 +1,7 @@
 // The server.json document of the MCP Registry (schema 2025-12-11, served by the v0.1 API) as we write it, and the
 // mapping of a catalog item and one of its versions onto it. What the format cannot say is left out, never made up.
 import type { McpPayload } from '../catalog/version-payloads.js';
+import { trimTrailing } from '../text/trim-trailing.js';
 import { packagesOf, remotesOf } from './connections-out.js';
 
 export const SERVER_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
@@ -64,7 +65,7 @@ export function shortDescription(summary: string): string {
   if (text.length <= DESCRIPTION_MAX) return text;
   const room = text.slice(0, DESCRIPTION_MAX - 1);
   const lastSpace = room.lastIndexOf(' ');
-  const cut = (lastSpace > 0 ? room.slice(0, lastSpace) : room).replace(/[\s,;:.-]+$/, '');
+  const cut = trimTrailing(lastSpace > 0 ? room.slice(0, lastSpace) : room, /[\s,;:.-]/);
   return `${cut}…`;
 }
 

@@ -2,6 +2,7 @@
 // requires (`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`, at most 200 characters).
 import { isSlug } from '../catalog/item-types.js';
 import type { Config } from '../config/index.js';
+import { trimTrailing } from '../text/trim-trailing.js';
 
 export const SERVER_NAME_PATTERN = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
 
@@ -15,7 +16,7 @@ export function registryNamespace(config: Pick<Config, 'MCP_REGISTRY_NAMESPACE' 
     .join('.')
     .replace(/[^a-zA-Z0-9.-]/g, '-');
   // 70 + "." + a 64-character publisher slug + "/" + a 64-character item slug = 200, the registry's limit.
-  return reversed.slice(0, 70).replace(/[.-]+$/, '') || 'ockhub';
+  return trimTrailing(reversed.slice(0, 70), /[.-]/) || 'ockhub';
 }
 
 /** The key of our own figures in a server's `_meta` (reverse DNS, like the registry's own keys). */

@@ -5,6 +5,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'nod
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { trimTrailing } from '../text/trim-trailing.js';
 import { assertObjectKey } from './object-keys.js';
 import {
   type ObjectMeta,
@@ -39,8 +40,8 @@ export class LocalDiskStorage implements ObjectStorage {
 
   constructor(options: LocalDiskStorageOptions) {
     this.root = path.resolve(options.root);
-    this.publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
-    this.originBaseUrl = (options.originBaseUrl ?? options.publicBaseUrl).replace(/\/+$/, '');
+    this.publicBaseUrl = trimTrailing(options.publicBaseUrl, /\//);
+    this.originBaseUrl = trimTrailing(options.originBaseUrl ?? options.publicBaseUrl, /\//);
   }
 
   async put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {

@@ -12,6 +12,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { trimTrailing } from '../text/trim-trailing.js';
 import { assertObjectKey } from './object-keys.js';
 import {
   type ObjectMeta,
@@ -67,9 +68,9 @@ export class S3Storage implements ObjectStorage {
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
     this.originBaseUrl = options.endpoint
-      ? `${options.endpoint.replace(/\/+$/, '')}/${options.bucket}`
+      ? `${trimTrailing(options.endpoint, /\//)}/${options.bucket}`
       : `https://${options.bucket}.s3.${options.region}.amazonaws.com`;
-    this.publicBaseUrl = (options.publicBaseUrl ?? this.originBaseUrl).replace(/\/+$/, '');
+    this.publicBaseUrl = trimTrailing(options.publicBaseUrl ?? this.originBaseUrl, /\//);
   }
 
   async put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {

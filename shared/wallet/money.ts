@@ -1,5 +1,6 @@
 // Exact money: integer micro-units (1 USD = 1,000,000) as bigint inside the process, decimal numbers in JSON.
 import { z } from 'zod';
+import { trimTrailing } from '../text/trim-trailing.js';
 
 export const MICROS_PER_UNIT = 1_000_000n;
 /** The largest amount one input may carry: 1,000,000,000 units (far below bigint column limits). */
@@ -33,7 +34,7 @@ export function formatMicros(micros: bigint): string {
   const negative = micros < 0n;
   const abs = negative ? -micros : micros;
   const whole = abs / MICROS_PER_UNIT;
-  const fraction = (abs % MICROS_PER_UNIT).toString().padStart(6, '0').replace(/0+$/, '');
+  const fraction = trimTrailing((abs % MICROS_PER_UNIT).toString().padStart(6, '0'), /0/);
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 

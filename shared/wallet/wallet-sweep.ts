@@ -18,10 +18,13 @@ type Ctx = Pick<AppContext, 'db' | 'redis' | 'config' | 'queues' | 'logger'>;
 
 const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A wallet mirror's keys under the untagged prefix `kp`: `<kp>:{o:<organization>}:w`, `:hx` and `:l`. */
+export const walletKeyShape = (kp: string) => new RegExp(`^${escaped(kp)}:\\{o:([^}]+)\\}:(w|hx|l)$`);
+
 export async function sweepWallets(ctx: Ctx, now = Date.now()) {
   const prefix = ctx.config.REDIS_PREFIX;
   const kp = untaggedPrefix(prefix);
-  const shape = new RegExp(`^${escaped(kp)}:\\{o:([^}]+)\\}:(w|hx|l)$`);
+  const shape = walletKeyShape(kp);
   let expiredHolds = 0;
   let strandedStreams = 0;
   const mirrors = new Set<string>();

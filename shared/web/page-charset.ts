@@ -17,11 +17,59 @@ export function headerCharset(contentType: string | undefined): string | undefin
   return match?.[1]?.toLowerCase();
 }
 
+const space = /\s/;
+const labelChar = /[A-Za-z0-9_.:-]/;
+
+/** The label after a `charset` that ends at `at`: `\s*=\s*["']?\s*` then `[A-Za-z0-9_.:-]+`, else undefined. */
+function labelAfter(head: string, at: number): string | undefined {
+  let i = at;
+  const skip = (oneChar: RegExp) => {
+    while (i < head.length && oneChar.test(head.charAt(i))) i++;
+  };
+  skip(space);
+  if (head.charAt(i) !== '=') return undefined;
+  i++;
+  skip(space);
+  if (head.charAt(i) === '"' || head.charAt(i) === "'") i++;
+  skip(space);
+  const start = i;
+  skip(labelChar);
+  return i > start ? head.slice(start, i) : undefined;
+}
+
+/**
+ * The label of the first `<meta` whose attributes (up to the next `>`) hold `charset=label`: the first match of
+ * `/<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)/i`, found in one pass. That pattern read on to the next `>`
+ * from every `<meta`, quadratic in a head of `<meta` without `>` (security review #92). A `charset` that fails here
+ * fails for every `<meta` before the same `>`, so each `>`-ended segment and each `charset` is read once.
+ */
+function firstMetaLabel(head: string): string | undefined {
+  // Latin-1 text: lower-casing keeps every offset, and no other character becomes an ASCII letter.
+  const lower = head.toLowerCase();
+  // The next `charset` at or after `from`, the text's length when there is none: every search moves forward.
+  const nextCharset = (from: number) => {
+    const at = lower.indexOf('charset', from);
+    return at < 0 ? lower.length : at;
+  };
+  let charset = -1;
+  for (let meta = lower.indexOf('<meta'); meta >= 0; ) {
+    const close = lower.indexOf('>', meta);
+    const end = close < 0 ? lower.length : close;
+    if (charset < meta + 5) charset = nextCharset(meta + 5);
+    while (charset < end) {
+      const label = labelAfter(head, charset + 7);
+      if (label) return label;
+      charset = nextCharset(charset + 7);
+    }
+    if (close < 0) return undefined;
+    meta = lower.indexOf('<meta', close + 1);
+  }
+  return undefined;
+}
+
 /** `<meta charset="x">` and `<meta http-equiv="content-type" content="text/html; charset=x">`. */
 export function metaCharset(body: Buffer): string | undefined {
-  const head = body.subarray(0, META_SCAN_BYTES).toString('latin1');
-  const match = head.match(/<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)/i);
-  const label = match?.[1]?.toLowerCase();
+  const label = firstMetaLabel(body.subarray(0, META_SCAN_BYTES).toString('latin1'))?.toLowerCase();
   // The HTML standard: a page that declares UTF-16 in a <meta> is read as UTF-8 (the bytes could not say it).
   return label?.startsWith('utf-16') ? 'utf-8' : label;
 }
