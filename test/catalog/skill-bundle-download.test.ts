@@ -2,14 +2,7 @@
 // uploaded, and a bundle of a version that is not published shows up in no public read.
 import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
-import {
-  type Actors,
-  createActors,
-  createDraft,
-  decide,
-  submit,
-  uploadBundle,
-} from '../support/catalog-factory.js';
+import { type Actors, createActors, createDraft, decide, submit, uploadBundle } from '../support/catalog-factory.js';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
 import { buildZip, skillMd } from '../support/zip-builders.js';
@@ -31,7 +24,11 @@ afterAll(async () => {
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 const bundleZip = (note: string) =>
-  buildZip({ 'SKILL.md': skillMd('pdf-tools'), 'notes.md': `# ${note}\n`, 'scripts/run.py': `print(${JSON.stringify(note)})\n` });
+  buildZip({
+    'SKILL.md': skillMd('pdf-tools'),
+    'notes.md': `# ${note}\n`,
+    'scripts/run.py': `print(${JSON.stringify(note)})\n`,
+  });
 
 type Bundle = { url: string; sha256: string; sizeBytes: number };
 type DraftVersion = { id: string; status: string; bundle?: Bundle; bundleFiles?: unknown[] };

@@ -61,8 +61,11 @@ const optionalFields = (fields: Record<string, z.ZodType>) =>
 /** A skill version's uploaded .zip: only versions with a stored bundle carry it. */
 const skillBundle = z
   .object({
-    url: z.url().meta({ description: 'Where to download the .zip: `/files/...` with the local storage driver, the CDN or bucket with s3.' }),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/).meta({ description: 'Hex SHA-256 of the .zip bytes, to check the download with.' }),
+    url: z.url().meta({ description: 'The download: `/files/...` (local storage) or the CDN or bucket (s3).' }),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .meta({ description: 'Hex SHA-256 of the .zip bytes, to check the download with.' }),
     sizeBytes: count.meta({ description: 'Size of the .zip in bytes.' }),
   })
   .meta({ id: 'SkillBundle', description: 'Skills only, when a bundle is stored.' });
