@@ -7,7 +7,7 @@ import type { DraftDetail, QueueRow, WorkflowListRow } from '../../shared/catalo
 import type { catalogReports, catalogTransitions, publishers } from '../../shared/db/schema/index.js';
 import { entityTag } from '../http/if-match.js';
 import { withoutNulls } from '../http/json.js';
-import { presentItemStats, presentVersionDetail } from './catalog/catalog.presenters.js';
+import { type DownloadUrls, presentItemStats, presentVersionDetail } from './catalog/catalog.presenters.js';
 
 type Item = DraftDetail['item'];
 
@@ -83,7 +83,7 @@ export function presentTransition(t: typeof catalogTransitions.$inferSelect) {
   });
 }
 
-export function presentDraftDetail(detail: DraftDetail) {
+export function presentDraftDetail(detail: DraftDetail, urls: DownloadUrls) {
   const { item } = detail;
   return {
     ...withoutNulls(itemHeader(detail)),
@@ -93,7 +93,7 @@ export function presentDraftDetail(detail: DraftDetail) {
       const full = detail.fullVersions.get(v.id);
       return withoutNulls({
         ...(full
-          ? presentVersionDetail(item.type, full)
+          ? presentVersionDetail(item.type, full, urls)
           : { id: v.id, version: v.version, createdAt: v.createdAt, publishedAt: v.publishedAt }),
         status: v.status,
         submittedAt: v.submittedAt,

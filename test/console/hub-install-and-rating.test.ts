@@ -1,8 +1,13 @@
 // An item page's install snippets (an MCP server's client configuration from its published connections, a
-// skill's folder, an agent's package), the install counted when a snippet is copied, and rating an item 1–5.
+// skill's bundle and folder, an agent's package), the install counted when a snippet is copied or a bundle
+// downloaded, and rating an item 1–5.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
+import { createActors, createDraft, decide, submit, uploadBundle } from '../support/catalog-factory.js';
 import { waitUntil } from '../support/harness.js';
-import { createUser, TEST_PASSWORD } from '../support/identity.js';
+import { bearer, createUser, TEST_PASSWORD } from '../support/identity.js';
+import { buildZip, skillMd } from '../support/zip-builders.js';
 import { type ConsoleWorld, checkPage, expectCleanConsole, openConsoleWorld, signIn } from './console-world.js';
 
 let w: ConsoleWorld;
@@ -17,7 +22,24 @@ const snippetIn = (page: Page, section: string) =>
 const publicItem = async (type: string, slug: string) =>
   (await (await fetch(`${w.baseUrl}/api/v1/${type}/${slug}`)).json()) as {
     stats: { installCount: number; ratingCount: number; ratingAverage?: number };
+    currentVersion: { bundle?: { url: string; sha256: string; sizeBytes: number } };
   };
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** A skill published the way a publisher does it: draft, bundle upload, submit, the worker's parse, approval. */
+async function publishSkillWithBundle(zip: Buffer) {
+  const actors = await createActors(w.h);
+  const draft = await createDraft(w.h, actors, 'skill');
+  expect((await uploadBundle(w.h, actors, draft, zip)).status).toBe(200);
+  expect((await submit(w.h, actors, 'skill', draft.id)).status).toBe(200);
+  await waitUntil(async () => {
+    const own = await w.h.http.get(`/api/v1/publisher/skill/${draft.id}`).set(bearer(actors.publisher.session));
+    return own.body.versions?.[0]?.bundleFiles;
+  }, 30_000);
+  expect((await decide(w.h, actors, 'skill', draft.id, 'approve')).status).toBe(200);
+  return draft.slug;
+}
 
 describe('installing from an item page', () => {
   it("shows an MCP server's npx command and its hosted URL as mcpServers configuration, and counts a copy as an install", async () => {
@@ -70,12 +92,53 @@ describe('installing from an item page', () => {
     expectCleanConsole(page);
   });
 
-  it("says where a skill's folder goes, and links an agent's package with its checksum", async () => {
+  it("links a skill's bundle with its size and SHA-256, downloads the uploaded bytes and counts the install", async () => {
+    const zip = await buildZip(
+      {
+        'SKILL.md': skillMd('pdf-tools'),
+        'scripts/run.py': 'print("hello")\n',
+        'notes.md': 'A line of notes.\n'.repeat(200),
+      },
+      { compress: false },
+    );
+    expect(zip.length).toBeGreaterThan(1024); // shown in KB
+    const slug = await publishSkillWithBundle(zip);
+    const page = await w.newPage();
+    await page.goto(`/hub/skill/${slug}`);
+    const install = page.getByRole('region', { name: 'Install' });
+    await install.getByText(`~/.claude/skills/${slug}/`).waitFor();
+    const link = install.getByRole('link', {
+      name: `Download the bundle (.zip, ${(zip.length / 1024).toFixed(1)} KB)`,
+    });
+    const { bundle } = (await publicItem('skill', slug)).currentVersion;
+    expect(bundle).toEqual({ url: expect.any(String), sha256: sha256(zip), sizeBytes: zip.length });
+    expect(await link.getAttribute('href')).toBe(bundle?.url);
+    await install.getByText(sha256(zip)).waitFor();
+    await checkPage(page, 'hub-skill-install');
+
+    const before = (await publicItem('skill', slug)).stats.installCount;
+    const sent = page.waitForRequest(
+      (r) => r.url().endsWith('/api/v1/telemetry') && r.postDataJSON()?.eventType === 'install',
+    );
+    const downloaded = page.waitForEvent('download');
+    await link.click();
+    expect((await sent).postDataJSON()).toEqual({ itemType: 'skill', slug, eventType: 'install' });
+    const file = await (await downloaded).path();
+    expect(sha256(await readFile(file))).toBe(sha256(zip));
+    const after = await waitUntil(async () => {
+      const now = (await publicItem('skill', slug)).stats.installCount;
+      return now > before ? now : undefined;
+    }, 30_000);
+    expect(after).toBe(before + 1);
+  });
+
+  it("says where a skill's folder goes when the hub holds no bundle, and links an agent's package with its checksum", async () => {
     const page = await w.newPage();
     await page.goto('/hub/skill/release-notes');
     const install = page.getByRole('region', { name: 'Install' });
     await install.getByText('~/.claude/skills/release-notes/').waitFor();
-    await install.getByText('The hub does not serve skill bundles for download').waitFor();
+    await install.getByText('This version has no bundle stored on the hub').waitFor();
+    expect(await install.getByRole('link', { name: /Download the bundle/ }).count()).toBe(0);
     await page.goto('/hub/agent/code-reviewer');
     const download = page.getByRole('region', { name: 'Install' }).getByRole('link', { name: 'Download the package' });
     expect(await download.getAttribute('href')).toBe('https://registry.example.com/code-reviewer-1.0.0.tgz');

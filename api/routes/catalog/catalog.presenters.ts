@@ -3,6 +3,7 @@
 import type { SummaryRow } from '../../../shared/catalog/catalog-list.js';
 import type { ItemDetailRow, VersionRow } from '../../../shared/catalog/catalog-reads.js';
 import type { ItemType } from '../../../shared/catalog/item-types.js';
+import type { ObjectStorage } from '../../../shared/storage/index.js';
 import { withoutNulls } from '../../http/json.js';
 
 /** Averages are kept exact in the database; the API shows two decimals. */
@@ -48,7 +49,10 @@ export function presentSummary(row: SummaryRow) {
   });
 }
 
-export function presentDetail(item: ItemDetailRow, currentVersion: VersionRow) {
+/** Where a version's stored objects are downloaded from: the storage's public URL (local `/files`, or the CDN). */
+export type DownloadUrls = Pick<ObjectStorage, 'publicUrl'>;
+
+export function presentDetail(item: ItemDetailRow, currentVersion: VersionRow, urls: DownloadUrls) {
   return {
     ...presentSummary(item),
     ...withoutNulls({
@@ -58,7 +62,7 @@ export function presentDetail(item: ItemDetailRow, currentVersion: VersionRow) {
       createdAt: item.createdAt,
     }),
     stats: presentItemStats(item),
-    currentVersion: presentVersionDetail(item.type, currentVersion),
+    currentVersion: presentVersionDetail(item.type, currentVersion, urls),
   };
 }
 
@@ -81,7 +85,13 @@ const typeFields: Record<ItemType, readonly string[]> = {
   soul: ['packageUrl', 'checksum', 'soulMd'],
 };
 
-export function presentVersionDetail(type: ItemType, v: VersionRow) {
+/** A skill version's uploaded .zip as the version row records it: where to download it and what to check it with. */
+function presentBundle(type: ItemType, v: VersionRow, urls: DownloadUrls) {
+  if (type !== 'skill' || !v.bundleStorageKey || !v.bundleSha256 || v.bundleSizeBytes === null) return null;
+  return { url: urls.publicUrl(v.bundleStorageKey), sha256: v.bundleSha256, sizeBytes: v.bundleSizeBytes };
+}
+
+export function presentVersionDetail(type: ItemType, v: VersionRow, urls: DownloadUrls) {
   const payload = v.payload ?? {};
   return withoutNulls({
     id: v.id,
@@ -93,6 +103,7 @@ export function presentVersionDetail(type: ItemType, v: VersionRow) {
     createdAt: v.createdAt,
     publishedAt: v.publishedAt,
     ...Object.fromEntries(typeFields[type].map((key) => [key, payload[key] ?? null])),
+    bundle: presentBundle(type, v, urls),
   });
 }
 

@@ -58,6 +58,18 @@ const storedUrl = z.string();
 const optionalFields = (fields: Record<string, z.ZodType>) =>
   Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, schema.optional()]));
 
+/** A skill version's uploaded .zip: only versions with a stored bundle carry it. */
+const skillBundle = z
+  .object({
+    url: z.url().meta({ description: 'The download: `/files/...` (local storage) or the CDN or bucket (s3).' }),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .meta({ description: 'Hex SHA-256 of the .zip bytes, to check the download with.' }),
+    sizeBytes: count.meta({ description: 'Size of the .zip in bytes.' }),
+  })
+  .meta({ id: 'SkillBundle', description: 'Skills only, when a bundle is stored.' });
+
 export const catalogVersionSummary = z
   .object({
     id: z.uuid(),
@@ -79,12 +91,14 @@ export const catalogVersionDetail = catalogVersionSummary
     ...optionalFields(skillFields),
     ...soulFields,
     packageUrl: storedUrl.optional(),
+    bundle: skillBundle.optional(),
   })
   .meta({
     id: 'CatalogVersionDetail',
     description:
       'MCP servers add connections, tools, resources, prompts, configFields, permissions; skills bundleFiles, ' +
-      'dependencies, examples, parameters (once the bundle is parsed); agents packageUrl, checksum; souls ' +
+      'dependencies, examples, parameters (once the bundle is parsed) and bundle (once uploaded); agents ' +
+      'packageUrl, checksum; souls ' +
       'packageUrl, checksum, soulMd.',
   });
 

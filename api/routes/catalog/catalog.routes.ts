@@ -79,7 +79,7 @@ export const catalogArea: Area = {
       { path: '/:slug', summary: 'An item with its latest version', response: catalogItemDetail },
       async (ctx, req) => {
         const { item, currentVersion } = await getPublishedItem(ctx.db, itemTypeOf(req), slugOf(req));
-        return { json: presentDetail(item, currentVersion) };
+        return { json: presentDetail(item, currentVersion, ctx.storage) };
       },
     ),
     publicReadRoute(
@@ -94,7 +94,7 @@ export const catalogArea: Area = {
       { path: '/:slug/versions/:version', summary: 'One version of an item', response: catalogVersionDetail },
       async (ctx, req) => {
         const row = await getPublishedVersion(ctx.db, itemTypeOf(req), slugOf(req), pathParam(req, 'version'));
-        return { json: presentVersionDetail(itemTypeOf(req), row) };
+        return { json: presentVersionDetail(itemTypeOf(req), row, ctx.storage) };
       },
     ),
     publicReadRoute(

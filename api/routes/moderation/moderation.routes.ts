@@ -165,7 +165,7 @@ export const moderationArea: Area = {
       response: draftDetail,
       handler: (ctx) => async (req, res) => {
         const detail = await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'));
-        res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail));
+        res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail, ctx.storage));
       },
     },
     {

@@ -115,7 +115,7 @@ export const publisherArea: Area = {
       response: draftDetail,
       handler: (ctx) => async (req, res) => {
         const detail = await getDraftDetail(ctx.db, itemTypeOf(req), pathParam(req, 'id'), account(res));
-        res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail));
+        res.set(draftDetailHeaders(detail)).json(presentDraftDetail(detail, ctx.storage));
       },
     },
     {

@@ -43,6 +43,9 @@ export type ItemSummary = {
   executesCode?: boolean;
 };
 
+/** A skill version's uploaded .zip: where to download it, and the SHA-256 to check it with. */
+export type SkillBundle = { url: string; sha256: string; sizeBytes: number };
+
 export type VersionDetail = {
   id: string;
   version: string;
@@ -52,6 +55,7 @@ export type VersionDetail = {
   sourceUrl?: string;
   publishedAt?: string;
   createdAt: string;
+  bundle?: SkillBundle;
 } & Record<string, unknown>;
 
 export type ItemDetail = ItemSummary & {

@@ -1,8 +1,9 @@
 // How to start using an item, from what the API publishes for its shown version: an MCP server's client
-// configuration per connection, where a skill's folder goes, an agent's package, a soul's prompt. Copying a snippet
+// configuration per connection, a skill's bundle and where its folder goes, an agent's package, a soul's prompt. Copying a snippet
 // or following a download counts one `install` telemetry event, as the page counts its `view`.
+import { formatBytes } from '../../format.js';
 import { CopyButton } from '../../ui/copy-button.js';
-import { type ItemType, recordEvent, type VersionDetail } from './hub-api.js';
+import { type ItemType, recordEvent, type SkillBundle, type VersionDetail } from './hub-api.js';
 import { type ClientConfig, clientConfigs } from './mcp-client-config.js';
 
 type Props = { type: ItemType; slug: string; version: VersionDetail };
@@ -50,26 +51,50 @@ function McpInstall({ slug, version, installed }: { slug: string; version: Versi
   );
 }
 
-function SkillInstall({ slug, version }: { slug: string; version: VersionDetail }) {
+/** A download from the item's version: following it counts one `install`, as a copied snippet does. */
+function DownloadLink({ href, installed, children }: { href: string; installed: () => void; children: string }) {
+  return (
+    <a href={href} rel="noopener noreferrer" onClick={installed}>
+      {children}
+    </a>
+  );
+}
+
+function SkillBundleDownload({ bundle, installed }: { bundle: SkillBundle; installed: () => void }) {
+  return (
+    <p data-testid="skill-bundle">
+      <DownloadLink href={bundle.url} installed={installed}>
+        {`Download the bundle (.zip, ${formatBytes(bundle.sizeBytes)})`}
+      </DownloadLink>{' '}
+      and check its SHA-256: <code>{bundle.sha256}</code>
+    </p>
+  );
+}
+
+function SkillInstall({ slug, version, installed }: { slug: string; version: VersionDetail; installed: () => void }) {
   return (
     <>
       <p>
-        A skill is a folder holding its <code>SKILL.md</code>. For Claude Code, put the bundle's folder at{' '}
+        A skill is a folder holding its <code>SKILL.md</code>. For Claude Code, unpack the bundle's folder at{' '}
         <code>~/.claude/skills/{slug}/</code> (yours, in every project) or <code>.claude/skills/{slug}/</code> inside
         one project.
       </p>
-      <p className="muted">
-        The hub does not serve skill bundles for download
-        {version.sourceUrl ? (
-          <>
-            ; get it from its source:{' '}
-            <a href={version.sourceUrl} rel="noopener noreferrer">
-              {version.sourceUrl}
-            </a>
-          </>
-        ) : null}
-        .
-      </p>
+      {version.bundle ? (
+        <SkillBundleDownload bundle={version.bundle} installed={installed} />
+      ) : (
+        <p className="muted">
+          This version has no bundle stored on the hub
+          {version.sourceUrl ? (
+            <>
+              ; get it from its source:{' '}
+              <a href={version.sourceUrl} rel="noopener noreferrer">
+                {version.sourceUrl}
+              </a>
+            </>
+          ) : null}
+          .
+        </p>
+      )}
     </>
   );
 }
@@ -80,9 +105,9 @@ function PackageInstall({ version, installed }: { version: VersionDetail; instal
   }
   return (
     <p>
-      <a href={version.packageUrl} rel="noopener noreferrer" onClick={installed}>
+      <DownloadLink href={version.packageUrl} installed={installed}>
         Download the package
-      </a>
+      </DownloadLink>
       {typeof version.checksum === 'string' ? (
         <>
           {' '}
@@ -117,7 +142,7 @@ export function InstallPanel({ type, slug, version }: Props) {
     <section className="panel install" aria-labelledby="install-heading">
       <h2 id="install-heading">Install</h2>
       {type === 'mcp' ? <McpInstall slug={slug} version={version} installed={installed} /> : null}
-      {type === 'skill' ? <SkillInstall slug={slug} version={version} /> : null}
+      {type === 'skill' ? <SkillInstall slug={slug} version={version} installed={installed} /> : null}
       {type === 'agent' ? <PackageInstall version={version} installed={installed} /> : null}
       {type === 'soul' ? <SoulInstall slug={slug} version={version} installed={installed} /> : null}
     </section>
