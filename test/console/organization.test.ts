@@ -54,16 +54,25 @@ describe('the organization pages', () => {
     await admin.getByRole('button', { name: 'Switch to Default organization' }).click();
     await admin.getByRole('heading', { name: 'Default organization', level: 1 }).waitFor();
     // The switcher shows the whole of the chosen name and role (a 190px cap cut "Default organization (Admin)").
-    const cut = await switcher.evaluate((select: HTMLSelectElement) => {
-      const style = getComputedStyle(select);
-      const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+    const cut = await switcher.evaluate((element) => {
+      const select = element as unknown as {
+        clientWidth: number;
+        selectedOptions: ArrayLike<{ textContent: string | null }>;
+      };
+      type Canvas = { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } };
+      type Style = Record<'fontWeight' | 'fontSize' | 'fontFamily' | 'paddingLeft' | 'paddingRight', string>;
+      const page = globalThis as unknown as {
+        document: { createElement(tag: 'canvas'): Canvas };
+        getComputedStyle(element: unknown): Style;
+      };
+      const style = page.getComputedStyle(select);
+      const context = page.document.createElement('canvas').getContext('2d');
       context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
       const text = select.selectedOptions[0]?.textContent ?? '';
       // Room for the text: the box without its padding and the drop-down arrow (about 20px).
       const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
-      return context.measureText(text).width > room
-        ? `${text} needs ${context.measureText(text).width}px, has ${room}px`
-        : '';
+      const width = context.measureText(text).width;
+      return width > room ? `${text} needs ${width}px, has ${room}px` : '';
     });
     expect(cut).toBe('');
     await checkPage(admin, 'organization');
