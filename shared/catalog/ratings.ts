@@ -1,8 +1,9 @@
-// One rating (1..5) per account and published item, and reading one's own back. The item row is locked first, so ratings of one item apply one
-// at a time and rating_sum and rating_count move by each one's difference, exact under concurrent ratings (they were
-// recounted from every rating of the item, a cost that grew with its ratings, under the same lock). A rating does
-// not empty the public read cache: any account may rate at request speed, and each emptying sent every visitor's
-// next read to PostgreSQL (security review #77); like the telemetry counters, it shows within the cache's TTL.
+// One rating (1..5) per account and published item, and reading one's own back. The item row is locked first, so
+// ratings of one item apply one at a time and rating_sum and rating_count move by each one's difference, exact under
+// concurrent ratings (they were recounted from every rating of the item, a cost that grew with its ratings, under
+// the same lock). A rating does not empty the public read cache: any account may rate at request speed, and each
+// emptying sent every visitor's next read to PostgreSQL (security review #77); like the telemetry counters, it
+// shows within the cache's TTL.
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';

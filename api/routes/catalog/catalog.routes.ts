@@ -1,6 +1,6 @@
 // The public catalog of one type under /api/v1/{type} (list, categories, detail, versions, a soul's prompt.txt),
-// plus the signed-in report and rating of a published item (and reading one's own rating back). Paths whose {type} is not a catalog type fall through
-// to the other route areas (and finally to the 404 problem).
+// plus the signed-in report and rating of a published item (and reading one's own rating back). Paths whose {type}
+// is not a catalog type fall through to the other route areas (and finally to the 404 problem).
 import type { Request } from 'express';
 import { z } from 'zod';
 import { listItems } from '../../../shared/catalog/catalog-list.js';

@@ -22,7 +22,7 @@ export const presentProject = (p: Project) =>
 export const presentProjectMember = (m: ProjectMemberEntry) =>
   withoutNulls({ userId: m.userId, email: m.email, name: m.name, role: m.role, addedAt: m.addedAt });
 
-/** A key of the project for its managers: the key as its holder sees it (the project is the route's), and the holder. */
+/** A key of the project for its managers: the key as its holder sees it, and who holds it. */
 export const presentProjectApiKey = (key: ProjectApiKey) => {
   const { projectId: _project, ...shown } = presentApiKey(key);
   return { ...shown, owner: { id: key.owner.id, name: key.owner.name, email: key.owner.email } };

@@ -1,6 +1,6 @@
 // How to start using an item, from what the API publishes for its shown version: an MCP server's client
-// configuration per connection, a skill's bundle and where its folder goes, an agent's package, a soul's prompt. Copying a snippet
-// or following a download counts one `install` telemetry event, as the page counts its `view`.
+// configuration per connection, a skill's bundle and where its folder goes, an agent's package, a soul's prompt.
+// Copying a snippet or following a download counts one `install` telemetry event, as the page counts its `view`.
 import { formatBytes } from '../../format.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { type ItemType, recordEvent, type SkillBundle, type VersionDetail } from './hub-api.js';
