@@ -5,6 +5,7 @@
 // decision on a version the publisher changed in another tab, keeping a draft after "Delete this draft", and the
 // resolved reports. Also where a person looks: a published item with a new version says both (published, and the
 // new version's state), and on a phone the Submit action is on the first screen, above the long form.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
@@ -280,7 +281,15 @@ describe('a publisher and a moderator walk the console', () => {
     expect(await mod.getByRole('button', { name: 'Approve', exact: true }).isDisabled()).toBe(true);
     await checkPage(mod, 'walk-review-parsing');
     await recordSkillContents(w.h.ctx.db, versionId, { bundleFiles: parsed });
-    await mod.getByRole('region', { name: 'Under review: 1.0.0' }).getByText('scripts/summarize.py').waitFor();
+    const underReview = mod.getByRole('region', { name: 'Under review: 1.0.0' });
+    await underReview.getByText('scripts/summarize.py').waitFor();
+    // The moderator downloads exactly the bundle under review.
+    const bundle = detail.body.versions.find((v: { id: string }) => v.id === versionId).bundle;
+    const bundleLink = underReview.getByRole('link', { name: /^\.zip, / });
+    expect(await bundleLink.getAttribute('href')).toBe(bundle.url);
+    await underReview.getByText(bundle.sha256).waitFor();
+    const downloaded = await (await mod.request.get(bundle.url)).body();
+    expect(createHash('sha256').update(downloaded).digest('hex')).toBe(createHash('sha256').update(zip).digest('hex'));
     await decide('Approve');
     await pub.reload();
     await pub.locator('p .badge', { hasText: 'published' }).waitFor();

@@ -79,6 +79,23 @@ function SkillFields({ v }: { v: VersionDetail }) {
           </ul>
         </section>
       ) : null}
+      {v.bundle ? (
+        <section>
+          <h3>Bundle</h3>
+          <dl className="facts">
+            <dt>Download</dt>
+            <dd>
+              <a href={v.bundle.url} download>
+                {`.zip, ${formatBytes(v.bundle.sizeBytes)}`}
+              </a>
+            </dd>
+            <dt>SHA-256</dt>
+            <dd>
+              <code>{v.bundle.sha256}</code>
+            </dd>
+          </dl>
+        </section>
+      ) : null}
       <NamedList title="Parameters" items={list(v.parameters)} />
       <NamedList
         title="Dependencies"
