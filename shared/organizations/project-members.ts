@@ -13,8 +13,8 @@ import { deleteKeysBeyondAccess, forgetDeletedKeys } from './project-key-access.
 
 export type ProjectMemberEntry = { userId: string; email: string; name: string; role: ProjectRole; addedAt: Date };
 
-export async function listProjectMembers(db: DbExecutor, projectId: string): Promise<ProjectMemberEntry[]> {
-  return db
+const memberEntries = (db: DbExecutor) =>
+  db
     .select({
       userId: projectMembers.accountId,
       email: accounts.email,
@@ -23,7 +23,10 @@ export async function listProjectMembers(db: DbExecutor, projectId: string): Pro
       addedAt: projectMembers.addedAt,
     })
     .from(projectMembers)
-    .innerJoin(accounts, eq(accounts.id, projectMembers.accountId))
+    .innerJoin(accounts, eq(accounts.id, projectMembers.accountId));
+
+export async function listProjectMembers(db: DbExecutor, projectId: string): Promise<ProjectMemberEntry[]> {
+  return memberEntries(db)
     .where(eq(projectMembers.projectId, projectId))
     .orderBy(asc(projectMembers.addedAt), asc(projectMembers.accountId));
 }
@@ -47,7 +50,7 @@ export async function putProjectMember(
   const notInOrganization = () =>
     badRequest('ProjectMember.NotInOrganization', 'userId must be a member of the project’s organization.');
   if (!isUuid(userId)) throw notInOrganization();
-  const row = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     // Locked until the commit: a removal from the organization either committed first (refused here) or waits and
     // then deletes this project role with the others (members.ts, removeMember).
     const [membership] = await tx
@@ -74,11 +77,14 @@ export async function putProjectMember(
       before: before ? { role: before.role } : null,
       after: { role },
     });
-    return upserted;
+    // Read in the transaction: once it commits, a removal from the organization waiting on the lock above may delete
+    // the role before a later read (the answer was then a 500 for a role that had been given).
+    const [member] = await memberEntries(tx).where(
+      and(eq(projectMembers.projectId, project.id), eq(projectMembers.accountId, userId)),
+    );
+    if (!member) throw new Error('project member written but not read back');
+    return { member, created: upserted.inserted };
   });
-  const members = await listProjectMembers(db, project.id);
-  const member = members.find((m) => m.userId === userId) as ProjectMemberEntry;
-  return { member, created: row.inserted };
 }
 
 /** Removes a project member; unless they are an Admin of the organization, their keys bound to it are deleted. */
