@@ -62,6 +62,7 @@ function assertJsonShape(bytes: Uint8Array): void {
   const excess = jsonExcess(bytes);
   if (excess) throw excessError[excess]();
 }
+
 const loneSurrogateText = () =>
   badRequest(
     'Request.InvalidText',

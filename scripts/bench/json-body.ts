@@ -1,4 +1,4 @@
-// The cost of the JSON body guard (api/http/json-body.ts: the pre-parse depth scan, the charset check and the
+// The cost of the JSON body guard (api/http/json-body.ts: the pre-parse shape scan (depth, objects and arrays, values), the charset check and the
 // surrogate hint) on the hot path: per body, the scan next to JSON.parse for typical gateway bodies; over HTTP, a
 // bare Express app parsing /v1/messages-sized bodies with express.json() versus the same app with jsonBody().
 // Usage: npx tsx scripts/bench/json-body.ts [seconds per HTTP side]
@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { Agent, request } from 'undici';
 import { jsonBody } from '../../api/http/json-body.js';
-import { jsonDepthExceeds } from '../../shared/validation/json-shape.js';
+import { jsonExcess } from '../../shared/validation/json-shape.js';
 import { reportHeadline } from './headline.js';
 
 const seconds = Number(process.argv[2] ?? 3);
@@ -53,7 +53,7 @@ function microseconds(run: () => void): number {
   }
 }
 
-console.log('per body: the depth scan next to JSON.parse (µs)');
+console.log('per body: the shape scan next to JSON.parse (µs)');
 console.log('body                          bytes      parse       scan   scan/parse');
 const sizes: [string, Buffer][] = [
   ['messages, 2 KB of text', messagesBody(2_000)],
@@ -64,13 +64,13 @@ const sizes: [string, Buffer][] = [
 ];
 for (const [name, bytes] of sizes) {
   const parse = microseconds(() => JSON.parse(bytes.toString('utf8')));
-  const scan = microseconds(() => jsonDepthExceeds(bytes));
+  const scan = microseconds(() => jsonExcess(bytes));
   console.log(
     `${name.padEnd(28)} ${String(bytes.length).padStart(9)} ${parse.toFixed(1).padStart(10)} ${scan.toFixed(1).padStart(10)} ${(scan / parse).toFixed(3).padStart(12)}`,
   );
   if (name === 'messages, 2 KB of text') {
     reportHeadline({
-      figure: 'JSON.parse + depth scan, 2 KB messages body (µs)',
+      figure: 'JSON.parse + shape scan, 2 KB messages body (µs)',
       value: parse + scan,
       baseline: parse,
       unit: 'µs',
