@@ -1,5 +1,5 @@
-// The cost of the JSON body guard (api/http/json-body.ts: the pre-parse shape scan (depth, objects and arrays, values), the charset check and the
-// surrogate hint) on the hot path: per body, the scan next to JSON.parse for typical gateway bodies; over HTTP, a
+// The cost of the JSON body guard (api/http/json-body.ts: the pre-parse shape scan of depth, objects and arrays and
+// values, the charset check and the surrogate hint) on the hot path: per body, the scan next to JSON.parse for typical gateway bodies; over HTTP, a
 // bare Express app parsing /v1/messages-sized bodies with express.json() versus the same app with jsonBody().
 // Usage: npx tsx scripts/bench/json-body.ts [seconds per HTTP side]
 import type { AddressInfo } from 'node:net';
