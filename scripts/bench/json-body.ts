@@ -1,6 +1,7 @@
 // The cost of the JSON body guard (api/http/json-body.ts: the pre-parse shape scan of depth, objects and arrays and
-// values, the charset check and the surrogate hint) on the hot path: per body, the scan next to JSON.parse for typical gateway bodies; over HTTP, a
-// bare Express app parsing /v1/messages-sized bodies with express.json() versus the same app with jsonBody().
+// values, the charset check and the surrogate hint) on the hot path: per body, the scan next to JSON.parse for
+// typical gateway bodies; over HTTP, a bare Express app parsing /v1/messages-sized bodies with express.json() versus
+// the same app with jsonBody().
 // Usage: npx tsx scripts/bench/json-body.ts [seconds per HTTP side]
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
