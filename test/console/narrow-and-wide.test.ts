@@ -282,7 +282,7 @@ describe('every page at a phone’s and a laptop’s size', () => {
   it('the organization, gateway and platform pages, to the platform Admin', async () => {
     const page = await w.newPage();
     await signIn(page, w.admin.email, w.admin.password, '/org');
-    await page.getByRole('combobox', { name: 'Organization' }).waitFor();
+    await page.getByRole('combobox', { name: 'Organization', exact: true }).waitFor();
     const problems = await walk(page, [
       ['organization', '/org', heading(/./)],
       [

@@ -49,7 +49,7 @@ describe('the organization pages', () => {
     await admin.getByLabel('New organization name').fill('Side project');
     await admin.getByRole('button', { name: 'Create organization' }).click();
     await admin.getByRole('heading', { name: 'Side project', level: 1 }).waitFor();
-    const switcher = admin.getByRole('combobox', { name: 'Organization' });
+    const switcher = admin.getByRole('combobox', { name: 'Organization', exact: true });
     expect(await switcher.locator('option:checked').textContent()).toBe('Side project (Admin)');
     await admin.getByRole('button', { name: 'Switch to Default organization' }).click();
     await admin.getByRole('heading', { name: 'Default organization', level: 1 }).waitFor();
@@ -79,7 +79,7 @@ describe('the organization pages', () => {
   });
 
   it("a new organization's empty pages say what to do next, and a new project leads to its key", async () => {
-    const switcher = admin.getByRole('combobox', { name: 'Organization' });
+    const switcher = admin.getByRole('combobox', { name: 'Organization', exact: true });
     await switcher.selectOption({ label: 'Side project (Admin)' });
     await admin.goto('/org/projects');
     await admin
@@ -240,7 +240,9 @@ describe('the organization pages', () => {
       .send({ name: 'Other organization key', projectId: elsewhere.id });
     expect(bound.status).toBe(200);
     await page.reload();
-    await page.getByRole('combobox', { name: 'Organization' }).selectOption({ label: 'Fifty-one projects (Admin)' });
+    await page
+      .getByRole('combobox', { name: 'Organization', exact: true })
+      .selectOption({ label: 'Fifty-one projects (Admin)' });
     const otherRow = page.getByRole('table', { name: 'API keys' }).locator('tr', { hasText: 'Other organization key' });
     await otherRow.getByText('Elsewhere (another organization: Second of many)').waitFor();
     expect(await otherRow.getByRole('link').count()).toBe(0);
@@ -264,7 +266,9 @@ describe('the organization pages', () => {
 
     // Switching the organization leaves the project of the one before (its pages would still answer: the account is
     // a member of both) for the first project of the new one.
-    await page.getByRole('combobox', { name: 'Organization' }).selectOption({ label: 'Second of many (Admin)' });
+    await page
+      .getByRole('combobox', { name: 'Organization', exact: true })
+      .selectOption({ label: 'Second of many (Admin)' });
     await page.waitForURL((url) => url.pathname === '/gateway');
     await page
       .getByLabel('Project', { exact: true })
@@ -275,7 +279,9 @@ describe('the organization pages', () => {
     // So does a project's own page: to the new organization's list of projects.
     await page.goto(`/org/projects/${elsewhere.id}`);
     await page.getByRole('heading', { name: 'Elsewhere' }).waitFor();
-    await page.getByRole('combobox', { name: 'Organization' }).selectOption({ label: 'Fifty-one projects (Admin)' });
+    await page
+      .getByRole('combobox', { name: 'Organization', exact: true })
+      .selectOption({ label: 'Fifty-one projects (Admin)' });
     await page.waitForURL((url) => url.pathname === '/org/projects');
     await page.getByRole('heading', { name: 'Elsewhere' }).waitFor({ state: 'detached' });
   });
