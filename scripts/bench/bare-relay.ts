@@ -6,13 +6,22 @@ import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { Agent, request } from 'undici';
 
-export function startBareRelay(upstream: string, port = 0): Promise<{ url: string; close(): Promise<void> }> {
+/** Work around each relayed request (redis-step-relay.ts adds the design's two Redis steps this way). */
+export type RelaySteps<T> = { before(): Promise<T>; after(held: T): Promise<void>; close(): Promise<void> };
+
+export function startBareRelay<T = undefined>(
+  upstream: string,
+  port = 0,
+  steps?: RelaySteps<T>,
+): Promise<{ url: string; close(): Promise<void> }> {
   const agent = new Agent({ keepAliveTimeout: 60_000, connections: 128 });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(express.json({ limit: '32mb' }));
   app.post('/v1/messages', async (req, res) => {
+    // no await at all without steps: the baseline stays the bare relay it always was
+    const held = steps ? await steps.before() : undefined;
     const answer = await request(`${upstream}/v1/messages`, {
       method: 'POST',
       dispatcher: agent,
@@ -23,6 +32,7 @@ export function startBareRelay(upstream: string, port = 0): Promise<{ url: strin
     res.setHeader('content-type', String(answer.headers['content-type'] ?? 'application/json'));
     for await (const chunk of answer.body) res.write(chunk);
     res.end();
+    if (steps) await steps.after(held as T);
   });
   return new Promise((resolve) => {
     const server = app.listen(port, '127.0.0.1', () =>
@@ -31,6 +41,7 @@ export function startBareRelay(upstream: string, port = 0): Promise<{ url: strin
         close: async () => {
           await new Promise((r) => server.close(() => r(undefined)));
           await agent.close();
+          await steps?.close();
         },
       }),
     );

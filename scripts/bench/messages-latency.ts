@@ -18,6 +18,10 @@ const upstream = await spawnService('scripts/bench/instant-upstream.ts', {});
 const relay = await spawnService('scripts/bench/bare-relay.ts', { UPSTREAM_URL: upstream.url });
 const bench = await openBenchContext('messages', {});
 const { ctx } = bench;
+const floor = await spawnService('scripts/bench/redis-step-relay.ts', {
+  UPSTREAM_URL: upstream.url,
+  REDIS_URL: ctx.config.REDIS_URL,
+});
 const { token, organizationId } = await fundedProjectKey(ctx);
 const serviceEnv = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench' };
 // BENCH_CPU_PROF=<dir>: the gateway process writes a CPU profile there when it stops (see profile-summary.ts).
@@ -36,6 +40,7 @@ const ledgerWorker = await spawnService(
 const sides = {
   direct: { base: upstream.url, key: 'bench', pid: undefined },
   relay: { base: relay.url, key: 'bench', pid: relay.child.pid },
+  floor: { base: floor.url, key: 'bench', pid: floor.child.pid },
   gateway: { base: gateway.url, key: token, pid: gateway.child.pid },
 } as const;
 type Side = keyof typeof sides;
@@ -95,8 +100,8 @@ try {
   const levels = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Number);
   for (const stream of [false, true].filter((s) => modes.includes(s ? 'stream' : 'json'))) {
     for (const concurrency of levels) {
-      const times: Record<Side, number[]> = { direct: [], relay: [], gateway: [] };
-      const cpu: Record<Side, number> = { direct: 0, relay: 0, gateway: 0 };
+      const times: Record<Side, number[]> = { direct: [], relay: [], floor: [], gateway: [] };
+      const cpu: Record<Side, number> = { direct: 0, relay: 0, floor: 0, gateway: 0 };
       for (const side of Object.keys(sides) as Side[]) await run(side, stream, concurrency, 100); // warm-up
       let txBefore = 0;
       let gatewayRequests = 0;
@@ -117,6 +122,9 @@ try {
       const perRequest = (side: Side) => ((cpu[side] * 1000) / (rounds * perRound)).toFixed(0);
       console.log(
         `  CPU per request (µs, whole process, steadier than latency on a busy machine): relay ${perRequest('relay')}, gateway ${perRequest('gateway')} (${(cpu.gateway / cpu.relay).toFixed(2)}x)`,
+      );
+      console.log(
+        `  the design's floor, the relay plus one Redis step before and one after: p50 ${fmt(p('floor', 50))} (${(p('floor', 50) / p('relay', 50)).toFixed(2)}x the relay), CPU per request ${perRequest('floor')} (${(cpu.floor / cpu.relay).toFixed(2)}x); the gateway over it: p50 ${(p('gateway', 50) / p('floor', 50)).toFixed(2)}x, CPU ${(cpu.gateway / cpu.floor).toFixed(2)}x`,
       );
       if (concurrency === 1) {
         reportHeadline({
@@ -155,6 +163,7 @@ try {
   await gateway.stop();
   await ledgerWorker.stop();
   await relay.stop();
+  await floor.stop();
   await upstream.stop();
   await bench.close();
 }

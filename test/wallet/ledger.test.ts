@@ -123,6 +123,47 @@ describe('wallet ledger', () => {
     expect(await walletProblems(h.ctx, org)).toEqual([]);
   });
 
+  it('paced (the ledger job), writes what it found and hands what settled meanwhile to one more job', async () => {
+    const org = await fundedWallet(h, '10');
+    await charge(h.ctx, org, usd('1'));
+    // a request settles while the batch's transaction is being written: it finds the stream non-empty, asks for no
+    // write of its own, and is left for the job one flush delay later rather than a second transaction at once
+    let settledMeanwhile = false;
+    const db = new Proxy(h.ctx.db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<typeof target.transaction>) => {
+          if (!settledMeanwhile) {
+            settledMeanwhile = true;
+            await charge(h.ctx, org, usd('2'));
+          }
+          return target.transaction(...args);
+        };
+      },
+    });
+    const ledgerJobs = async () =>
+      (await h.ctx.queues.queue('ledger').getJobs(['waiting', 'delayed'])).filter(
+        (job) => job.data.organizationId === org,
+      ).length;
+    const jobsBefore = await ledgerJobs();
+
+    expect(await writeLedger({ ...h.ctx, db }, org, { paced: true })).toEqual({
+      entries: 1,
+      written: 1,
+      transactions: 1,
+    });
+    expect(await h.ctx.redis.xlen(mirrorKeys(h.ctx.config.REDIS_PREFIX, org).l)).toBe(1);
+    expect(await ledgerJobs()).toBe(jobsBefore + 1);
+    expect(await consumeCount(org)).toBe(1);
+
+    // that job's write (and an unpaced drain) takes the rest
+    expect(await writeLedger(h.ctx, org, { paced: true })).toEqual({ entries: 1, written: 1, transactions: 1 });
+    expect(await ledgerJobs()).toBe(jobsBefore + 1);
+    expect(await consumeCount(org)).toBe(2);
+    expect(await live(h.ctx, org)).toMatchObject({ balance: usd('7'), frozenAmount: 0n });
+    expect(await walletProblems(h.ctx, org)).toEqual([]);
+  });
+
   it('takes an actual cost above the hold from the available balance, never below zero', async () => {
     const org = await fundedWallet(h, '3');
     await charge(h.ctx, org, usd('1'), { cost: usd('1.5') });

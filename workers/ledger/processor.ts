@@ -4,7 +4,7 @@ import { defineQueueWorker } from '../processor.js';
 
 export default defineQueueWorker(
   'ledger',
-  { write: ({ organizationId }, ctx) => writeLedger(ctx, organizationId) },
+  { write: ({ organizationId }, ctx) => writeLedger(ctx, organizationId, { paced: true }) },
   // Organizations write in parallel; two jobs of one organization take turns on its wallet row.
   { concurrency: 8 },
 );
