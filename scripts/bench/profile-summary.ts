@@ -1,7 +1,7 @@
 // Summarizes a V8 CPU profile (`node --cpu-prof`): self time by function and by where the code lives (this repo's
-// files, each dependency, Node's internals), to see where a benchmark's time goes; and, for this repository's own
-// functions, their inclusive share of the busy time (samples with the function anywhere on the stack: what would
-// vanish if it cost nothing), leaving out idle time and the start-up's module loading.
+// files, each dependency, Node's internals), to see where a benchmark's time goes; and the busy time charged to the
+// innermost function of this repository on each sample's stack (what each of ours costs with the library and Node
+// work it asks for), leaving out idle time and the start-up's module loading.
 // Usage: npx tsx scripts/bench/profile-summary.ts <file.cpuprofile> [top]
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -48,43 +48,37 @@ export function summarize(profile: Profile, top = 25) {
     totalMs: total / 1000,
     byPlace: rows(byPlace),
     byFunction: rows(byFunction),
-    ownInclusive: ownInclusive(profile, byId, top),
+    nearestOwn: nearestOwn(profile, byId, top),
   };
 }
 
 const isRepositoryPlace = (place: string) => /^(api|shared|workers)\//.test(place);
 
-/** Each own function's share of the busy samples it is on the stack of (once per sample, however deep). */
-function ownInclusive(profile: Profile, byId: Map<number, Node>, top: number): string[] {
+/**
+ * Each busy sample charged to the innermost function of this repository on its stack (a library's or Node's work
+ * counts for the code of ours that asked for it; a middleware's `next()` chain is charged to the later middleware).
+ */
+function nearestOwn(profile: Profile, byId: Map<number, Node>, top: number): string[] {
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const frameKey = (n: Node) => {
-    const { functionName, url, lineNumber } = n.callFrame;
-    return {
-      place: placeOf(url, functionName),
-      key: `${functionName || '(anonymous)'} ${placeOf(url, functionName)}:${lineNumber + 1}`,
-    };
-  };
-  const inclusive = new Map<string, number>();
+  const charged = new Map<string, number>();
   let busy = 0;
   profile.samples.forEach((id, i) => {
     const us = profile.timeDeltas[i] ?? 0;
-    const keys = new Set<string>();
-    let startUp = false;
+    let owner: string | undefined;
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const node = byId.get(at) as Node;
-      const { place, key } = frameKey(node);
-      if (place === '(idle)' || place === 'tsx' || node.callFrame.functionName === 'compileSourceTextModule') {
-        startUp = true;
-        break;
-      }
-      if (isRepositoryPlace(place)) keys.add(key);
+      const { functionName, url, lineNumber } = (byId.get(at) as Node).callFrame;
+      const place = placeOf(url, functionName);
+      // idle time and the start-up's module loading are not the benchmark's
+      if (place === '(idle)' || place === 'tsx' || functionName === 'compileSourceTextModule') return;
+      if (owner === undefined && isRepositoryPlace(place))
+        owner = `${functionName || '(anonymous)'} ${place}:${lineNumber + 1}`;
     }
-    if (startUp) return;
     busy += us;
-    for (const key of keys) inclusive.set(key, (inclusive.get(key) ?? 0) + us);
+    const key = owner ?? '(no function of this repository on the stack)';
+    charged.set(key, (charged.get(key) ?? 0) + us);
   });
-  return [...inclusive]
+  return [...charged]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
     .map(([k, us]) => `${((100 * us) / busy).toFixed(1).padStart(5)} %  ${k}`);
@@ -95,5 +89,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const s = summarize(JSON.parse(readFileSync(String(file), 'utf8')) as Profile, Number(top ?? 25));
   console.log(`${s.totalMs.toFixed(0)} ms sampled\n\nby place (self time)\n${s.byPlace.join('\n')}`);
   console.log(`\nby function (self time)\n${s.byFunction.join('\n')}`);
-  console.log(`\nthis repository's functions, inclusive share of the busy time\n${s.ownInclusive.join('\n')}`);
+  console.log(`\nbusy time by the innermost function of this repository on the stack\n${s.nearestOwn.join('\n')}`);
 }

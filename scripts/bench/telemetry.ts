@@ -32,6 +32,8 @@ const publisher = await createPublisher(ctx.db, account.id, { slug: 'bench', nam
 const agentId = await publishBenchAgent(ctx, account.id, publisher.slug, { slug: 'bench-agent', name: 'Bench agent' });
 
 const bare = await spawnService('scripts/bench/bare-telemetry.ts', {});
+// The design's floor: the bare route plus one Redis step per event, what issue 16 allows the intake.
+const floor = await spawnService('scripts/bench/bare-telemetry.ts', { REDIS_URL: ctx.config.REDIS_URL });
 const profileDir = process.env.BENCH_CPU_PROF;
 const api = await spawnService(
   'api/server.ts',
@@ -76,8 +78,10 @@ async function load(base: string, count: number, bodyOf: (i: number) => unknown,
   return seconds;
 }
 
-async function single(side: 'bare' | 'api', count: number): Promise<{ seconds: number; cpu: number }> {
-  const service = side === 'bare' ? bare : api;
+type Side = 'bare' | 'floor' | 'api';
+
+async function single(side: Side, count: number): Promise<{ seconds: number; cpu: number }> {
+  const service = { bare, floor, api }[side];
   const cpuBefore = cpuMs(service.child.pid) ?? 0;
   const seconds = await load(service.url, count, (i) => event(sent + i), 1);
   if (side === 'api') {
@@ -89,17 +93,18 @@ async function single(side: 'bare' | 'api', count: number): Promise<{ seconds: n
 
 try {
   await single('bare', 500); // warm-up
+  await single('floor', 500);
   await single('api', 500);
-  const totals = { bare: { seconds: 0, cpu: 0 }, api: { seconds: 0, cpu: 0 } };
+  const totals = { bare: { seconds: 0, cpu: 0 }, floor: { seconds: 0, cpu: 0 }, api: { seconds: 0, cpu: 0 } };
   for (let r = 0; r < rounds; r++) {
-    for (const side of ['bare', 'api'] as const) {
+    for (const side of ['bare', 'floor', 'api'] as const) {
       const { seconds, cpu } = await single(side, perRound);
       totals[side].seconds += seconds;
       totals[side].cpu += cpu;
     }
   }
-  const rate = (side: 'bare' | 'api') => (rounds * perRound) / totals[side].seconds;
-  const cpuPer = (side: 'bare' | 'api') => (totals[side].cpu * 1000) / (rounds * perRound);
+  const rate = (side: Side) => (rounds * perRound) / totals[side].seconds;
+  const cpuPer = (side: Side) => (totals[side].cpu * 1000) / (rounds * perRound);
 
   const batches = Math.ceil(batchEvents / BATCH);
   const batchSeconds = await load(
@@ -140,6 +145,9 @@ try {
   console.log(
     `  CPU per event (µs): bare ${cpuPer('bare').toFixed(0)}, API ${cpuPer('api').toFixed(0)} (${(cpuPer('api') / cpuPer('bare')).toFixed(2)}x; steadier than rates on a busy machine)`,
   );
+  console.log(
+    `  the design's floor, the bare route plus one Redis step per event: ${rate('floor').toFixed(0)}/s (${(rate('floor') / rate('bare')).toFixed(2)}x the bare route), CPU ${cpuPer('floor').toFixed(0)} µs (${(cpuPer('floor') / cpuPer('bare')).toFixed(2)}x); the API over it: ${(rate('api') / rate('floor')).toFixed(2)}x the rate, ${(cpuPer('api') / cpuPer('floor')).toFixed(2)}x the CPU`,
+  );
   console.log(`  batch form        : ${((batches * BATCH) / batchSeconds).toFixed(0)} events/s (${BATCH} per request)`);
   console.log(
     `  aggregated by ${workerCount} workers: ${(counted / aggregateSeconds).toFixed(0)} events/s; usage counter ${after?.n} for ${counted} events accepted (${after?.n === counted ? 'exact' : 'NOT EXACT'})`,
@@ -169,5 +177,6 @@ try {
 } finally {
   await api.stop();
   await bare.stop();
+  await floor.stop();
   await bench.close();
 }
