@@ -1,5 +1,5 @@
 // A scratch database and Redis prefix for benchmarks, with the real app composed over them.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -117,6 +117,18 @@ export function cpuMs(pid: number | undefined): number | undefined {
 
 export type Service = { url: string; child: ChildProcess; stop(): Promise<void> };
 
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * BENCH_BUILT=1: the API and the workers run as production runs them, compiled (`npm run build`, done here first so
+ * dist/ is never stale) and started with plain Node; otherwise under tsx, as `npm start` runs them.
+ */
+export function builtServices(): boolean {
+  if (process.env.BENCH_BUILT !== '1') return false;
+  execFileSync('npm', ['run', 'build'], { cwd: repositoryRoot, stdio: 'ignore' });
+  return true;
+}
+
 /** Services still running when the benchmark ends (even by an error) are stopped with it. */
 const spawned = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -127,16 +139,18 @@ process.once('exit', () => {
  * Runs a script of the repository as its own process (as `npm start` would), and resolves once it is ready: when it
  * prints `listening <url>` (the bench helpers), prints a line matching `ready`, or, with `listens`, once the free
  * port it was given in PORT accepts connections. Extra Node flags (e.g. --cpu-prof) come from BENCH_NODE_FLAGS_<NAME>.
- * `cwd` runs the script of another checkout of the repository (gateway-ab.ts compares two).
+ * `cwd` runs the script of another checkout of the repository (gateway-ab.ts compares two). `built` runs the script's
+ * compiled file under dist/ with plain Node, as production does (`node dist/api/server.js`), not under tsx.
  */
 export async function spawnService(
   script: string,
   env: Record<string, string>,
-  options: { listens?: boolean; ready?: RegExp; nodeFlags?: string[]; cwd?: string } = {},
+  options: { listens?: boolean; ready?: RegExp; nodeFlags?: string[]; cwd?: string; built?: boolean } = {},
 ): Promise<Service> {
   const port = options.listens ? await freePort() : undefined;
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script], {
-    cwd: options.cwd ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'),
+  const entry = options.built ? [`dist/${script.replace(/\.ts$/, '.js')}`] : ['--import', 'tsx', script];
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...entry], {
+    cwd: options.cwd ?? repositoryRoot,
     env: inheritedEnv({ NODE_OPTIONS: '', ...env, ...(port ? { PORT: String(port) } : {}) }),
     // A service found by its port writes its logs nowhere (the API logs a line per request at info).
     stdio: ['ignore', options.listens ? 'ignore' : 'pipe', 'inherit'],

@@ -7,7 +7,15 @@
 // Usage: npx tsx scripts/bench/messages-latency.ts [requests per round] [rounds]
 import { type Agent, request } from 'undici';
 import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
-import { closedLoop, cpuMs, fundedProjectKey, openBenchContext, percentile, spawnService } from './bench-context.js';
+import {
+  builtServices,
+  closedLoop,
+  cpuMs,
+  fundedProjectKey,
+  openBenchContext,
+  percentile,
+  spawnService,
+} from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
 const perRound = Number(process.argv[2] ?? 300);
@@ -25,16 +33,18 @@ const floor = await spawnService('scripts/bench/redis-step-relay.ts', {
 const { token, organizationId } = await fundedProjectKey(ctx);
 const serviceEnv = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench' };
 // BENCH_CPU_PROF=<dir>: the gateway process writes a CPU profile there when it stops (see profile-summary.ts).
+// BENCH_BUILT=1: the API (and the ledger worker) compiled, as production runs them (bench-context.ts).
+const built = builtServices();
 const profileDir = process.env.BENCH_CPU_PROF;
 const gateway = await spawnService(
   'api/server.ts',
   { ...serviceEnv, LOG_LEVEL: logLevel },
-  { listens: true, ...(profileDir ? { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {}) },
+  { listens: true, built, ...(profileDir ? { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {}) },
 );
 const ledgerWorker = await spawnService(
   'workers/main.ts',
   { ...serviceEnv, WORKER_QUEUES: 'ledger', LOG_LEVEL: 'info' },
-  { ready: /worker ready/ },
+  { ready: /worker ready/, built },
 );
 
 const sides = {
@@ -92,7 +102,7 @@ const fmt = (n: number) => n.toFixed(2).padStart(7);
 
 try {
   console.log(
-    `/v1/messages, an instant upstream: direct, bare relay, gateway (LOG_LEVEL ${logLevel}); ${rounds} rounds of ${perRound} requests per side`,
+    `/v1/messages, an instant upstream: direct, bare relay, gateway (LOG_LEVEL ${logLevel}, ${built ? 'compiled, plain Node' : 'under tsx'}); ${rounds} rounds of ${perRound} requests per side`,
   );
   console.log('mode          conc   direct p50/p99     relay p50/p99    gateway p50/p99    added p50  gateway/relay');
   // BENCH_MODES (json,stream) and BENCH_CONCURRENCY (1,16) narrow the run, e.g. for a profile of one case.

@@ -12,7 +12,7 @@ import { inheritedEnv } from '../../shared/config/index.js';
 import { catalogItems } from '../../shared/db/schema/index.js';
 import { bootstrapAdmin } from '../../shared/identity/admin-bootstrap.js';
 import { publishBenchAgent } from './bench-catalog.js';
-import { cpuMs, openBenchContext, spawnService } from './bench-context.js';
+import { builtServices, cpuMs, openBenchContext, spawnService } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
 const perRound = Number(process.argv[2] ?? 4_000);
@@ -34,11 +34,13 @@ const agentId = await publishBenchAgent(ctx, account.id, publisher.slug, { slug:
 const bare = await spawnService('scripts/bench/bare-telemetry.ts', {});
 // The design's floor: the bare route plus one Redis step per event, what issue 16 allows the intake.
 const floor = await spawnService('scripts/bench/bare-telemetry.ts', { REDIS_URL: ctx.config.REDIS_URL });
+// BENCH_BUILT=1: the API (and the ledger worker) compiled, as production runs them (bench-context.ts).
+const built = builtServices();
 const profileDir = process.env.BENCH_CPU_PROF;
 const api = await spawnService(
   'api/server.ts',
   { ...bench.env, LOG_LEVEL: logLevel },
-  { listens: true, ...(profileDir ? { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {}) },
+  { listens: true, built, ...(profileDir ? { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {}) },
 );
 
 // Usage events of many clients (each under the daily usage cap per client, so every accepted event counts).
@@ -119,7 +121,10 @@ try {
   const env = inheritedEnv({ ...bench.env, WORKER_QUEUES: 'telemetry', NODE_OPTIONS: '' });
   const aggregateStarted = performance.now();
   const workers = Array.from({ length: workerCount }, () =>
-    spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], { env, stdio: 'ignore' }),
+    spawn(process.execPath, built ? ['dist/workers/main.js'] : ['--import', 'tsx', 'workers/main.ts'], {
+      env,
+      stdio: 'ignore',
+    }),
   );
   let usage = 0;
   while (usage < counted) {
