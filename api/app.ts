@@ -8,6 +8,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { acceptedBodyTypes } from './middleware/body-guards.js';
 import { correlationId } from './middleware/correlation-id.js';
 import { errorHandler, unknownRoute } from './middleware/errors.js';
+import { LargeBodyBudget } from './middleware/large-body-budget.js';
 import { knownCallerForLargeBody } from './middleware/large-body-caller.js';
 import { requestLog } from './middleware/request-log.js';
 import { requestMetrics } from './middleware/request-metrics.js';
@@ -16,13 +17,22 @@ import { mountRoutes } from './routes/index.js';
 /** The JSON parser of a path: the first entry whose prefix holds the path. */
 function bodyParsers(ctx: AppContext): { prefix: string; parser: RequestHandler[] }[] {
   const knownCaller = knownCallerForLargeBody(ctx);
+  const budget = new LargeBodyBudget(ctx.config.LARGE_BODY_BUDGET_BYTES);
+  const videoLimit = 48 * 1_048_576;
   return [
     // Video creates may carry a reference image of up to 30 MB as a data URL (~40 MB of base64): read it, so the
     // size check answers a clear 400 rather than a 413 from the parser.
-    { prefix: '/v1/videos', parser: [knownCaller, ...jsonBody(48 * 1_048_576)] },
+    { prefix: '/v1/videos', parser: [knownCaller, budget.claim(videoLimit), ...jsonBody(videoLimit)] },
     // Messages may carry base64 images and documents, so the gateway reads larger bodies than the other families,
     // and only for a known caller past 64 KiB.
-    { prefix: '/v1', parser: [knownCaller, ...jsonBody(ctx.config.GATEWAY_BODY_LIMIT_BYTES)] },
+    {
+      prefix: '/v1',
+      parser: [
+        knownCaller,
+        budget.claim(ctx.config.GATEWAY_BODY_LIMIT_BYTES),
+        ...jsonBody(ctx.config.GATEWAY_BODY_LIMIT_BYTES),
+      ],
+    },
     { prefix: '', parser: jsonBody(ctx.config.BODY_LIMIT_BYTES) },
   ];
 }

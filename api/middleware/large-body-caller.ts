@@ -10,7 +10,7 @@ import { authenticate } from './auth.js';
 export const LARGE_BODY_BYTES = 64 * 1024;
 
 /** A body past LARGE_BODY_BYTES, or of a length not declared (chunked). */
-function hasLargeBody(req: Request): boolean {
+export function hasLargeBody(req: Request): boolean {
   const length = req.headers['content-length'];
   if (length === undefined) return req.headers['transfer-encoding'] !== undefined;
   return Number(length) > LARGE_BODY_BYTES;

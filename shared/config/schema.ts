@@ -26,6 +26,12 @@ export const envSchema = z
     PUBLIC_BASE_URL: optionalUrl,
     BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
     GATEWAY_BODY_LIMIT_BYTES: positiveInt.default(32 * 1_048_576),
+    /** Bytes the large gateway bodies of one API process may claim at once (api/middleware/large-body-budget.ts); 0: no budget. */
+    LARGE_BODY_BUDGET_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(128 * 1_048_576),
 
     DATABASE_URL: z
       .string()

@@ -1,6 +1,6 @@
 // The process's Prometheus metrics (prom-client): one registry, the process, HTTP, accounting and upstream
 // instruments, and small recording functions so domain code never touches prom-client directly.
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export const metricsRegistry = new Registry();
 
@@ -59,6 +59,26 @@ const passwordHashesRefused = new Counter({
 });
 
 /** Called by the password hasher (shared/identity/password-hasher.ts) each time it refuses a hash. */
+const largeBodiesRefused = new Counter({
+  name: 'ockhub_large_bodies_refused_total',
+  help: 'Large gateway bodies answered 503 Server.Busy because the bodies in flight held the budget.',
+  registers: [metricsRegistry],
+});
+
+const largeBodyBytesInFlight = new Gauge({
+  name: 'ockhub_large_body_bytes_in_flight',
+  help: 'Bytes claimed by the large gateway bodies this API process is reading or answering (LARGE_BODY_BUDGET_BYTES).',
+  registers: [metricsRegistry],
+});
+
+export function recordLargeBodyRefused(): void {
+  largeBodiesRefused.inc();
+}
+
+export function setLargeBodyBytesInFlight(bytes: number): void {
+  largeBodyBytesInFlight.set(bytes);
+}
+
 export function recordPasswordHashRefused(): void {
   passwordHashesRefused.inc();
 }
