@@ -2,10 +2,15 @@
 // (48 MiB on /v1/videos), a body larger than LARGE_BODY_BYTES is read only for a caller the API knows: without valid
 // credentials it is a 401 before a byte of it is parsed (security review #89: 32 MiB of `[{},{},…]` sent with no
 // account held the main loop for seconds). Every gateway route needs a caller anyway; smaller bodies keep the order
-// of every other route (a malformed body is a 400 before a missing key's 401).
+// of every other route (a malformed body is a 400 before a missing key's 401). A project key whose organization's
+// wallet is inactive, or has nothing in it, gets its 402 here too, before the body is read: a moneyless account
+// costs us no large body's parse.
 import type { Request, RequestHandler } from 'express';
 import type { AppContext } from '../../shared/context.js';
-import { authenticate } from './auth.js';
+import { organizationOfProject } from '../../shared/gateway/project-directory.js';
+import { walletCanPay } from '../../shared/wallet/wallet-mirror.js';
+import { walletEmpty, walletInactive } from '../../shared/wallet/wallets.js';
+import { authenticate, principalOf } from './auth.js';
 
 export const LARGE_BODY_BYTES = 64 * 1024;
 
@@ -19,5 +24,15 @@ export function hasLargeBody(req: Request): boolean {
 /** Authenticates the caller of a large body before it is read (the route authenticates again, from its cache). */
 export function knownCallerForLargeBody(ctx: AppContext): RequestHandler {
   const check = authenticate(ctx, { allowXApiKey: true });
-  return (req, res, next) => (hasLargeBody(req) ? check(req, res, next) : next());
+  return async (req, res, next) => {
+    if (!hasLargeBody(req)) return next();
+    await check(req, res, () => undefined);
+    const principal = principalOf(res);
+    if (principal.via === 'api-key' && principal.projectId) {
+      const can = await walletCanPay(ctx, await organizationOfProject(ctx, principal.projectId));
+      if (can === 'inactive') throw walletInactive();
+      if (can === 'empty') throw walletEmpty();
+    }
+    next();
+  };
 }

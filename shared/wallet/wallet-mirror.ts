@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { organizationWallets } from '../db/schema/index.js';
-import { type MirrorState, syncStep, type WalletState } from './mirror-steps.js';
+import { type MirrorState, mirrorKeys, syncStep, type WalletState } from './mirror-steps.js';
 import { walletNotFound } from './wallets.js';
 
 type Ctx = Pick<AppContext, 'db' | 'redis' | 'config'>;
@@ -31,6 +31,26 @@ export async function loadMirror(ctx: Ctx, organizationId: string): Promise<Mirr
   const state = await walletState(ctx.db, organizationId);
   if (!state) throw walletNotFound();
   return syncStep(ctx.redis, ctx.config.REDIS_PREFIX, organizationId, state);
+}
+
+/**
+ * Whether the wallet can pay for anything at all: active, and its balance less the charges still on their way above
+ * zero. Read from the mirror (one Redis read; loaded from PostgreSQL when missing, as the admission would). Holds are
+ * left out on purpose: one past its expiry may still count until it is released, and a request refused here must
+ * be one the admission would refuse too.
+ */
+export async function walletCanPay(ctx: Ctx, organizationId: string): Promise<'yes' | 'inactive' | 'empty'> {
+  const [base, pend, act] = await ctx.redis.hmget(
+    mirrorKeys(ctx.config.REDIS_PREFIX, organizationId).w,
+    'base',
+    'pend',
+    'act',
+  );
+  const state = base
+    ? { base: BigInt(base), pending: BigInt(pend ?? '0'), active: act === '1' }
+    : await loadMirror(ctx, organizationId);
+  if (!state.active) return 'inactive';
+  return state.base - state.pending > 0n ? 'yes' : 'empty';
 }
 
 /** After a change committed: a failure is logged, not thrown (the change is done; the next sync catches up). */

@@ -5,6 +5,9 @@
 // 100,000 objects and arrays and 1,000,000 values before anything parses it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { organizationWallets } from '../../shared/db/schema/index.js';
+import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
 import { answerMessage, aProjectWithKey } from '../support/gateway.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
@@ -93,6 +96,43 @@ describe('a large gateway body from an unknown caller', () => {
       .send(`{"model":"claude-haiku-4-5","pad":"${'a'.repeat(200_000)}",`);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/JSON/);
+  });
+});
+
+describe('a large gateway body from a known caller whose wallet cannot pay', () => {
+  it('an empty wallet: 402 before the body is read, on every gateway route that takes one', async () => {
+    const { key: emptyKey } = await aProjectWithKey(h);
+    for (const [path, headers] of [
+      ['/v1/messages', { 'x-api-key': emptyKey }],
+      ['/v1/chat/completions', { authorization: `Bearer ${emptyKey}` }],
+      ['/v1/videos', { authorization: `Bearer ${emptyKey}` }],
+    ] as const) {
+      const answer = await answerBeforeBody(path, headers, 32 * 1_048_576, 256 * 1024);
+      expect([path, answer.status]).toEqual([path, 402]);
+    }
+    const messages = await answerBeforeBody('/v1/messages', { 'x-api-key': emptyKey }, 'chunked', 16 * 1024);
+    expect(messages.body).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
+    expect(JSON.stringify(messages.body)).toMatch(/balance is zero or less/);
+  });
+
+  it('an inactive wallet: 402 Wallet.Inactive before the body is read', async () => {
+    const { org, key: frozenKey } = await aProjectWithKey(h, '1');
+    await h.ctx.db
+      .update(organizationWallets)
+      .set({ isActive: false })
+      .where(eq(organizationWallets.organizationId, org.id));
+    await h.ctx.redis.del(mirrorKeys(h.ctx.config.REDIS_PREFIX, org.id).w);
+    const answer = await answerBeforeBody('/v1/messages', { 'x-api-key': frozenKey }, 32 * 1_048_576, 256 * 1024);
+    expect(answer.status).toBe(402);
+    expect(JSON.stringify(answer.body)).toMatch(/not active/);
+  });
+
+  it('money still on its way counts: a wallet spent down to zero in the mirror is refused before the ledger is written', async () => {
+    const { org, key: spentKey } = await aProjectWithKey(h, '1');
+    // what the mirror holds once a request's charge of the whole balance is settled and not yet written
+    await h.ctx.redis.hset(mirrorKeys(h.ctx.config.REDIS_PREFIX, org.id).w, 'pend', '1000000');
+    const answer = await answerBeforeBody('/v1/messages', { 'x-api-key': spentKey }, 32 * 1_048_576, 256 * 1024);
+    expect(answer.status).toBe(402);
   });
 });
 
