@@ -91,7 +91,3 @@ export class JsonBudget {
 
 /** The first way JSON text (UTF-8 bytes) exceeds the limits of one body, or undefined. */
 export const jsonExcess = (bytes: Uint8Array): JsonExcess | undefined => new JsonBudget().charge(bytes);
-
-/** Whether JSON text nests objects and arrays deeper than `limit` (counts not judged). */
-export const jsonDepthExceeds = (bytes: Uint8Array, limit = MAX_JSON_DEPTH): boolean =>
-  new JsonBudget(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, limit).charge(bytes) === 'depth';

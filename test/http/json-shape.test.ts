@@ -1,9 +1,12 @@
 import { hasLoneSurrogate } from '../../api/http/json-body.js';
-import { JsonBudget, jsonDepthExceeds, jsonExcess } from '../../shared/validation/json-shape.js';
+import { JsonBudget, jsonExcess } from '../../shared/validation/json-shape.js';
 
-const exceeds = (text: string, limit: number) => jsonDepthExceeds(Buffer.from(text, 'utf8'), limit);
+/** The depth alone: a budget whose counts are never reached. */
+const exceeds = (text: string, limit: number) =>
+  new JsonBudget(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, limit).charge(Buffer.from(text, 'utf8')) ===
+  'depth';
 
-describe('jsonDepthExceeds (the pre-parse depth scan)', () => {
+describe('the pre-parse depth scan (JsonBudget with counts out of reach)', () => {
   it('counts objects and arrays together and refuses one level past the limit', () => {
     expect(exceeds('[{"a":[1]}]', 3)).toBe(false);
     expect(exceeds('[{"a":[[1]]}]', 3)).toBe(true);
