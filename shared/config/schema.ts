@@ -172,6 +172,12 @@ export const envSchema = z
     /** Video steps one worker process runs at once; each mostly waits on the upstream, PostgreSQL and Redis. */
     VIDEO_WORKER_CONCURRENCY: positiveInt.default(200),
     /**
+     * Tasks of one organization whose reference images one worker process reads at once (each read may take up to
+     * 30 s per image); its other tasks wait for the next poll, so one organization cannot hold every slot
+     * (docs/video.md, "Reference images").
+     */
+    VIDEO_IMAGE_CHECKS_PER_ORGANIZATION: positiveInt.default(8),
+    /**
      * Decoded bytes of inline (data URL) reference images one organization's video tasks may hold in PostgreSQL at
      * once, until each task's last submission or end (docs/video.md, "Reference images"); 300 MiB.
      */
