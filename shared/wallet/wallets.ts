@@ -26,6 +26,15 @@ export const insufficientBalance = (heldMicros: bigint) =>
       'a top-up code with POST /api/organization/wallet/redeem), or ask for less: a lower max_tokens, max_uses on ' +
       'server tools (docs/gateway.md, "The reservation bound").',
   );
+/** A free operation (count_tokens) refused because the wallet has no money: SPEC's "a wallet at or below zero: 402". */
+export const emptyWallet = () =>
+  new AppError(
+    'Wallet.InsufficientBalance',
+    402,
+    "The organization wallet's available balance is at or below zero. Counting tokens costs nothing, but needs a " +
+      'wallet with money: a platform Admin recharges it, an organization Admin redeems a top-up code with POST ' +
+      '/api/organization/wallet/redeem.',
+  );
 export const walletInactive = () => new AppError('Wallet.Inactive', 402, 'The organization wallet is not active.');
 
 /** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
