@@ -85,6 +85,9 @@ const projectQuotaExceeded =
 const walletShort =
   "Wallet.InsufficientBalance (or Wallet.Inactive): the organization's wallet cannot cover the request's most " +
   'possible cost; nothing is counted or charged.';
+const walletEmpty =
+  "Wallet.InsufficientBalance (or Wallet.Inactive): the organization's wallet is at or below zero (the request is " +
+  'free, but only for a wallet with money); nothing is counted.';
 const noOrganizationSelected =
   'Organization.NotSelected: no X-Organization-Id header, and the caller belongs to no organization or to several.';
 const organizationNotFound = 'X-Organization-Id names an organization the caller is not a member of.';
@@ -121,6 +124,7 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
   }
   if (doc.unauthorized) responses[401] = errorResponse(family, doc.unauthorized);
   if (doc.gatewayAccounting === 'paid') responses[402] = errorResponse(family, walletShort);
+  if (doc.gatewayAccounting === 'funded') responses[402] = errorResponse(family, walletEmpty);
   const missing = [
     params ? 'Not found.' : undefined,
     doc.notFound,

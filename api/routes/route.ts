@@ -67,8 +67,9 @@ export type Route = {
   /** The route answers 410 when what it names is used up or expired (a sentence naming the code and the cause). */
   gone?: string;
   /** A counted gateway operation (SPEC section 3): the project quota admits it (429 Project.QuotaExceeded with
-   * Retry-After) and, when `paid`, the wallet must cover its most possible cost (402 Wallet.InsufficientBalance). */
-  gatewayAccounting?: 'paid' | 'free';
+   * Retry-After) and, when `paid`, the wallet must cover its most possible cost (402 Wallet.InsufficientBalance);
+   * `funded` costs nothing but needs a wallet above zero (402 at or below zero: count_tokens); `free` needs neither. */
+  gatewayAccounting?: 'paid' | 'funded' | 'free';
   /** The route honours an optional If-Match precondition and answers 412 when it fails (a sentence naming the code
    * and what the tag names). */
   ifMatch?: string;

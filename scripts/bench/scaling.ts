@@ -37,6 +37,8 @@ const overrides = {
   TRUST_PROXY: 'true',
   OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
   WEB_FETCH_CACHE_SECONDS: '0',
+  // One organization's key drives every web fetch: its share of batches in progress is off.
+  WEB_FETCH_BATCHES_PER_ORGANIZATION: '0',
   UPSTREAM_MESSAGES_URL: sim.url,
   UPSTREAM_MESSAGES_KEY: 'bench',
   UPSTREAM_VIDEO_URL: sim.url,

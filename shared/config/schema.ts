@@ -141,6 +141,9 @@ export const envSchema = z
     WEB_FETCH_PAGE_TIMEOUT_MS: positiveInt.default(10_000),
     WEB_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(8),
     WEB_FETCH_WAIT_MS: positiveInt.default(45_000),
+    /** Web fetch batches one organization may have queued or running at once, over every API and worker process
+     * (0: off); past it 429 before anything is charged. At most half the batch slots (worker processes × 4). */
+    WEB_FETCH_BATCHES_PER_ORGANIZATION: z.coerce.number().int().min(0).default(2),
     /** A skill bundle's review thread (docs/skill-bundles.md): its wall time and heap; past either the version goes back
      * to its publisher as changes_requested, saying which. */
     SKILL_REVIEW_TIMEOUT_MS: positiveInt.default(60_000),
@@ -171,6 +174,12 @@ export const envSchema = z
     VIDEO_TASK_DEADLINE_MS: positiveInt.default(30 * 60_000),
     /** Video steps one worker process runs at once; each mostly waits on the upstream, PostgreSQL and Redis. */
     VIDEO_WORKER_CONCURRENCY: positiveInt.default(200),
+    /**
+     * Tasks of one organization whose reference images one worker process reads at once (each read may take up to
+     * 30 s per image); its other tasks wait for the next poll, so one organization cannot hold every slot
+     * (docs/video.md, "Reference images").
+     */
+    VIDEO_IMAGE_CHECKS_PER_ORGANIZATION: positiveInt.default(8),
     /**
      * Decoded bytes of inline (data URL) reference images one organization's video tasks may hold in PostgreSQL at
      * once, until each task's last submission or end (docs/video.md, "Reference images"); 300 MiB.

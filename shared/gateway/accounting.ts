@@ -13,7 +13,7 @@ import { encodeEntry } from '../wallet/ledger-entry.js';
 import { requestLedgerWrite } from '../wallet/ledger-writer.js';
 import { admitStep, type Missing, renewStep, settleStep } from '../wallet/mirror-steps.js';
 import { loadMirror } from '../wallet/wallet-mirror.js';
-import { insufficientBalance, walletInactive } from '../wallet/wallets.js';
+import { insufficientBalance, walletEmpty, walletInactive } from '../wallet/wallets.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import { type TokenUsage, totalTokens } from './pricing.js';
 
@@ -158,7 +158,14 @@ function renewWhileOpen(ctx: Ctx, charge: Charge, holdMs: number): void {
 export async function openCharge(
   ctx: Ctx,
   caller: GatewayCaller,
-  input: { operation: string; model?: string; reserveMicros: bigint; reservationExpiresInMs?: number },
+  input: {
+    operation: string;
+    model?: string;
+    reserveMicros: bigint;
+    /** A free operation that still needs a wallet with money (402 at or below zero): count_tokens. */
+    requireFunds?: boolean;
+    reservationExpiresInMs?: number;
+  },
 ): Promise<Charge> {
   const at = new Date();
   const charge: Charge = {
@@ -175,6 +182,7 @@ export async function openCharge(
       projectId: caller.projectId,
       holdId: charge.requestLogId,
       amount: input.reserveMicros,
+      requireFunds: input.requireFunds === true,
       holdExpiresAt: at.getTime() + (input.reservationExpiresInMs ?? ctx.config.GATEWAY_HOLD_MS),
       backlogLimit: ctx.config.LEDGER_BACKLOG_LIMIT,
       at,
@@ -188,7 +196,7 @@ export async function openCharge(
       }
       return charge;
     case 'balance':
-      throw insufficientBalance(input.reserveMicros);
+      throw input.reserveMicros > 0n ? insufficientBalance(input.reserveMicros) : walletEmpty();
     case 'inactive':
       throw walletInactive();
     case 'backlog':

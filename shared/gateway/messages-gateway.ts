@@ -81,7 +81,14 @@ export async function startMessages(
 ): Promise<StartedMessages> {
   const paid = req.operation !== 'count_tokens';
   const reserveMicros = paid ? messagesReservationMicros(req.body, req.servingModels ?? [req.model]) : 0n;
-  const charge = await openCharge(ctx, caller, { operation: req.operation, model: req.model.id, reserveMicros });
+  // count_tokens holds nothing but needs a wallet with money: else an organization that never paid (any free
+  // account's own) made the upstream calls and request logs it likes at no cost (a review finding).
+  const charge = await openCharge(ctx, caller, {
+    operation: req.operation,
+    model: req.model.id,
+    reserveMicros,
+    requireFunds: !paid,
+  });
   const call: MessagesCall = {
     path: paid ? '/v1/messages' : '/v1/messages/count_tokens',
     body: req.body,

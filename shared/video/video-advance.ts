@@ -5,6 +5,7 @@
 import type { AppContext } from '../context.js';
 import { loadModelRegistry } from '../gateway/model-registry.js';
 import { UpstreamVideoError, type VideoProvider, videoProviderFor } from '../providers/video/index.js';
+import { enterImageCheck } from './image-check-share.js';
 import { referenceImagesProblem } from './reference-images.js';
 import { countUnconfirmedSubmit, MAX_UNCONFIRMED_SUBMITS, submitSurelyNotTaken } from './unconfirmed-submits.js';
 import { closeTaskCharge } from './video-billing.js';
@@ -105,10 +106,21 @@ async function submit(s: Step, task: VideoTask): Promise<AdvanceResult> {
   const images = await submissionImages(s, task);
   if (!images) return failWithoutImages(s, task);
   if (task.upstreamAttempts === 0 && images.length > 0) {
-    const problem = await referenceImagesProblem(
-      s.ctx.config,
-      images.map((i) => i.url),
-    );
+    // Image URLs are read in this slot: an organization with its share of checks running waits for the next poll.
+    const downloads = images.some((i) => !i.url.startsWith('data:'));
+    const leave = downloads
+      ? enterImageCheck(task.organizationId, s.ctx.config.VIDEO_IMAGE_CHECKS_PER_ORGANIZATION)
+      : () => undefined;
+    if (!leave) return 'scheduled';
+    let problem: string | null;
+    try {
+      problem = await referenceImagesProblem(
+        s.ctx.config,
+        images.map((i) => i.url),
+      );
+    } finally {
+      leave();
+    }
     if (problem) return fail(s, task.id, problem, 'invalid_request_error');
   }
   return startUpstreamTask(s, task, images);

@@ -44,7 +44,8 @@ end
 /**
  * Admission, a function of the keys w, h, hx, l, qb and its arguments ARGV: 1 hold id (the request log id), 2 amount to hold, 3 hold expiry (epoch
  * ms), 4 now (epoch ms), 5 backlog limit, 6 UTC day, 7 year, 8 month, 9 day of month, 10 epoch minute, 11 day TTL,
- * 12 month TTL, 13 how long an expired hold's marker is kept (ms).
+ * 12 month TTL, 13 how long an expired hold's marker is kept (ms), 14 '1' when a request that holds nothing still needs
+ * a wallet with money (count_tokens: free, but not for an organization that has none).
  * Returns {'missing', mirror present 0|1, quota settings present 0|1}, {'backlog', n}, {'inactive'}, {'balance'},
  * {'quota', limit, monthStart}, or {'admitted', replayed 0|1}. Nothing is written unless admitted.
  */
@@ -59,7 +60,7 @@ if redis.call('HEXISTS', h, ARGV[1]) == 1 then return {'admitted', '1'} end
 local backlog = redis.call('XLEN', l)
 if backlog >= tonumber(ARGV[5]) then return {'backlog', tostring(backlog)} end
 local amount = tonumber(ARGV[2])
-if amount > 0 then
+if amount > 0 or ARGV[14] == '1' then
   if redis.call('HGET', w, 'act') ~= '1' then return {'inactive'} end
   local free = available(w)
   if free <= 0 or free < amount then return {'balance'} end

@@ -60,6 +60,8 @@ export type AdmitInput = {
   projectId: string;
   holdId: string;
   amount: bigint;
+  /** Refuse ('balance') a wallet whose available balance is at or below zero even when `amount` is 0. */
+  requireFunds?: boolean;
   holdExpiresAt: number;
   backlogLimit: number;
   at: Date;
@@ -124,6 +126,7 @@ export async function admitStep(redis: Redis, prefix: string, input: AdmitInput)
     String(dayCounterTtlSeconds),
     String(monthCounterTtlSeconds),
     String(EXPIRED_HOLD_KEEP_MS),
+    input.requireFunds ? '1' : '0',
   ]);
   switch (reply[0]) {
     case 'admitted':

@@ -26,14 +26,17 @@ export const insufficientBalance = (heldMicros: bigint) =>
       'a top-up code with POST /api/organization/wallet/redeem), or ask for less: a lower max_tokens, max_uses on ' +
       'server tools (docs/gateway.md, "The reservation bound").',
   );
-/** The 402 of a large gateway body sent for a wallet with nothing in it, before the body is read. */
+/**
+ * The 402 of a request refused because the wallet holds nothing: a large gateway body before it is read, and
+ * count_tokens (free, but SPEC's "a wallet at or below zero: 402" holds for every counted operation).
+ */
 export const walletEmpty = () =>
   new AppError(
     'Wallet.InsufficientBalance',
     402,
-    "The organization wallet's balance is zero or less, so no gateway request can run. Add money to the wallet (a " +
-      'platform Admin recharges it, an organization Admin redeems a top-up code with POST ' +
-      '/api/organization/wallet/redeem).',
+    "The organization wallet's balance is at or below zero, so no gateway request can run (counting tokens costs " +
+      'nothing, but needs a wallet with money too). Add money to the wallet: a platform Admin recharges it, an ' +
+      'organization Admin redeems a top-up code with POST /api/organization/wallet/redeem.',
   );
 export const walletInactive = () => new AppError('Wallet.Inactive', 402, 'The organization wallet is not active.');
 

@@ -5,17 +5,29 @@ import type { AppContext } from '../context.js';
 import { isAppError } from '../errors/app-error.js';
 import { closeCharge, openCharge } from '../gateway/accounting.js';
 import type { GatewayCaller } from '../gateway/gateway-caller.js';
+import { takeBatchPlace } from './batch-share.js';
 import { runFetchBatch } from './fetch-batch-waiter.js';
 import type { FetchedPage } from './fetched-page.js';
 import { webRequestPriceMicros } from './web-price.js';
 
 export async function fetchPages(ctx: AppContext, caller: GatewayCaller, urls: string[]): Promise<FetchedPage[]> {
   const price = webRequestPriceMicros(ctx.config);
-  const charge = await openCharge(ctx, caller, { operation: 'web_fetch', reserveMicros: price });
+  // Before the charge: a batch past the organization's share is refused with nothing reserved or counted.
+  const place = await takeBatchPlace(ctx, caller.organizationId);
+  let charge: Awaited<ReturnType<typeof openCharge>>;
+  try {
+    charge = await openCharge(ctx, caller, { operation: 'web_fetch', reserveMicros: price });
+  } catch (err) {
+    await place.release();
+    throw err;
+  }
   let pages: FetchedPage[];
   try {
     pages = await runFetchBatch(ctx, caller.organizationId, urls);
+    await place.release();
   } catch (err) {
+    // A batch the API stopped waiting for may still hold a worker slot: its place expires with it instead.
+    if (!(isAppError(err) && err.code === 'WebFetch.Timeout')) await place.release();
     await closeCharge(ctx, charge, {
       status: 'failed',
       httpStatus: isAppError(err) ? err.status : 500,

@@ -1,7 +1,7 @@
 // Which gateway requests the project quota counts and the wallet bills (SPEC section 3): the operations that do work
 // (messages, count_tokens, video create and cancel, search, fetch) are counted; reading a task, its content, the task
 // list or the models is neither counted nor billed, and still answers once the quota is used up.
-import { aProjectWithKey, type GatewayWorld, openGatewayWorld, walletOf } from '../support/gateway.js';
+import { aProjectWithKey, type GatewayWorld, openGatewayWorld, requestLogsOf, walletOf } from '../support/gateway.js';
 import { bearer } from '../support/identity.js';
 import { inOrg } from '../support/org-fixtures.js';
 
@@ -59,6 +59,21 @@ describe('counted gateway operations', () => {
     expect(counted.body.input_tokens).toBeGreaterThan(0);
     expect(await requestsCounted(p)).toBe(3);
     expect(await walletOf(w.h, p.org)).toMatchObject({ balance: 10, frozenAmount: 0 });
+  });
+
+  // A security review: count_tokens was admitted on any wallet, so an organization that never had money (any free
+  // account's own) sent the operator's upstream ~500 calls a second from one key and wrote a request log row for each
+  // (about 400 bytes: ~17 GB a day), at no cost. It stays free, but only for a wallet that has money (SPEC section 3).
+  it('answers 402 to count_tokens on a wallet at zero, counting and logging nothing', async () => {
+    const p = await aProjectWithKey(w.h);
+    const refused = await w.h.http.post('/v1/messages/count_tokens').set(bearer(p.key)).send(countTokens);
+    expect(refused.status).toBe(402);
+    expect(refused.body).toEqual({
+      type: 'error',
+      error: { type: expect.any(String), message: expect.stringMatching(/at or below zero/) },
+    });
+    expect(await requestsCounted(p)).toBe(0);
+    expect(await requestLogsOf(w.h, p.projectId)).toEqual([]);
   });
 
   it("answers 429 in each route's shape once the quota is used, and still answers every read", async () => {

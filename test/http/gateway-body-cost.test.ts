@@ -112,7 +112,7 @@ describe('a large gateway body from a known caller whose wallet cannot pay', () 
     }
     const messages = await answerBeforeBody('/v1/messages', { 'x-api-key': emptyKey }, 'chunked', 16 * 1024);
     expect(messages.body).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
-    expect(JSON.stringify(messages.body)).toMatch(/balance is zero or less/);
+    expect(JSON.stringify(messages.body)).toMatch(/balance is at or below zero/);
   });
 
   it('an inactive wallet: 402 Wallet.Inactive before the body is read', async () => {

@@ -119,6 +119,13 @@ it('runs the gateway against the simulated provider and the workers behind the A
   const models = await json<{ data: { capabilities: string[] }[] }>('/v1/models', { headers: key });
   const capabilities = new Set(models.body.data.flatMap((m) => m.capabilities));
   expect(capabilities).toEqual(new Set(['messages', 'video', 'search']));
+  // count_tokens costs nothing but needs a wallet with money (docs/gateway.md): the platform Admin recharges it.
+  const recharged = await json('/api/organization/wallet/recharge', {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ amount: 1, description: 'npm start test' }),
+  });
+  expect(recharged.status).toBeLessThan(300);
   const counted = await json<{ input_tokens: number }>('/v1/messages/count_tokens', {
     method: 'POST',
     headers: key,

@@ -118,14 +118,12 @@ describe('the OpenAPI document', () => {
     expect(paths['/v1/messages']?.post?.responses['402']?.content?.['application/json']).toEqual({
       schema: { $ref: '#/components/schemas/AnthropicError' },
     });
-    // count_tokens and cancel are counted but free; reading a task or the models is neither counted nor billed
-    for (const [path, method] of [
-      ['/v1/messages/count_tokens', 'post'],
-      ['/v1/videos/{id}/cancel', 'post'],
-    ] as const) {
-      expect(statuses(path, method)).toContain('429');
-      expect(statuses(path, method)).not.toContain('402');
-    }
+    // count_tokens and cancel are counted but free; count_tokens only on a wallet with money (402 at or below zero);
+    // reading a task or the models is neither counted nor billed
+    expect(statuses('/v1/messages/count_tokens', 'post')).toEqual(expect.arrayContaining(['402', '429']));
+    expect(paths['/v1/messages/count_tokens']?.post?.responses['402']?.description).toMatch(/at or below zero/);
+    expect(statuses('/v1/videos/{id}/cancel', 'post')).toContain('429');
+    expect(statuses('/v1/videos/{id}/cancel', 'post')).not.toContain('402');
     for (const path of ['/v1/videos/{id}', '/v1/videos/{id}/content', '/v1/videos', '/v1/models']) {
       expect(statuses(path, 'get')).not.toContain('402');
       expect(statuses(path, 'get')).not.toContain('429');

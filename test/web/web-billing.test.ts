@@ -23,7 +23,14 @@ describe('billing of /v1/web/search and /v1/web/fetch', () => {
 
   beforeAll(async () => {
     site = await startPageServer();
-    w = await openGatewayWorld({ env: { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', WEB_BILLING_MULTIPLIER: '2.5' } });
+    // 100 fetches of one organization at once: its share of batches in progress is off here (web-fetch-batch-share).
+    w = await openGatewayWorld({
+      env: {
+        OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+        WEB_BILLING_MULTIPLIER: '2.5',
+        WEB_FETCH_BATCHES_PER_ORGANIZATION: '0',
+      },
+    });
     worker = await startProcess(w.h.env, { extraEnv: { WORKER_QUEUES: 'web-fetch' } });
   }, 60_000);
   afterAll(async () => {

@@ -99,7 +99,7 @@ export const messagesArea: Area = {
       summary: 'Count the input tokens of a messages request',
       ...gatewayCaller,
       hotPath: true,
-      gatewayAccounting: 'free',
+      gatewayAccounting: 'funded',
       body: countTokensBody,
       handler: (ctx) => {
         const registry = loadModelRegistry(ctx.config.MODEL_REGISTRY);

@@ -36,6 +36,8 @@ export const webRoutes = defineRoutes([
     summary: 'Fetch and extract up to 20 URLs',
     ...gatewayCaller,
     gatewayAccounting: 'paid',
+    rateLimited:
+      'WebFetch.TooManyBatches: the organization has WEB_FETCH_BATCHES_PER_ORGANIZATION fetches in progress (nothing charged).',
     body: webFetchBody,
     response: webFetchAnswer,
     handler: (ctx) => async (req, res) => {
