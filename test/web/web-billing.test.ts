@@ -23,14 +23,9 @@ describe('billing of /v1/web/search and /v1/web/fetch', () => {
 
   beforeAll(async () => {
     site = await startPageServer();
-    // 100 fetches of one organization at once: its share of batches in progress is off here (web-fetch-batch-share).
-    w = await openGatewayWorld({
-      env: {
-        OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
-        WEB_BILLING_MULTIPLIER: '2.5',
-        WEB_FETCH_BATCHES_PER_ORGANIZATION: '0',
-      },
-    });
+    // 100 fetches of one organization at once, with its share of batches in progress at the default: the ones past
+    // it wait their turn (web-fetch-batch-share), and every one is still served and billed once.
+    w = await openGatewayWorld({ env: { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', WEB_BILLING_MULTIPLIER: '2.5' } });
     worker = await startProcess(w.h.env, { extraEnv: { WORKER_QUEUES: 'web-fetch' } });
   }, 60_000);
   afterAll(async () => {

@@ -37,7 +37,7 @@ export const webRoutes = defineRoutes([
     ...gatewayCaller,
     gatewayAccounting: 'paid',
     rateLimited:
-      'WebFetch.TooManyBatches: the organization has WEB_FETCH_BATCHES_PER_ORGANIZATION fetches in progress (nothing charged).',
+      'WebFetch.TooManyBatches: the organization had WEB_FETCH_BATCHES_PER_ORGANIZATION fetches in progress all the while this one waited for its turn (WEB_FETCH_WAIT_MS; nothing charged).',
     body: webFetchBody,
     response: webFetchAnswer,
     handler: (ctx) => async (req, res) => {
