@@ -2,7 +2,8 @@
 // compact header on a phone, a filter over the project's member chooser, and the keyboard's focus through a
 // two-step confirmation.
 import type { Page } from 'playwright-core';
-import { anOrganization } from '../support/org-fixtures.js';
+import { bearer } from '../support/identity.js';
+import { anOrganization, aProject } from '../support/org-fixtures.js';
 import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
 
 let w: ConsoleWorld;
@@ -47,5 +48,48 @@ describe('the invite forms’ role', () => {
       .getByRole('table', { name: 'Invite tokens' })
       .getByRole('cell', { name: 'Admin', exact: true })
       .waitFor();
+  });
+});
+
+describe('pagers after a row leaves the last page', () => {
+  it('moves to the last page with rows when revoking the only key on page 2 of a project’s keys', async () => {
+    const org = await anOrganization(w.h, undefined, 'Fifty-one keys');
+    const project = await aProject(w.h, org, 'Keyring');
+    for (let i = 1; i <= 51; i++) {
+      const made = await w.h.http
+        .post('/api/v1/api-keys')
+        .set(bearer(org.admin.session))
+        .send({ name: `Ring key ${String(i).padStart(2, '0')}`, projectId: project.id });
+      expect(made.status).toBe(200);
+    }
+    const page = await w.newPage();
+    await signIn(page, org.admin.email, org.admin.password, `/org/projects/${project.id}`);
+    const pager = page.getByRole('navigation', { name: 'API keys of this project: pages' });
+    await pager.getByText('Page 1 of 2 (51 in all)').waitFor();
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText('Page 2 of 2 (51 in all)').waitFor();
+    const keys = page.getByRole('table', { name: 'API keys of this project' });
+    const rows = keys.locator('tbody tr');
+    await rows.filter({ hasText: 'Ring key' }).first().waitFor();
+    expect(await rows.count()).toBe(1);
+    const only = rows.first();
+    const name = (await only.locator('td').first().textContent()) ?? '';
+    await only.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await only.getByRole('button', { name: `Revoke ${name} for good` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${name} (${org.admin.email}) was revoked.` })
+      .waitFor();
+
+    // Page 1 with its 50 keys, the pager gone (one page), and no "nobody has made a key".
+    await page.waitForFunction(
+      () =>
+        (
+          globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
+        ).document.querySelectorAll('table[aria-label="API keys of this project"] tbody tr').length === 50,
+    );
+    await pager.waitFor({ state: 'detached' });
+    expect(await page.getByText('Nobody has made a key for this project yet.').count()).toBe(0);
+    await checkPage(page, 'project-keys-after-last-on-page');
   });
 });

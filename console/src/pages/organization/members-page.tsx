@@ -98,7 +98,7 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
           </tr>
         )}
       </DataTable>
-      <Pager page={page} pageSize={20} total={members.data?.total ?? 0} onPage={setPage} />
+      <Pager page={page} pageSize={20} total={members.data?.total} onPage={setPage} />
     </section>
   );
 }

@@ -108,7 +108,7 @@ export function ProjectAllKeys({ projectId, organizationId }: { projectId: strin
         label="API keys of this project: pages"
         page={page}
         pageSize={PAGE_SIZE}
-        total={keys.data?.total ?? 0}
+        total={keys.data?.total}
         onPage={setPage}
       />
     </section>

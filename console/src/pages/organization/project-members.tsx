@@ -107,7 +107,7 @@ function AddMemberForm(props: {
         label="Organization members: pages"
         page={page}
         pageSize={CHOICES_PAGE_SIZE}
-        total={choices.data?.total ?? 0}
+        total={choices.data?.total}
         onPage={setPage}
       />
       <FormError error={choices.error} />

@@ -174,7 +174,7 @@ function TemplateList({ organizationId, isAdmin }: { organizationId: string; isA
         <Pager
           page={templates.data.page ?? page}
           pageSize={templates.data.size ?? TEMPLATES_PAGE_SIZE}
-          total={templates.data.total ?? 0}
+          total={templates.data.total}
           onPage={setPage}
         />
       ) : null}
