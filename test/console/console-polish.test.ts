@@ -1,10 +1,22 @@
 // Console polish: one role field for both invite forms, pagers that never strand the reader on an emptied page, a
 // compact header on a phone, a filter over the project's member chooser, and the keyboard's focus through a
 // two-step confirmation.
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { bearer } from '../support/identity.js';
+import { bearer, signInAdmin } from '../support/identity.js';
 import { anOrganization, aProject } from '../support/org-fixtures.js';
-import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
+import {
+  type ConsoleWorld,
+  checkPage,
+  laidOut,
+  openConsoleWorld,
+  PHONE,
+  SCREENSHOT_DIR,
+  seriousViolations,
+  signIn,
+} from './console-world.js';
 
 let w: ConsoleWorld;
 beforeAll(async () => {
@@ -91,5 +103,76 @@ describe('pagers after a row leaves the last page', () => {
     await pager.waitFor({ state: 'detached' });
     expect(await page.getByText('Nobody has made a key for this project yet.').count()).toBe(0);
     await checkPage(page, 'project-keys-after-last-on-page');
+  });
+});
+
+/** The header's height in CSS pixels as laid out now. */
+async function headerHeight(page: Page): Promise<number> {
+  await laidOut(page);
+  return (await page.locator('header.top').boundingBox())?.height ?? Number.NaN;
+}
+
+describe('the header on a phone', () => {
+  it('is one line at 390 px with its areas, the organization switcher and the account behind Menu; wide, as before', async () => {
+    const admin = await signInAdmin(w.h);
+    const made = await w.h.http.post('/api/organizations').set(bearer(admin.token)).send({ name: 'Second Harbour' });
+    expect(made.status).toBe(201);
+    const page = await w.newPage();
+    await page.setViewportSize(PHONE);
+    await signIn(page, w.admin.email, w.admin.password, '/account');
+    const header = page.locator('header.top');
+    const menu = header.getByRole('button', { name: 'Menu' });
+    const areas = header.getByRole('navigation', { name: 'Areas' });
+    const switcher = header.getByRole('combobox', { name: 'Organization', exact: true });
+    await menu.waitFor();
+    expect(await headerHeight(page)).toBeLessThanOrEqual(120);
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await areas.isVisible()).toBe(false);
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'header-390-closed.png') });
+
+    // Open: every area, the switcher and Sign out, nothing past the screen's edge; the switcher works from there.
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await areas.getByRole('link', { name: 'Platform' }).waitFor();
+    for (const control of [
+      areas.getByRole('link', { name: 'Organization' }),
+      switcher,
+      header.getByRole('button', { name: 'Sign out' }),
+    ]) {
+      const box = await control.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'header-390-open.png') });
+    await switcher.selectOption({ label: 'Second Harbour (Admin)' });
+    expect(await switcher.locator('option:checked').textContent()).toBe('Second Harbour (Admin)');
+
+    // An area's link goes there and closes the menu; Escape closes it and gives the focus back to Menu.
+    await areas.getByRole('link', { name: 'Organization' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/org'));
+    await page.getByRole('heading', { name: 'Second Harbour', level: 1 }).waitFor();
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await headerHeight(page)).toBeLessThanOrEqual(120);
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(
+      await menu.evaluate(
+        (e) => e === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+      ),
+    ).toBe(true);
+
+    // A laptop's width: no Menu button, the areas and the switcher in the one header line.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await menu.isVisible()).toBe(false);
+    expect(await areas.getByRole('link', { name: 'Platform' }).isVisible()).toBe(true);
+    expect(await switcher.isVisible()).toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'header-1280.png') });
+    // 108 px before and after this change with this account (seven areas, two lines at 1280 px).
+    expect(await headerHeight(page)).toBeLessThanOrEqual(110);
   });
 });
