@@ -5,8 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { bearer, signInAdmin } from '../support/identity.js';
-import { anOrganization, aProject } from '../support/org-fixtures.js';
+import { bearer, signInAdmin, type TestUser } from '../support/identity.js';
+import { aMember, anOrganization, aProject } from '../support/org-fixtures.js';
 import {
   type ConsoleWorld,
   checkPage,
@@ -174,5 +174,42 @@ describe('the header on a phone', () => {
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'header-1280.png') });
     // 108 px before and after this change with this account (seven areas, two lines at 1280 px).
     expect(await headerHeight(page)).toBeLessThanOrEqual(110);
+  });
+});
+
+describe('adding a member to a project', () => {
+  it('offers a filter by name or e-mail above five members, used by keyboard alone', async () => {
+    const org = await anOrganization(w.h, undefined, 'Crowded Quay');
+    const people: TestUser[] = [];
+    for (let i = 0; i < 7; i++) people.push(await aMember(w.h, org));
+    const project = await aProject(w.h, org, 'Pier');
+    const page = await w.newPage();
+    await signIn(page, org.admin.email, org.admin.password, `/org/projects/${project.id}`);
+    const form = page.getByRole('form', { name: 'Add a member to the project' });
+    const chooser = form.getByRole('combobox', { name: 'Member of the organization' });
+    const find = form.getByRole('searchbox', { name: 'Find a member' });
+    await find.waitFor();
+    // The admin is in the project already: seven to choose from, then one by a part of their address.
+    expect(await chooser.locator('option:not([value=""])').count()).toBe(7);
+    const wanted = people[3] as TestUser;
+    await find.focus();
+    await page.keyboard.type((wanted.email.split('@')[0] ?? '').slice(-6).toUpperCase());
+    await form.getByText('1 of 7 match.').waitFor();
+    expect(await chooser.locator('option:not([value=""])').allTextContents()).toEqual([
+      expect.stringContaining(wanted.email),
+    ]);
+    expect(await chooser.inputValue()).toBe(wanted.accountId);
+    await checkPage(page, 'project-add-member-filter');
+    await find.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'is now a Member of this project.' }).waitFor();
+    await page.getByRole('table', { name: 'Project members' }).getByRole('cell', { name: wanted.email }).waitFor();
+    expect(await find.inputValue()).toBe('');
+
+    // Nothing matches: the select says so and nothing can be added.
+    await find.fill('nobody-by-this-name');
+    await form.getByText('0 of 6 match.').waitFor();
+    expect(await chooser.locator('option').allTextContents()).toEqual(['No member matches']);
+    expect(await form.getByRole('button', { name: 'Add to project' }).isDisabled()).toBe(true);
   });
 });
