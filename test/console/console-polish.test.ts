@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { bearer, signInAdmin, type TestUser } from '../support/identity.js';
-import { aMember, anOrganization, aProject } from '../support/org-fixtures.js';
+import { aMember, anInviteToken, anOrganization, aProject } from '../support/org-fixtures.js';
 import {
   type ConsoleWorld,
   checkPage,
@@ -211,5 +211,45 @@ describe('adding a member to a project', () => {
     await form.getByText('0 of 6 match.').waitFor();
     expect(await chooser.locator('option').allTextContents()).toEqual(['No member matches']);
     expect(await form.getByRole('button', { name: 'Add to project' }).isDisabled()).toBe(true);
+  });
+});
+
+/** The text of the element holding the keyboard's focus. */
+const focused = (page: Page) =>
+  page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document
+        .activeElement?.textContent ?? null,
+  );
+
+describe('a two-step confirmation', () => {
+  it('puts the focus on the confirming button, and back on the first one after Escape or Keep', async () => {
+    const org = await anOrganization(w.h, undefined, 'Focus Yard');
+    await anInviteToken(w.h, org, { role: 'Member', description: 'Focus token' });
+    const page = await w.newPage();
+    await signIn(page, org.admin.email, org.admin.password, '/org/members');
+    const row = page.getByRole('table', { name: 'Invite tokens' }).locator('tr', { hasText: 'Focus token' });
+    const revoke = row.getByRole('button', { name: 'Revoke', exact: true });
+    await revoke.focus();
+    await page.keyboard.press('Enter');
+    await row.getByRole('button', { name: 'Revoke for good' }).waitFor();
+    expect(await focused(page)).toBe('Revoke for good');
+    await page.keyboard.press('Escape');
+    await revoke.waitFor();
+    expect(await focused(page)).toBe('Revoke');
+
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toBe('Revoke for good');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('Keep');
+    await page.keyboard.press('Enter');
+    await revoke.waitFor();
+    expect(await focused(page)).toBe('Revoke');
+
+    // A mouse click does the same; Enter on the focused confirming button revokes.
+    await revoke.click();
+    expect(await focused(page)).toBe('Revoke for good');
+    await page.keyboard.press('Enter');
+    await row.getByRole('cell', { name: 'revoked', exact: true }).waitFor();
   });
 });
