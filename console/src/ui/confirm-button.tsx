@@ -23,7 +23,7 @@ export function ConfirmButton(props: {
     moved.current = true;
     setConfirming(next);
   };
-  const escape = (e: KeyboardEvent) => {
+  const cancelOnEscape = (e: KeyboardEvent) => {
     if (e.key !== 'Escape') return;
     e.preventDefault();
     choose(false);
@@ -43,11 +43,11 @@ export function ConfirmButton(props: {
         className="danger"
         disabled={props.disabled}
         onClick={props.onConfirm}
-        onKeyDown={escape}
+        onKeyDown={cancelOnEscape}
       >
         {props.confirmLabel}
       </button>
-      <button type="button" onClick={() => choose(false)} onKeyDown={escape}>
+      <button type="button" onClick={() => choose(false)} onKeyDown={cancelOnEscape}>
         {props.keepLabel ?? 'Keep'}
       </button>
     </>
