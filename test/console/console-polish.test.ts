@@ -112,6 +112,26 @@ async function headerHeight(page: Page): Promise<number> {
   return (await page.locator('header.top').boundingBox())?.height ?? Number.NaN;
 }
 
+describe('a page kept in the address', () => {
+  it('past the last page moves to the last page with items, replacing the address, so Back skips it', async () => {
+    const page = await w.newPage();
+    await page.goto('/hub/mcp');
+    await page.locator('ul.cards > li').first().waitFor();
+    // One item a page, so the last page is the item count: an address past it moves there.
+    await page.goto('/hub/mcp?pageSize=1&page=999');
+    const status = page.getByRole('status').filter({ hasText: /^[\d,]+ items$/ });
+    await status.waitFor();
+    const total = Number(((await status.textContent()) ?? '').replace(/\D/g, ''));
+    expect(total).toBeGreaterThan(1);
+    await page.waitForURL((url) => url.searchParams.get('page') === String(total));
+    await page.locator('ul.cards > li').first().waitFor();
+    expect(await page.getByText('Nothing matches these filters.').count()).toBe(0);
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === '/hub/mcp' && url.search === '');
+    await page.locator('ul.cards > li').first().waitFor();
+  });
+});
+
 describe('the header on a phone', () => {
   it('is one line at 390 px with its areas, the organization switcher and the account behind Menu; wide, as before', async () => {
     const admin = await signInAdmin(w.h);

@@ -11,7 +11,9 @@ export function Pager(props: {
   pageSize: number;
   /** Undefined while the list has not arrived: nothing is clamped on a count not known yet. */
   total: number | undefined;
-  onPage: (page: number) => void;
+  /** `replace` is set when the pager itself moves back into range: a page kept in the URL replaces its entry, so
+   * Back does not return to the emptied page (which would move forward again). */
+  onPage: (page: number, how?: { replace: boolean }) => void;
   /** Names the navigation where a page holds more than one pager. */
   label?: string;
   /** What the total counts, when not everything: "the newest 10,000". */
@@ -22,7 +24,7 @@ export function Pager(props: {
   const { page, onPage } = props;
   const known = props.total !== undefined;
   useEffect(() => {
-    if (known && page > pages) onPage(pages);
+    if (known && page > pages) onPage(pages, { replace: true });
   }, [known, page, pages, onPage]);
   if (total <= props.pageSize && page === 1) return null;
   return (

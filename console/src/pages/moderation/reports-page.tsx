@@ -98,7 +98,7 @@ export function ReportsPage() {
           page={reports.data.page}
           pageSize={reports.data.pageSize}
           total={reports.data.total}
-          onPage={(p) => setParams({ status, page: String(p) })}
+          onPage={(p, how) => setParams({ status, page: String(p) }, how)}
         />
       ) : null}
     </Page>
