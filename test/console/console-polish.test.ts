@@ -36,6 +36,33 @@ async function describeSelect(page: Page, form: string) {
   };
 }
 
+/** From now on, notes whether `text` is ever in the page, however briefly (read with `wasShown`). */
+async function watchFor(page: Page, text: string): Promise<void> {
+  await page.evaluate((watched) => {
+    const g = globalThis as unknown as {
+      textWasShown: boolean;
+      document: { body: { textContent: string | null } };
+      MutationObserver: new (f: () => void) => { observe(n: unknown, o: unknown): void };
+    };
+    g.textWasShown = false;
+    new g.MutationObserver(() => {
+      if (g.document.body.textContent?.includes(watched)) g.textWasShown = true;
+    }).observe(g.document.body, { childList: true, subtree: true, characterData: true });
+  }, text);
+}
+
+const wasShown = (page: Page) => page.evaluate(() => (globalThis as unknown as { textWasShown: boolean }).textWasShown);
+
+/** Waits until the table named `label` shows exactly `count` rows. */
+const rowsShown = (page: Page, label: string, count: number) =>
+  page.waitForFunction(
+    ([name, n]) =>
+      (
+        globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
+      ).document.querySelectorAll(`table[aria-label="${name}"] tbody tr`).length === n,
+    [label, count] as const,
+  );
+
 describe('the invite forms’ role', () => {
   it('is one field in both forms: the same labels, the same description of each role, Member first', async () => {
     const org = await anOrganization(w.h, undefined, 'Role Field');
@@ -85,6 +112,7 @@ describe('pagers after a row leaves the last page', () => {
     await rows.filter({ hasText: 'Ring key' }).first().waitFor();
     expect(await rows.count()).toBe(1);
     const only = rows.first();
+    await watchFor(page, 'Nobody has made a key for this project yet.');
     const name = (await only.locator('td').first().textContent()) ?? '';
     await only.getByRole('button', { name: 'Revoke', exact: true }).click();
     await only.getByRole('button', { name: `Revoke ${name} for good` }).click();
@@ -94,14 +122,9 @@ describe('pagers after a row leaves the last page', () => {
       .waitFor();
 
     // Page 1 with its 50 keys, the pager gone (one page), and no "nobody has made a key".
-    await page.waitForFunction(
-      () =>
-        (
-          globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
-        ).document.querySelectorAll('table[aria-label="API keys of this project"] tbody tr').length === 50,
-    );
+    await rowsShown(page, 'API keys of this project', 50);
     await pager.waitFor({ state: 'detached' });
-    expect(await page.getByText('Nobody has made a key for this project yet.').count()).toBe(0);
+    expect(await wasShown(page)).toBe(false);
     await checkPage(page, 'project-keys-after-last-on-page');
   });
 });
@@ -111,6 +134,35 @@ async function headerHeight(page: Page): Promise<number> {
   await laidOut(page);
   return (await page.locator('header.top').boundingBox())?.height ?? Number.NaN;
 }
+
+describe('removing the last member on a page of the organization’s members', () => {
+  it('shows the page before with its rows, never "No members."', async () => {
+    const org = await anOrganization(w.h, undefined, 'Twenty-one');
+    const joined: TestUser[] = [];
+    for (let i = 0; i < 20; i++) joined.push(await aMember(w.h, org));
+    const page = await w.newPage();
+    await signIn(page, org.admin.email, org.admin.password, '/org/members');
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    await pager.getByText('Page 1 of 2 (21 in all)').waitFor();
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText('Page 2 of 2 (21 in all)').waitFor();
+    const table = page.getByRole('table', { name: 'Members' });
+    const row = table.locator('tbody tr');
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    await watchFor(page, 'No members.');
+    const name = (await row.first().locator('td').first().textContent()) ?? '';
+    await row.first().getByRole('button', { name: 'Remove', exact: true }).click();
+    await row
+      .first()
+      .getByRole('button', { name: `Remove ${name}` })
+      .click();
+    await rowsShown(page, 'Members', 20);
+    await pager.waitFor({ state: 'detached' });
+    expect(await wasShown(page)).toBe(false);
+    expect(joined).toHaveLength(20);
+  });
+});
 
 describe('a page kept in the address', () => {
   it('past the last page moves to the last page with items, replacing the address, so Back skips it', async () => {

@@ -74,6 +74,7 @@ export function ReportsPage() {
         label="Reports"
         columns={['Item', 'Reason', 'Reported', 'Status', status === 'open' ? 'Resolve' : 'Resolution']}
         rows={reports.data?.items}
+        total={reports.data?.total}
         empty={`No ${status} reports.`}
       >
         {(r) => (

@@ -56,6 +56,7 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
         label="Members"
         columns={['Name', 'E-mail', 'Role', 'Joined', { label: 'Actions', hidden: true }]}
         rows={members.data?.data}
+        total={members.data?.total}
         empty="No members."
       >
         {(m) => (

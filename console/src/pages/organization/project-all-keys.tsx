@@ -73,6 +73,7 @@ export function ProjectAllKeys({ projectId, organizationId }: { projectId: strin
           { label: 'Actions', hidden: true },
         ]}
         rows={keys.data?.data}
+        total={keys.data?.total}
         busy={keys.isPlaceholderData}
         empty="Nobody has made a key for this project yet."
       >

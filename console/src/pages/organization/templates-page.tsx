@@ -147,6 +147,7 @@ function TemplateList({ organizationId, isAdmin }: { organizationId: string; isA
           ...(isAdmin ? [{ label: 'Delete', hidden: true }] : []),
         ]}
         rows={templates.data?.data}
+        total={templates.data?.total}
         busy={templates.isPlaceholderData}
         empty="No templates."
       >
