@@ -74,7 +74,7 @@ describe('the invite forms’ role', () => {
     expect(byEmail).toEqual({
       options: ['Member', 'Admin'],
       value: 'Member',
-      description: 'A Member uses the projects; an Admin also manages members, invites, projects and the wallet.',
+      description: 'A Member uses the projects; an Admin also runs the organization.',
     });
     expect(byToken).toEqual(byEmail);
 

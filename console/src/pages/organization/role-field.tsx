@@ -4,7 +4,7 @@ import { Field } from '../../ui/field.js';
 
 export type InviteRole = 'Member' | 'Admin';
 
-export const ROLE_HINT = 'A Member uses the projects; an Admin also manages members, invites, projects and the wallet.';
+const ROLE_HINT = 'A Member uses the projects; an Admin also runs the organization.';
 
 export function RoleField(props: { value: InviteRole; onChange: (role: InviteRole) => void }) {
   return (
