@@ -3,7 +3,7 @@
 // (`data-label`, written by `cellLabeller` with the table's roles); the header cells stay for screen readers (docs/console.md, "On a phone").
 import { type ReactNode, useMemo } from 'react';
 import { cellLabeller } from './cell-labels.js';
-import { Empty } from './status.js';
+import { Empty, Loading } from './status.js';
 
 /** A heading; `num` right-aligns a column of figures; `hidden` keeps a heading for screen readers only. */
 export type Column = string | { label: string; num?: boolean; hidden?: boolean };
@@ -18,6 +18,10 @@ export function DataTable<T>(props: {
   empty: ReactNode;
   /** The rows are a previous page's or filter's while the asked-for ones load: the table dims and says it is busy. */
   busy?: boolean;
+  /** A paged list's total: a page without rows while the list has some is past the last page (its rows were just
+   * revoked or removed) and the Pager is moving to the last page with rows, so the table says it is loading instead
+   * of `empty`. */
+  total?: number | undefined;
   children: (row: T) => ReactNode;
 }) {
   const columns = props.columns.map(asColumn);
@@ -27,7 +31,7 @@ export function DataTable<T>(props: {
   // the labels' text is the dependency: `labels` is a new array each render
   const labelCells = useMemo(() => cellLabeller(labelKey.split('\n')), [labelKey]);
   if (!props.rows) return null;
-  if (props.rows.length === 0) return <Empty>{props.empty}</Empty>;
+  if (props.rows.length === 0) return props.total ? <Loading /> : <Empty>{props.empty}</Empty>;
   return (
     <div className="table-wrap">
       <table ref={labelCells} className="data-table" aria-label={props.label} aria-busy={props.busy ? true : undefined}>

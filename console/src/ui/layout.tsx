@@ -1,7 +1,7 @@
 // The frame of every page: the header with the areas this account may use, the organization switcher, and who is
 // signed in. What a role may not do is not shown (the API refuses it anyway).
-import { Suspense } from 'react';
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useOrganization } from '../session/organization.js';
 import { hasRole, useMe, useSignOut } from '../session/session.js';
 import { Loading } from './status.js';
@@ -51,6 +51,24 @@ function AccountMenu() {
 export function Layout() {
   const me = useMe().data;
   const { organizations } = useOrganization();
+  // On a phone (640 px and less) the areas, the organization switcher and the account sit behind "Menu", so the
+  // header is one line; a wider screen shows them all, and the button not at all. Going to a page closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the page's path is the event that closes the menu
+  useEffect(() => setMenuOpen(false), [pathname]);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    // Escape closes the open menu and gives the focus back to its button.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   const areas: [string, string, boolean][] = [
     ['/hub', 'Hub', true],
     ['/account', 'Account', Boolean(me)],
@@ -69,18 +87,30 @@ export function Layout() {
         <Link to="/" className="brand">
           ockhub
         </Link>
-        <nav aria-label="Areas">
-          {areas
-            .filter(([, , visible]) => visible)
-            .map(([to, label]) => (
-              <NavLink key={to} to={to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
-                {label}
-              </NavLink>
-            ))}
-        </nav>
-        <div className="top-right">
-          {me ? <OrganizationSwitcher /> : null}
-          <AccountMenu />
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="top-menu"
+          ref={menuButton}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          Menu
+        </button>
+        <div id="top-menu" className={menuOpen ? 'top-menu open' : 'top-menu'}>
+          <nav aria-label="Areas">
+            {areas
+              .filter(([, , visible]) => visible)
+              .map(([to, label]) => (
+                <NavLink key={to} to={to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+                  {label}
+                </NavLink>
+              ))}
+          </nav>
+          <div className="top-right">
+            {me ? <OrganizationSwitcher /> : null}
+            <AccountMenu />
+          </div>
         </div>
       </header>
       <main id="main">

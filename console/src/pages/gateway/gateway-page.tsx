@@ -156,7 +156,7 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
         label="Request pages"
         page={page}
         pageSize={20}
-        total={requests.data?.total ?? 0}
+        total={requests.data?.total}
         totalOf={reachedOf(requests.data)}
         onPage={setPage}
       />

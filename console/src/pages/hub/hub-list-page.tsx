@@ -152,7 +152,7 @@ export function HubListPage() {
     const value = params.get(key);
     if (value) query[key] = value;
   }
-  return <HubList type={type} query={query} setPage={(p) => setParams(withPage(params, p))} />;
+  return <HubList type={type} query={query} setPage={(p, how) => setParams(withPage(params, p), how)} />;
 }
 
 const withPage = (params: URLSearchParams, page: number) => {
@@ -162,7 +162,15 @@ const withPage = (params: URLSearchParams, page: number) => {
   return next;
 };
 
-function HubList({ type, query, setPage }: { type: ItemType; query: ListParams; setPage: (p: number) => void }) {
+function HubList({
+  type,
+  query,
+  setPage,
+}: {
+  type: ItemType;
+  query: ListParams;
+  setPage: (p: number, how?: { replace: boolean }) => void;
+}) {
   const list = useCatalogList(type, query);
   return (
     <Page title={typeLabels[type]}>

@@ -60,7 +60,7 @@ export function QueuePage() {
           page={queue.data.page}
           pageSize={queue.data.pageSize}
           total={queue.data.total}
-          onPage={(p) => setParams({ ...(type ? { type } : {}), page: String(p) })}
+          onPage={(p, how) => setParams({ ...(type ? { type } : {}), page: String(p) }, how)}
         />
       ) : null}
     </Page>

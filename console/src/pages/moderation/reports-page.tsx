@@ -74,6 +74,7 @@ export function ReportsPage() {
         label="Reports"
         columns={['Item', 'Reason', 'Reported', 'Status', status === 'open' ? 'Resolve' : 'Resolution']}
         rows={reports.data?.items}
+        total={reports.data?.total}
         empty={`No ${status} reports.`}
       >
         {(r) => (
@@ -98,7 +99,7 @@ export function ReportsPage() {
           page={reports.data.page}
           pageSize={reports.data.pageSize}
           total={reports.data.total}
-          onPage={(p) => setParams({ status, page: String(p) })}
+          onPage={(p, how) => setParams({ status, page: String(p) }, how)}
         />
       ) : null}
     </Page>

@@ -4,7 +4,8 @@ import { type FormEvent, useState } from 'react';
 import { ShownOnce } from '../../ui/copy-button.js';
 import { Field } from '../../ui/field.js';
 import { FormError, Notice } from '../../ui/status.js';
-import { type InviteRole, joinLink, useIssueInvite } from './invite-tokens.js';
+import { joinLink, useIssueInvite } from './invite-tokens.js';
+import { type InviteRole, RoleField } from './role-field.js';
 
 export function EmailInvite({ organizationId }: { organizationId: string }) {
   const [email, setEmail] = useState('');
@@ -25,14 +26,7 @@ export function EmailInvite({ organizationId }: { organizationId: string }) {
             <input {...p} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
           )}
         </Field>
-        <Field label="Role">
-          {(p) => (
-            <select {...p} value={role} onChange={(e) => setRole(e.target.value as InviteRole)}>
-              <option>Member</option>
-              <option>Admin</option>
-            </select>
-          )}
-        </Field>
+        <RoleField value={role} onChange={setRole} />
         <button type="submit" className="primary" disabled={issue.isPending || !email.trim()}>
           Invite
         </button>

@@ -8,6 +8,7 @@ import { ShownOnce } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { FormError } from '../../ui/status.js';
+import { type InviteRole, RoleField } from './role-field.js';
 
 type InviteToken = {
   id: string;
@@ -22,8 +23,6 @@ type InviteToken = {
 };
 
 export const joinLink = (token: string) => `${window.location.origin}/join/${token}`;
-
-export type InviteRole = 'Member' | 'Admin';
 
 /** Issues an invite token (`email` binds it to that address); the list of tokens then shows it. */
 export function useIssueInvite(organizationId: string) {
@@ -63,14 +62,7 @@ function IssueForm({ organizationId }: { organizationId: string }) {
   return (
     <>
       <form className="row" onSubmit={submit} aria-label="Issue an invite token">
-        <Field label="Role">
-          {(p) => (
-            <select {...p} value={role} onChange={(e) => setRole(e.target.value as InviteRole)}>
-              <option>Member</option>
-              <option>Admin</option>
-            </select>
-          )}
-        </Field>
+        <RoleField value={role} onChange={setRole} />
         <Field label="Uses">
           {(p) => <input {...p} type="number" min={1} value={uses} onChange={(e) => setUses(e.target.value)} />}
         </Field>

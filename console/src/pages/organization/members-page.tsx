@@ -56,6 +56,7 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
         label="Members"
         columns={['Name', 'E-mail', 'Role', 'Joined', { label: 'Actions', hidden: true }]}
         rows={members.data?.data}
+        total={members.data?.total}
         empty="No members."
       >
         {(m) => (
@@ -98,7 +99,7 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
           </tr>
         )}
       </DataTable>
-      <Pager page={page} pageSize={20} total={members.data?.total ?? 0} onPage={setPage} />
+      <Pager page={page} pageSize={20} total={members.data?.total} onPage={setPage} />
     </section>
   );
 }

@@ -73,6 +73,7 @@ export function ProjectAllKeys({ projectId, organizationId }: { projectId: strin
           { label: 'Actions', hidden: true },
         ]}
         rows={keys.data?.data}
+        total={keys.data?.total}
         busy={keys.isPlaceholderData}
         empty="Nobody has made a key for this project yet."
       >
@@ -108,7 +109,7 @@ export function ProjectAllKeys({ projectId, organizationId }: { projectId: strin
         label="API keys of this project: pages"
         page={page}
         pageSize={PAGE_SIZE}
-        total={keys.data?.total ?? 0}
+        total={keys.data?.total}
         onPage={setPage}
       />
     </section>

@@ -42,7 +42,7 @@ export function ProjectChooser(props: {
         label={`${props.label}: pages`}
         page={page}
         pageSize={PROJECTS_PAGE_SIZE}
-        total={projects.data?.total ?? 0}
+        total={projects.data?.total}
         onPage={(next) => setAt({ organizationId: props.organizationId, page: next })}
       />
       <FormError error={projects.error} />

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { api, apiData, type Envelope } from '../../api/http.js';
-import { formatTime } from '../../format.js';
+import { formatCount, formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -17,6 +17,11 @@ type OrganizationMember = { userId: string; email: string; name: string };
 
 /** One page of the organization's members to choose from: the API's largest page. */
 const CHOICES_PAGE_SIZE = 100;
+/** Above this many to choose from, a filter box narrows the list by name or e-mail address. */
+const FILTER_ABOVE = 5;
+
+const matches = (m: OrganizationMember, words: string) =>
+  `${m.name}\n${m.email}`.toLowerCase().includes(words.trim().toLowerCase());
 
 const membersKey = (projectId: string) => ['project-members', projectId];
 
@@ -52,6 +57,7 @@ function AddMemberForm(props: {
   const [page, setPage] = useState(1);
   const [userId, setUserId] = useState('');
   const [role, setRole] = useState<ProjectRole>('Member');
+  const [filter, setFilter] = useState('');
   const choices = useQuery({
     queryKey: ['members', props.organizationId, 'choices', page],
     queryFn: () =>
@@ -62,7 +68,10 @@ function AddMemberForm(props: {
   });
   const inProject = new Set(props.members.map((m) => m.userId));
   const offered = (choices.data?.data ?? []).filter((m) => !inProject.has(m.userId));
-  const chosen = offered.find((m) => m.userId === userId);
+  const filterable = offered.length > FILTER_ABOVE;
+  const shown = filterable && filter.trim() ? offered.filter((m) => matches(m, filter)) : offered;
+  // A member filtered out is no longer chosen; the one member left by a filter is.
+  const chosen = shown.length === 1 && filter.trim() ? shown[0] : shown.find((m) => m.userId === userId);
   if (choices.data && offered.length === 0 && (choices.data.total ?? 0) <= CHOICES_PAGE_SIZE) {
     return (
       <p className="muted">
@@ -72,18 +81,51 @@ function AddMemberForm(props: {
   }
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (chosen) props.change.mutate({ member: chosen, role }, { onSuccess: () => setUserId('') });
+    if (chosen)
+      props.change.mutate(
+        { member: chosen, role },
+        {
+          onSuccess: () => {
+            setUserId('');
+            setFilter('');
+          },
+        },
+      );
   };
   return (
     <>
       <form className="row" onSubmit={submit} aria-label="Add a member to the project">
+        {filterable ? (
+          <Field
+            label="Find a member"
+            hint={
+              filter.trim()
+                ? `${formatCount(shown.length)} of ${formatCount(offered.length)} match.`
+                : 'By name or e-mail address.'
+            }
+          >
+            {(p) => (
+              <input
+                {...p}
+                type="search"
+                autoComplete="off"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+              />
+            )}
+          </Field>
+        ) : null}
         <Field label="Member of the organization">
           {(p) => (
-            <select {...p} value={chosen ? userId : ''} onChange={(e) => setUserId(e.target.value)}>
+            <select {...p} value={chosen?.userId ?? ''} onChange={(e) => setUserId(e.target.value)}>
               <option value="">
-                {choices.data && offered.length === 0 ? 'Everyone on this page is in the project' : 'Choose a member'}
+                {choices.data && offered.length === 0
+                  ? 'Everyone on this page is in the project'
+                  : shown.length === 0
+                    ? 'No member matches'
+                    : 'Choose a member'}
               </option>
-              {offered.map((m) => (
+              {shown.map((m) => (
                 <option key={m.userId} value={m.userId}>
                   {m.name} ({m.email})
                 </option>
@@ -107,7 +149,7 @@ function AddMemberForm(props: {
         label="Organization members: pages"
         page={page}
         pageSize={CHOICES_PAGE_SIZE}
-        total={choices.data?.total ?? 0}
+        total={choices.data?.total}
         onPage={setPage}
       />
       <FormError error={choices.error} />

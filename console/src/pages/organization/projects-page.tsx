@@ -109,7 +109,7 @@ function ProjectList({ organizationId, isAdmin }: { organizationId: string; isAd
           </tr>
         )}
       </DataTable>
-      <Pager page={page} pageSize={PROJECTS_PAGE_SIZE} total={projects.data?.total ?? 0} onPage={setPage} />
+      <Pager page={page} pageSize={PROJECTS_PAGE_SIZE} total={projects.data?.total} onPage={setPage} />
     </section>
   );
 }

@@ -94,12 +94,7 @@ export function RecordsTable(props: { organizationId: string; currency: string; 
           </tr>
         )}
       </DataTable>
-      <Pager
-        page={filter.page}
-        pageSize={filter.size}
-        total={records.data?.total ?? 0}
-        onPage={(page) => set({ page })}
-      />
+      <Pager page={filter.page} pageSize={filter.size} total={records.data?.total} onPage={(page) => set({ page })} />
     </section>
   );
 }

@@ -147,6 +147,7 @@ function TemplateList({ organizationId, isAdmin }: { organizationId: string; isA
           ...(isAdmin ? [{ label: 'Delete', hidden: true }] : []),
         ]}
         rows={templates.data?.data}
+        total={templates.data?.total}
         busy={templates.isPlaceholderData}
         empty="No templates."
       >
@@ -174,7 +175,7 @@ function TemplateList({ organizationId, isAdmin }: { organizationId: string; isA
         <Pager
           page={templates.data.page ?? page}
           pageSize={templates.data.size ?? TEMPLATES_PAGE_SIZE}
-          total={templates.data.total ?? 0}
+          total={templates.data.total}
           onPage={setPage}
         />
       ) : null}

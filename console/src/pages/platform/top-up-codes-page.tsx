@@ -186,6 +186,7 @@ export function TopUpCodesPage() {
           { label: 'Revoke', hidden: true },
         ]}
         rows={codes.data?.items}
+        total={codes.data?.total}
         busy={codes.isPlaceholderData}
         empty={status ? `No ${status} codes.` : 'No codes issued yet.'}
       >
