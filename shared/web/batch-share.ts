@@ -38,8 +38,8 @@ export async function takeBatchPlace(
   const giveUpAt = Date.now() + ctx.config.WEB_FETCH_WAIT_MS;
   let pause = FIRST_PAUSE_MS;
   let admission = await limiter.hit([limit]);
-  while (!admission.allowed && Date.now() + pause < giveUpAt) {
-    await new Promise((resolve) => setTimeout(resolve, pause));
+  while (!admission.allowed && Date.now() < giveUpAt) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, giveUpAt - Date.now())));
     pause = Math.min(pause * 2, MOST_PAUSE_MS);
     admission = await limiter.hit([limit]);
   }

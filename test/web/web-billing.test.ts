@@ -1,3 +1,4 @@
+import { windowKey } from '../../shared/rate-limit/sliding-window.js';
 import { reconcileWallets } from '../../shared/wallet/reconciliation.js';
 import {
   aProjectWithKey,
@@ -7,7 +8,7 @@ import {
   requestLogsOf,
   walletOf,
 } from '../support/gateway.js';
-import { startProcess, type WorkerProcess } from '../support/harness.js';
+import { startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
 import { inOrg } from '../support/org-fixtures.js';
 import { type PageServer, startPageServer } from '../support/page-server.js';
@@ -131,5 +132,37 @@ describe('a web fetch no worker answers', () => {
     expect(await w.h.ctx.queues.queue('web-fetch').getWaitingCount()).toBe(0);
     const [log] = await requestLogsOf(w.h, w.projectId);
     expect(log).toMatchObject({ operation: 'web_fetch', status: 'failed', costMicros: 0n, httpStatus: 503 });
+  });
+});
+
+describe("an organization's share of web fetches, taken for the whole wait", () => {
+  let w: GatewayWorld;
+  beforeAll(async () => {
+    w = await openGatewayWorld({
+      balance: '1',
+      env: { WEB_FETCH_WAIT_MS: '800', WEB_FETCH_BATCHES_PER_ORGANIZATION: '1' },
+    });
+  });
+  afterAll(async () => w?.close());
+
+  it('keeps the next fetch waiting for its turn, then answers 429 WebFetch.TooManyBatches, nothing charged', async () => {
+    const fetchOne = (path: string) =>
+      w.h.http
+        .post('/v1/web/fetch')
+        .set(bearer(w.key))
+        .send({ urls: [`http://example.com/${path}`] });
+    // No worker runs: the first fetch holds the organization's one place until its wait ends (and after, as a worker
+    // might still be running it). That a fetch past the share is served once a place frees is
+    // web-fetch-batch-share.test.ts; here the place never frees.
+    const first = fetchOne('first').then((res) => res); // supertest sends a request once it is awaited or then'd
+    const places = windowKey(w.h.ctx.config.REDIS_PREFIX, 'web-fetch-batches', w.org.id);
+    await waitUntil(async () => (await w.h.ctx.redis.zcard(places)) === 1, 10_000);
+    const second = await fetchOne('second');
+    expect(second.status).toBe(429);
+    expect(second.body.error).toMatchObject({ type: 'rate_limit_error', code: 'WebFetch.TooManyBatches' });
+    expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await first).status).toBe(503);
+    expect(await consumeRecords(w.h, w.org)).toHaveLength(0);
+    expect(await walletOf(w.h, w.org)).toMatchObject({ balance: 1, frozenAmount: 0 });
   });
 });
