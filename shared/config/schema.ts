@@ -142,7 +142,8 @@ export const envSchema = z
     WEB_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(8),
     WEB_FETCH_WAIT_MS: positiveInt.default(45_000),
     /** Web fetch batches one organization may have queued or running at once, over every API and worker process
-     * (0: off); past it 429 before anything is charged. At most half the batch slots (worker processes × 4). */
+     * (0: off); one more waits its turn before anything is charged, and answers 429 after WEB_FETCH_WAIT_MS of
+     * waiting. At most half the batch slots (worker processes × 4). */
     WEB_FETCH_BATCHES_PER_ORGANIZATION: z.coerce.number().int().min(0).default(2),
     /** A skill bundle's review thread (docs/skill-bundles.md): its wall time and heap; past either the version goes back
      * to its publisher as changes_requested, saying which. */

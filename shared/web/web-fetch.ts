@@ -12,7 +12,8 @@ import { webRequestPriceMicros } from './web-price.js';
 
 export async function fetchPages(ctx: AppContext, caller: GatewayCaller, urls: string[]): Promise<FetchedPage[]> {
   const price = webRequestPriceMicros(ctx.config);
-  // Before the charge: a batch past the organization's share is refused with nothing reserved or counted.
+  // Before the charge: a batch past the organization's share waits its turn (429 after the wait) with nothing
+  // reserved or counted.
   const place = await takeBatchPlace(ctx, caller.organizationId);
   let charge: Awaited<ReturnType<typeof openCharge>>;
   try {
