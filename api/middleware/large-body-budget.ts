@@ -9,7 +9,7 @@ import { AppError } from '../../shared/errors/app-error.js';
 import { recordLargeBodyRefused, setLargeBodyBytesInFlight } from '../../shared/metrics/metrics.js';
 import { hasLargeBody } from './large-body-caller.js';
 
-export const serverBusy = () =>
+const serverBusy = () =>
   new AppError(
     'Server.Busy',
     503,
@@ -31,10 +31,6 @@ export class LargeBodyBudget {
 
   /** `budgetBytes` 0: no budget. */
   constructor(private readonly budgetBytes: number) {}
-
-  get bytesInFlight(): number {
-    return this.inFlight;
-  }
 
   /** The claim of a route's large bodies, whose limit is `limitBytes`; put after the large-body caller check. */
   claim(limitBytes: number): RequestHandler {

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { formatCount } from '../format.js';
 
-export const lastPage = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
+const lastPage = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
 
 export function Pager(props: {
   page: number;
