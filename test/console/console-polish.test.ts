@@ -109,7 +109,8 @@ describe('pagers after a row leaves the last page', () => {
     await pager.getByText('Page 2 of 2 (51 in all)').waitFor();
     const keys = page.getByRole('table', { name: 'API keys of this project' });
     const rows = keys.locator('tbody tr');
-    await rows.filter({ hasText: 'Ring key' }).first().waitFor();
+    // The pager's label moves to page 2 before page 2's rows replace page 1's: wait for the one row.
+    await rowsShown(page, 'API keys of this project', 1);
     expect(await rows.count()).toBe(1);
     const only = rows.first();
     await watchFor(page, 'Nobody has made a key for this project yet.');
