@@ -48,7 +48,7 @@ async function withWebhook(url: string): Promise<TestOrg> {
 }
 
 const testAlert = (org: TestOrg) =>
-  h.http.post('/api/organization/wallet/alerts/test').set(inOrg(org.admin, org.id)).send({}).expect(200);
+  h.http.post('/api/organization/wallet/alerts/test').set(inOrg(org.admin, org.id)).send({}).expect(202);
 
 const alertsOf = (org: TestOrg) =>
   h.ctx.db.select().from(walletBalanceAlerts).where(eq(walletBalanceAlerts.organizationId, org.id));
