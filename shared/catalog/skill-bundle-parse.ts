@@ -62,7 +62,9 @@ export async function parseSubmittedBundle(
     if (!row.submitted) throw new SubmitNotVisibleYet(`version ${version.id} is not in review yet`);
     return { outcome: 'skipped' };
   }
-  return withinTenantShare(ctx, reviewShare(ctx.config), row.owner, () => reviewAndRecord(ctx, ref, version, review));
+  return withinTenantShare(ctx, reviewShare(ctx.config), { tenantId: row.owner, holderId: version.id }, () =>
+    reviewAndRecord(ctx, ref, version, review),
+  );
 }
 
 async function reviewAndRecord(

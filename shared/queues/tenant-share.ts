@@ -1,8 +1,9 @@
 // One tenant's share of a queue's worker slots, over every worker process: at most `limit` of its jobs run at once,
 // and a job past the share goes back to the delayed set (holding no slot) to look again shortly, so one tenant's
 // slow jobs cannot take every slot of a queue that serves everyone. Counted like the web fetch batch share (a
-// sliding window in Redis whose entries are the running jobs): a job's entry is taken back when it ends, and left to
-// expire after `lifetimeMs` when its worker died holding it.
+// sliding window in Redis whose entries are the running jobs, each named by what the job works on): a job's entry is
+// taken back when it ends; when its worker died holding it, the job's next run takes that place back, and otherwise
+// it expires after `lifetimeMs`.
 import type { AppContext } from '../context.js';
 import { SlidingWindowLimiter, windowKey } from '../rate-limit/sliding-window.js';
 
@@ -18,20 +19,20 @@ export type TenantShare = {
 /** A job past its tenant's share looks again after this long, from the delayed set. */
 export const TENANT_SHARE_PAUSE_MS = 1_000;
 
-/** Takes one of the tenant's places; undefined when it has `limit` jobs running. Call the result once, to leave. */
+/**
+ * Takes one of the tenant's places for `holderId` (what the job works on: an alert, a version); undefined when the
+ * tenant has `limit` jobs running. Call the result once, to leave.
+ */
 export async function enterTenantShare(
   ctx: Pick<AppContext, 'config' | 'redis'>,
   share: TenantShare,
-  tenantId: string,
+  who: { tenantId: string; holderId: string },
 ): Promise<(() => Promise<void>) | undefined> {
   const limiter = new SlidingWindowLimiter(ctx.redis);
-  const admission = await limiter.hit([
-    {
-      key: windowKey(ctx.config.REDIS_PREFIX, `share:${share.name}`, tenantId),
-      limit: share.limit,
-      windowMs: share.lifetimeMs,
-    },
-  ]);
+  const key = windowKey(ctx.config.REDIS_PREFIX, `share:${share.name}`, who.tenantId);
+  // A job run again after its worker died (its lock expired) finds its own entry: that place is its own again.
+  if (share.limit > 0) await ctx.redis.zrem(key, who.holderId);
+  const admission = await limiter.hit([{ key, limit: share.limit, windowMs: share.lifetimeMs }], who.holderId);
   if (!admission.allowed) return undefined;
   let left = false;
   return async () => {
@@ -48,10 +49,10 @@ export async function enterTenantShare(
 export async function withinTenantShare<T>(
   ctx: Pick<AppContext, 'config' | 'redis'>,
   share: TenantShare,
-  tenantId: string,
+  who: { tenantId: string; holderId: string },
   work: () => Promise<T>,
 ): Promise<T | { deferred: true }> {
-  const leave = await enterTenantShare(ctx, share, tenantId);
+  const leave = await enterTenantShare(ctx, share, who);
   if (!leave) return { deferred: true };
   try {
     return await work();

@@ -46,7 +46,7 @@ export async function deliverAlert(
 ): Promise<DeliveryResult | { missing: true } | { deferred: true }> {
   const [alert] = await ctx.db.select().from(walletBalanceAlerts).where(eq(walletBalanceAlerts.id, alertId));
   if (!alert) return { missing: true };
-  return withinTenantShare(ctx, alertShare(ctx.config), alert.organizationId, () =>
+  return withinTenantShare(ctx, alertShare(ctx.config), { tenantId: alert.organizationId, holderId: alert.id }, () =>
     deliverChannels(ctx, alert, deps, options),
   );
 }
