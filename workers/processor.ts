@@ -1,7 +1,7 @@
 // The shape of a queue's worker module: one typed handler per job the registry declares for that queue. The runtime
 // parses each payload with the registry's schema and calls the job's handler with the parsed payload, so handlers
 // never cast `job.data`, and a queue whose module lacks a handler for a declared job does not compile.
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import type { JobName, ParsedPayload, QueueName } from '../shared/queues/registry.js';
 
@@ -37,4 +37,13 @@ export function handle(worker: QueueWorker, name: string, payload: unknown, ctx:
   const handler = (worker.handlers as Record<string, JobHandler<QueueName, never>>)[name];
   if (!handler) throw new Error(`${worker.queue} has no handler for job ${name}`);
   return handler(payload as never, ctx, job, token);
+}
+
+/**
+ * Ends the job in hand for now without spending one of its attempts: back to the delayed set, to run again after
+ * `delayMs` (a job past its tenant's share, shared/queues/tenant-share.ts).
+ */
+export async function deferJob(job: Job, token: string | undefined, delayMs: number): Promise<never> {
+  await job.moveToDelayed(Date.now() + delayMs, token);
+  throw new DelayedError();
 }

@@ -62,7 +62,9 @@ export async function submitForReview(
       comment,
     });
     // Last step inside the transaction: if Redis refuses the job, the submit rolls back.
-    if (needsBundle) await enqueueSkillBundleParse(ctx, { itemId: item.id, versionId: version.id });
+    if (needsBundle) {
+      await enqueueSkillBundleParse(ctx, { itemId: item.id, versionId: version.id, submittedAt: now });
+    }
     return result(item, 'in_review', version);
   });
 }

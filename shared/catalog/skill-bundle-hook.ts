@@ -6,7 +6,9 @@ import type { AppContext } from '../context.js';
 
 export async function enqueueSkillBundleParse(
   ctx: Pick<AppContext, 'queues'>,
-  ref: { itemId: string; versionId: string },
+  ref: { itemId: string; versionId: string; submittedAt: Date },
 ): Promise<void> {
-  await ctx.queues.add('skill-bundle', 'parse', ref);
+  const { submittedAt, ...ids } = ref;
+  // The submit time names this submit: a job of an earlier submit of the same version then does nothing.
+  await ctx.queues.add('skill-bundle', 'parse', { ...ids, submittedAt: submittedAt.toISOString() });
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import { BoundedGate } from '../concurrency/bounded-gate.js';
+import { TenantCounter } from '../concurrency/tenant-counter.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { catalogVersions } from '../db/schema/index.js';
@@ -45,7 +46,40 @@ const inspections = new BoundedGate(
     }),
 );
 
+/**
+ * An account's uploads being stored, inspected or waiting for the gate in this process: at most
+ * SKILL_UPLOADS_PER_ACCOUNT, past it 429 with nothing stored. Without it one Publisher uploading in a loop kept the
+ * gate's line full and everyone else's uploads answered 503 (a review finding, docs/skill-bundles.md).
+ */
+const uploadsInHand = new TenantCounter();
+
+const tooManyUploads = (limit: number) =>
+  new AppError(
+    'Skill.TooManyUploads',
+    429,
+    `This account already has ${limit} skill bundle uploads in progress; send this one again when one of them has answered.`,
+    { headers: { 'retry-after': '5' } },
+  );
+
 export async function uploadSkillBundle(
+  ctx: AppContext,
+  accountId: string,
+  ref: { skillId: string; versionId: string },
+  file: Readable,
+): Promise<UploadedBundle> {
+  const limit = ctx.config.SKILL_UPLOADS_PER_ACCOUNT;
+  const leave = limit > 0 ? uploadsInHand.enter(accountId, limit) : () => undefined;
+  if (!leave) {
+    throw tooManyUploads(limit);
+  }
+  try {
+    return await storeAndInspect(ctx, accountId, ref, file);
+  } finally {
+    leave();
+  }
+}
+
+async function storeAndInspect(
   ctx: AppContext,
   accountId: string,
   ref: { skillId: string; versionId: string },

@@ -128,6 +128,9 @@ export const envSchema = z
     /** Balance-alert webhooks: attempts per alert and the first retry delay (doubling, with jitter). */
     ALERT_WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
     ALERT_WEBHOOK_RETRY_MS: positiveInt.default(1_000),
+    /** Alerts of one organization delivered at once, over every alerts worker process (0: off); its others wait in
+     * the delayed set, so one organization's slow webhook cannot hold every slot (docs/wallet.md, "Delivery"). */
+    ALERTS_PER_ORGANIZATION: z.coerce.number().int().min(0).default(1),
 
     OUTBOUND_ALLOWED_HOSTS: list.default([]),
     WEB_BILLING_MULTIPLIER: z.coerce.number().positive().default(1),
@@ -149,6 +152,12 @@ export const envSchema = z
      * to its publisher as changes_requested, saying which. */
     SKILL_REVIEW_TIMEOUT_MS: positiveInt.default(60_000),
     SKILL_REVIEW_HEAP_MB: z.coerce.number().int().min(32).max(4096).default(512),
+    /** Skill bundle reviews of one publishing account run at once, over every worker process (0: off); its other
+     * submits wait in the delayed set (docs/skill-bundles.md, "One account's share"). */
+    SKILL_REVIEWS_PER_ACCOUNT: z.coerce.number().int().min(0).default(1),
+    /** Skill bundle uploads of one account inspected or waiting at once per API process (0: off); one more is
+     * `429 Skill.TooManyUploads` (docs/skill-bundles.md, "One account's share"). */
+    SKILL_UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(0).default(2),
     /** Reading fetched HTML (docs/web.md): threads per worker process, and each page's wall time (counted from its
      * start in a thread), thread heap, elements, attributes and nesting depth; past one, `Page too complex to read`. */
     WEB_EXTRACT_THREADS: z.coerce.number().int().min(1).max(32).default(2),

@@ -45,7 +45,8 @@ export const queueDefinitions = {
   'skill-bundle': {
     description: 'parse SKILL.md and the stored bundle of a skill version at submit-review',
     jobs: {
-      parse: payload({ itemId: uuid, versionId: uuid }),
+      /** `submittedAt`: the version's submit time the job was queued by; optional for jobs of earlier versions. */
+      parse: payload({ itemId: uuid, versionId: uuid, submittedAt: z.iso.datetime().optional() }),
     },
     options: { attempts: 3, backoff: { type: 'exponential', delay: 1_000 } },
   },

@@ -64,10 +64,12 @@ export function windowCommands(redis: Redis): LimiterRedis {
 export class SlidingWindowLimiter {
   constructor(private readonly redis: Redis) {}
 
-  /** Counts one attempt against every limit (limits of 0 are off), or refuses it without counting anything. */
-  async hit(limits: WindowLimit[]): Promise<Admission> {
+  /**
+   * Counts one attempt against every limit (limits of 0 are off), or refuses it without counting anything. `member`
+   * names the entry (default: a new unique one).
+   */
+  async hit(limits: WindowLimit[], member = nextWindowMember()): Promise<Admission> {
     const active = limits.filter((l) => l.limit > 0);
-    const member = nextWindowMember();
     if (active.length === 0) return { allowed: true, ticket: { member, keys: [] } };
     const args = active.flatMap((l) => [l.limit, l.windowMs]);
     const wait = Number(

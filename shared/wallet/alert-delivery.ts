@@ -1,5 +1,7 @@
 // Delivers one balance alert (the `alerts` job): e-mail to the organization's Admins within the daily cap, and
-// the signed webhook. Idempotent per channel: a channel that reached a final state is never sent again.
+// the signed webhook. Idempotent per channel: a channel that reached a final state is never sent again. One
+// organization's alerts are delivered ALERTS_PER_ORGANIZATION at a time over every worker (its others wait), so its
+// slow or silent webhook holds at most that many of the alerts worker's slots (a review finding, docs/wallet.md).
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
@@ -10,31 +12,51 @@ import {
   walletBalanceAlerts,
 } from '../db/schema/index.js';
 import type { Mailer } from '../mail/mailer.js';
+import { type TenantShare, withinTenantShare } from '../queues/tenant-share.js';
 import { utcDay } from '../time/utc-day.js';
 import { alertRecipients } from './alert-recipients.js';
 import { type AlertSettings, getAlertSettings, renderAlertMessage } from './alert-settings.js';
-import { sendSignedWebhook, type WebhookTransport } from './alert-webhook.js';
+import { sendSignedWebhook, WEBHOOK_TIMEOUT_MS, type WebhookTransport } from './alert-webhook.js';
 import { formatMicros, microsToNumber } from './money.js';
 
 type Alert = typeof walletBalanceAlerts.$inferSelect;
-type Ctx = Pick<AppContext, 'db' | 'config' | 'logger'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'logger' | 'redis'>;
 export type DeliveryDeps = { mailer: Mailer | undefined; webhook: WebhookTransport };
 export type DeliveryResult = { email: WalletAlertChannelStatus; webhook: WalletAlertChannelStatus };
 
 const open = new Set<WalletAlertChannelStatus>(['pending', 'sending']);
 
+/** The longest one delivery may take: every webhook attempt timing out after its longest pause, and the e-mail. */
+const alertShare = (config: Ctx['config']): TenantShare => ({
+  name: 'alerts',
+  limit: config.ALERTS_PER_ORGANIZATION,
+  lifetimeMs: config.ALERT_WEBHOOK_ATTEMPTS * (WEBHOOK_TIMEOUT_MS + 32 * config.ALERT_WEBHOOK_RETRY_MS) + 60_000,
+});
+
 /**
  * Runs both channels; an e-mail failure is thrown after the webhook ran (so the job is retried for the e-mail
- * alone), except on the job's last attempt, where the e-mail is marked `failed`.
+ * alone), except on the job's last attempt, where the e-mail is marked `failed`. `{ deferred: true }`, nothing
+ * done, while the organization has its share of deliveries running.
  */
 export async function deliverAlert(
   ctx: Ctx,
   alertId: string,
   deps: DeliveryDeps,
   options: { lastAttempt: boolean },
-): Promise<DeliveryResult | { missing: true }> {
+): Promise<DeliveryResult | { missing: true } | { deferred: true }> {
   const [alert] = await ctx.db.select().from(walletBalanceAlerts).where(eq(walletBalanceAlerts.id, alertId));
   if (!alert) return { missing: true };
+  return withinTenantShare(ctx, alertShare(ctx.config), { tenantId: alert.organizationId, holderId: alert.id }, () =>
+    deliverChannels(ctx, alert, deps, options),
+  );
+}
+
+async function deliverChannels(
+  ctx: Ctx,
+  alert: Alert,
+  deps: DeliveryDeps,
+  options: { lastAttempt: boolean },
+): Promise<DeliveryResult> {
   const settings = await getAlertSettings(ctx.db, alert.organizationId);
   const message = renderAlertMessage(settings.messageTemplate, alert);
   let emailError: unknown;

@@ -13,7 +13,9 @@ export type WebhookOutcome = { delivered: boolean; attempts: number; last: Webho
 /** Refusals of the address policy are final: retrying cannot make a private address public. */
 const finalReasons = new Set(['invalid-url', 'scheme', 'blocked-address']);
 
-const WEBHOOKS = { name: 'alert-webhooks', timeoutMs: 10_000, maxBytes: 64 * 1024 };
+/** One webhook attempt's whole time (connect, request, answer). */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOKS = { name: 'alert-webhooks', timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: 64 * 1024 };
 
 /** Webhook URLs are the organization's: the user-URL client, with a small answer limit. */
 export function webhookClient(config: Pick<Config, 'OUTBOUND_ALLOWED_HOSTS'>): OutboundClient {

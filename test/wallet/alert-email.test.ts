@@ -27,6 +27,9 @@ beforeAll(async () => {
     SMTP_URL: smtp.url,
     MAIL_FROM: 'ockhub alerts <alerts@test.ockhub.local>',
     OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+    // Off, so concurrent deliveries of one organization's alerts race for the daily cap (test/wallet/alert-fairness
+    // holds the share).
+    ALERTS_PER_ORGANIZATION: '0',
     ALERT_WEBHOOK_RETRY_MS: '20',
   });
 });

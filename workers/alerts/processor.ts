@@ -2,16 +2,20 @@
 import type { Job } from 'bullmq';
 import type { AppContext } from '../../shared/context.js';
 import { mailerFor } from '../../shared/mail/mailer.js';
+import { isDeferred, TENANT_SHARE_PAUSE_MS } from '../../shared/queues/tenant-share.js';
 import { deliverAlert } from '../../shared/wallet/alert-delivery.js';
 import { webhookClient } from '../../shared/wallet/alert-webhook.js';
-import { defineQueueWorker } from '../processor.js';
+import { deferJob, defineQueueWorker } from '../processor.js';
 
-const deliver = async ({ alertId }: { alertId: string }, ctx: AppContext, job: Job) =>
-  deliverAlert(
+const deliver = async ({ alertId }: { alertId: string }, ctx: AppContext, job: Job, token?: string) => {
+  const result = await deliverAlert(
     ctx,
     alertId,
     { mailer: mailerFor(ctx.config), webhook: webhookClient(ctx.config) },
     { lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) },
   );
+  // The organization has its share of deliveries running: this one waits in the delayed set, holding no slot.
+  return isDeferred(result) ? deferJob(job, token, TENANT_SHARE_PAUSE_MS) : result;
+};
 
 export default defineQueueWorker('alerts', { 'balance-alert': deliver, 'test-alert': deliver }, { concurrency: 4 });
