@@ -2,42 +2,69 @@
 // renderers; the hot routes run the same chain through the direct lane (api/http/direct-lane.ts).
 import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from '../shared/context.js';
+import { clientAddressOf, type TrustProxy } from './http/client-address.js';
 import { serveDirectly } from './http/direct-lane.js';
 import { jsonBody } from './http/json-body.js';
-import { securityHeaders } from './http/security-headers.js';
+import type { LeanRoute } from './http/lean-lane.js';
+import { routeFamilyOf } from './http/route-family.js';
+import { securityHeaders, securityHeadersByPath } from './http/security-headers.js';
 import { acceptedBodyTypes } from './middleware/body-guards.js';
-import { correlationId } from './middleware/correlation-id.js';
+import { assignCorrelationId, correlationId } from './middleware/correlation-id.js';
 import { errorHandler, unknownRoute } from './middleware/errors.js';
 import { LargeBodyBudget } from './middleware/large-body-budget.js';
 import { knownCallerForLargeBody } from './middleware/large-body-caller.js';
-import { requestLog } from './middleware/request-log.js';
-import { requestMetrics } from './middleware/request-metrics.js';
+import { logWhenAnswered, requestLog } from './middleware/request-log.js';
+import { observeWhenAnswered, requestMetrics } from './middleware/request-metrics.js';
 import { mountRoutes } from './routes/index.js';
 
 /** The JSON parser of a path: the first entry whose prefix holds the path. */
-function bodyParsers(ctx: AppContext): { prefix: string; parser: RequestHandler[] }[] {
+function bodyParsers(ctx: AppContext): { prefix: string; limit: number; parser: RequestHandler[] }[] {
   const knownCaller = knownCallerForLargeBody(ctx);
   const budget = new LargeBodyBudget(ctx.config.LARGE_BODY_BUDGET_BYTES);
   const videoLimit = 48 * 1_048_576;
   return [
     // Video creates may carry a reference image of up to 30 MB as a data URL (~40 MB of base64): read it, so the
     // size check answers a clear 400 rather than a 413 from the parser.
-    { prefix: '/v1/videos', parser: [knownCaller, budget.claim(videoLimit), ...jsonBody(videoLimit)] },
+    {
+      prefix: '/v1/videos',
+      limit: videoLimit,
+      parser: [knownCaller, budget.claim(videoLimit), ...jsonBody(videoLimit)],
+    },
     // Messages may carry base64 images and documents, so the gateway reads larger bodies than the other families,
     // and only for a known caller past 64 KiB.
     {
       prefix: '/v1',
+      limit: ctx.config.GATEWAY_BODY_LIMIT_BYTES,
       parser: [
         knownCaller,
         budget.claim(ctx.config.GATEWAY_BODY_LIMIT_BYTES),
         ...jsonBody(ctx.config.GATEWAY_BODY_LIMIT_BYTES),
       ],
     },
-    { prefix: '', parser: jsonBody(ctx.config.BODY_LIMIT_BYTES) },
+    { prefix: '', limit: ctx.config.BODY_LIMIT_BYTES, parser: jsonBody(ctx.config.BODY_LIMIT_BYTES) },
   ];
 }
 
 const holds = (prefix: string, path: string) => prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+
+/** The most of a body the lean lane reads; a larger one goes through the route's JSON parser. */
+const LEAN_BODY_BYTES = 65_536;
+
+/**
+ * What every request gets first (`everyRequest` in createApp), in the same order, on Node's own objects for a request
+ * to `path` the lean lane serves; the body type check is `takesLean`'s.
+ */
+function leanBegin(ctx: AppContext, path: string): LeanRoute['begin'] {
+  const headers = securityHeadersByPath()(path);
+  const family = routeFamilyOf(path);
+  return (req, res) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    const id = assignCorrelationId(req.headers['x-correlation-id'], res);
+    logWhenAnswered(ctx.logger, req.method, path, res);
+    observeWhenAnswered(family, res);
+    return id;
+  };
+}
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -55,17 +82,25 @@ export function createApp(ctx: AppContext): Express {
   const onError = errorHandler(ctx.logger);
   app.use(unknownRoute);
   app.use(onError);
+  const trust = app.get('trust proxy fn') as TrustProxy;
   serveDirectly(
     app,
-    hot.map((route) => ({
-      ...route,
-      chain: [
-        ...everyRequest,
-        ...(parsers.find((p) => holds(p.prefix, route.path))?.parser ?? []),
-        ...route.chain,
-        unknownRoute,
-      ],
-    })),
+    hot.map(({ method, path, chain, leanAnswer }) => {
+      const parser = parsers.find((p) => holds(p.prefix, path));
+      const lean: LeanRoute | undefined = leanAnswer && {
+        maxBytes: Math.min(LEAN_BODY_BYTES, parser?.limit ?? LEAN_BODY_BYTES),
+        begin: leanBegin(ctx, path),
+        address: (req) => clientAddressOf(req, trust),
+        answer: leanAnswer,
+        rest: [...chain, unknownRoute],
+      };
+      return {
+        method,
+        path,
+        chain: [...everyRequest, ...(parser?.parser ?? []), ...chain, unknownRoute],
+        ...(lean ? { lean } : {}),
+      };
+    }),
     onError,
   );
   return app;

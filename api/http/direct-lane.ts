@@ -6,8 +6,10 @@
 // Express's router as before, where the same routes are mounted too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { type ExpressHandOver, type LeanRoute, serveLean, takesLean } from './lean-lane.js';
 
-export type DirectRoute = { method: string; path: string; chain: RequestHandler[] };
+/** A hot route: its whole chain, and, for a route with a lean answer, how the lean lane serves it (lean-lane.ts). */
+export type DirectRoute = { method: string; path: string; chain: RequestHandler[]; lean?: LeanRoute };
 
 type ExpressInternals = {
   handle(req: IncomingMessage, res: ServerResponse, callback?: NextFunction): void;
@@ -76,18 +78,28 @@ export function serveDirectly(app: Express, routes: DirectRoute[], onError: Erro
       throw new Error(`${route.method.toUpperCase()} ${route.path}: a hot path's chain cannot hold error middleware`);
     }
   }
-  const chains = new Map(routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r.chain]));
+  const byKey = new Map(routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r]));
   const internals = app as unknown as ExpressInternals;
   const viaRouter = internals.handle.bind(app);
+  const handOver: ExpressHandOver = {
+    fail: (req, res, err) => {
+      const [request, response] = asExpress(internals, req, res);
+      runChain([(_req, _res, next) => next(err)], request, response, onError);
+    },
+    run: (req, res, chain) => {
+      const [request, response] = asExpress(internals, req, res);
+      runChain(chain, request, response, onError);
+    },
+  };
   internals.handle = (req, res, callback) => {
     const url = req.url ?? '';
     const query = url.indexOf('?');
-    const chain = chains.get(`${req.method} ${query < 0 ? url : url.slice(0, query)}`);
-    if (!chain) {
+    const route = byKey.get(`${req.method} ${query < 0 ? url : url.slice(0, query)}`);
+    if (!route) {
       viaRouter(req, res, callback);
       return;
     }
-    const [request, response] = asExpress(internals, req, res);
-    runChain(chain, request, response, onError);
+    if (route.lean && takesLean(req, route.lean.maxBytes)) serveLean(route.lean, req, res, handOver);
+    else handOver.run(req, res, route.chain);
   };
 }

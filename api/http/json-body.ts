@@ -7,7 +7,7 @@
 // it). Bodies that escape a UTF-16 surrogate are also walked after parsing: an unpaired one is not Unicode text
 // (400 Request.InvalidText).
 import express, { type Request, type RequestHandler } from 'express';
-import { AppError, badRequest } from '../../shared/errors/app-error.js';
+import { AppError, badRequest, invalidJson } from '../../shared/errors/app-error.js';
 import {
   type JsonExcess,
   jsonExcess,
@@ -97,6 +97,29 @@ export function jsonBody(limit: number): RequestHandler[] {
     express.json({ limit, type: jsonTypes, verify: verifyJsonBytes }),
     refuseLoneSurrogates,
   ];
+}
+
+const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
+const firstSignificant = /^[\x20\x09\x0a\x0d]*(.)/;
+
+/**
+ * A JSON body read by the lean lane (api/http/lean-lane.ts), to the same rules and with the same errors as the
+ * parser above: the shape limits, body-parser's strict mode (an object or an array at the top) and its leading
+ * byte order mark skipped, the same 400 for text that does not parse, and no unpaired surrogates.
+ */
+export function parseJsonBytes(raw: Buffer): unknown {
+  assertJsonShape(raw);
+  const text = (raw.subarray(0, 3).equals(byteOrderMark) ? raw.subarray(3) : raw).toString('utf8');
+  const first = firstSignificant.exec(text)?.[1];
+  if (first !== '{' && first !== '[') throw invalidJson();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalidJson();
+  }
+  if (mayEscapeSurrogate(raw) && hasLoneSurrogate(value)) throw loneSurrogateText();
+  return value;
 }
 
 /** JSON carried inside another body (a multipart field), held to the same rules; `invalid` when it does not parse. */

@@ -92,12 +92,17 @@ function headersOf(policy: Omit<PathPolicy, 'prefix'>): [string, string][] {
 
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
-export function securityHeaders(policies: PathPolicy[] = pagePolicies): RequestHandler {
+/** The security headers of an answer to `path`: those of the first policy whose prefix holds it, else data-only. */
+export function securityHeadersByPath(policies: PathPolicy[] = pagePolicies): (path: string) => [string, string][] {
   const fallback = headersOf({ directives: dataOnlyDirectives });
   const chosen = policies.map((p) => ({ prefix: p.prefix, headers: headersOf(p) }));
+  return (path) => chosen.find((c) => under(path, c.prefix))?.headers ?? fallback;
+}
+
+export function securityHeaders(policies: PathPolicy[] = pagePolicies): RequestHandler {
+  const headersFor = securityHeadersByPath(policies);
   return (req, res, next) => {
-    const headers = chosen.find((c) => under(req.path, c.prefix))?.headers ?? fallback;
-    for (const [name, value] of headers) res.setHeader(name, value);
+    for (const [name, value] of headersFor(req.path)) res.setHeader(name, value);
     next();
   };
 }

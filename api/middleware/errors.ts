@@ -1,7 +1,7 @@
 // Maps anything thrown by a route to an AppError and renders it in the shape of the route's family.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError, isAppError, notFound, serviceUnavailable } from '../../shared/errors/app-error.js';
+import { AppError, invalidJson, isAppError, notFound, serviceUnavailable } from '../../shared/errors/app-error.js';
 import { validationError } from '../../shared/errors/validation.js';
 import type { Logger } from '../../shared/logging/logger.js';
 import { baseUrlHint } from '../http/base-url-hint.js';
@@ -82,7 +82,7 @@ export function toAppError(err: unknown): AppError {
   }
   switch (e?.type) {
     case 'entity.parse.failed':
-      return new AppError('Request.InvalidJson', 400, 'The request body is not valid JSON.');
+      return invalidJson();
     case 'entity.too.large':
       return new AppError('Request.TooLarge', 413, 'The request body is too large.');
     case 'encoding.unsupported':

@@ -1,4 +1,5 @@
 // One structured log line per request: 5xx at error level, everything else at info.
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../../shared/logging/logger.js';
 
@@ -11,17 +12,22 @@ export function loggedPath(path: string): { path: string; pathLength?: number } 
   return { path: path.slice(0, LOGGED_PATH_CHARS), pathLength: path.length };
 }
 
+/** Writes the request's line when its answer has been sent. */
+export function logWhenAnswered(logger: Logger, method: string | undefined, path: string, res: ServerResponse): void {
+  const started = process.hrtime.bigint();
+  const logged = loggedPath(path);
+  res.on('finish', () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const line = { method, ...logged, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+    if (res.statusCode >= 500) logger.error(line, 'request failed');
+    else logger.info(line, 'request');
+  });
+}
+
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
     // Read now: when the answer finishes inside a mounted router, req.url is still cut to the router's part.
-    const path = loggedPath(req.path);
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { method: req.method, ...path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-      if (res.statusCode >= 500) logger.error(line, 'request failed');
-      else logger.info(line, 'request');
-    });
+    logWhenAnswered(logger, req.method, req.path, res);
     next();
   };
 }

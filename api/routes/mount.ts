@@ -2,7 +2,7 @@
 // hands back the chains of the routes declared `hotPath` for the direct lane (api/http/direct-lane.ts).
 import { type Express, type RequestHandler, Router } from 'express';
 import type { AppContext } from '../../shared/context.js';
-import type { DirectRoute } from '../http/direct-lane.js';
+import type { LeanAnswer } from '../http/lean-lane.js';
 import { type MountedArea, mountedAreas } from './areas.js';
 import type { Area, Route } from './route.js';
 
@@ -32,7 +32,21 @@ function hotPathOf(area: Area, route: Route, where: string): string {
   return path;
 }
 
-export function areaRouter(area: Area, ctx: AppContext, where: string, hot: DirectRoute[] = []): Router {
+/** A hot route as the router mounts it, with its lean answer if it has one. */
+export type HotRoute = { method: string; path: string; chain: RequestHandler[]; leanAnswer?: LeanAnswer };
+
+/** The lean answer skips the route's chain: only a route whose chain is its handler alone may have one. */
+function leanOf(area: Area, route: Route, ctx: AppContext): { leanAnswer?: LeanAnswer } {
+  if (!route.lean) return {};
+  if (!route.hotPath || area.before || route.before || route.params) {
+    throw new Error(
+      `${route.method.toUpperCase()} ${route.path}: a lean answer needs a hot path, no before and no params`,
+    );
+  }
+  return { leanAnswer: route.lean(ctx) };
+}
+
+export function areaRouter(area: Area, ctx: AppContext, where: string, hot: HotRoute[] = []): Router {
   // mergeParams: the catalog's prefix carries {type}.
   const router = Router({ mergeParams: true });
   area.middleware?.(router, ctx);
@@ -47,13 +61,14 @@ export function areaRouter(area: Area, ctx: AppContext, where: string, hot: Dire
       route.handler(ctx),
     ];
     router[route.method](route.path, ...chain);
-    if (route.hotPath) hot.push({ method: route.method, path: hotPathOf(area, route, where), chain });
+    if (route.hotPath)
+      hot.push({ method: route.method, path: hotPathOf(area, route, where), chain, ...leanOf(area, route, ctx) });
   }
   area.trailingMiddleware?.(router, ctx);
   return router;
 }
 
-function mount(app: Express, ctx: AppContext, { prefix, area }: MountedArea, hot: DirectRoute[]): void {
+function mount(app: Express, ctx: AppContext, { prefix, area }: MountedArea, hot: HotRoute[]): void {
   if (area.enabled && !area.enabled(ctx)) return;
   const router = areaRouter(area, ctx, prefix, hot);
   if (prefix === '') app.use(router);
@@ -65,8 +80,8 @@ function mount(app: Express, ctx: AppContext, { prefix, area }: MountedArea, hot
  * route's area must come before any area that could take its path first in the router (one mounted at '' or at a
  * prefix with parameters, or one with router middleware): the direct lane runs none of them.
  */
-export function mountAreas(app: Express, ctx: AppContext, areas: MountedArea[] = mountedAreas): DirectRoute[] {
-  const hot: DirectRoute[] = [];
+export function mountAreas(app: Express, ctx: AppContext, areas: MountedArea[] = mountedAreas): HotRoute[] {
+  const hot: HotRoute[] = [];
   let coveringArea: string | undefined;
   for (const mounted of areas) {
     const before = hot.length;

@@ -27,6 +27,8 @@ export const isAppError = (err: unknown): err is AppError => err instanceof AppE
 
 export const badRequest = (code: string, message: string, options?: AppErrorOptions) =>
   new AppError(code, 400, message, options);
+/** A request body that is not JSON (body-parser's `entity.parse.failed`, and the lean lane's own parse). */
+export const invalidJson = () => badRequest('Request.InvalidJson', 'The request body is not valid JSON.');
 export const unauthorized = (message = 'Missing or invalid credentials.', code = 'Auth.Unauthorized') =>
   new AppError(code, 401, message);
 export const forbidden = (message = 'You do not have permission to do this.', code = 'Auth.Forbidden') =>

@@ -1,7 +1,8 @@
 // POST /api/v1/telemetry: anonymous usage events, one or a batch of up to 100, each taken in one Redis step
 // (deduplicated and counted there; the telemetry flush writes the counters to PostgreSQL).
+import type { AppContext } from '../../../shared/context.js';
 import { AppError } from '../../../shared/errors/app-error.js';
-import { validationError } from '../../../shared/errors/validation.js';
+import { parseOrThrow, validationError } from '../../../shared/errors/validation.js';
 import { retryAfterSeconds } from '../../../shared/rate-limit/sliding-window.js';
 import { acceptTelemetry, acceptTelemetryBatch } from '../../../shared/telemetry/telemetry-ingest.js';
 import { clientAddress } from '../../http/client-address.js';
@@ -11,6 +12,13 @@ import { telemetryRecorded } from './telemetry.responses.js';
 import { telemetryBatchBody, telemetryBody, telemetryRequestBody } from './telemetry.schemas.js';
 
 const isBatch = (b: unknown) => typeof b === 'object' && b !== null && 'events' in b;
+
+/** One event: validated and taken in one Redis step. Served by the lean lane too (api/http/lean-lane.ts). */
+const singleEvent = (ctx: AppContext) => async (value: unknown, address: () => string) => {
+  const input = parseOrThrow(telemetryBody, value, 'Telemetry.Invalid');
+  await acceptTelemetry(ctx, input, { ip: address() });
+  return { recorded: true };
+};
 
 export const telemetryArea: Area = {
   tag: 'Catalog',
@@ -22,30 +30,36 @@ export const telemetryArea: Area = {
         'Record an anonymous usage event, or a batch `{events:[…]}` of up to 100 (answered `{recorded, results:[{recorded} | {recorded:false, error:{status, code, message}}]}`, one result per event in order)',
       access: 'public',
       hotPath: true,
+      lean: (ctx) => {
+        const single = singleEvent(ctx);
+        // The batch form is left to the handler below.
+        return async (value, caller) => (isBatch(value) ? undefined : single(value, caller.address));
+      },
       body: telemetryRequestBody,
       response: telemetryRecorded,
       rateLimited: 'Telemetry.RateLimited: more than TELEMETRY_RATE_LIMIT_PER_MINUTE events from this address.',
-      handler: (ctx) => async (req, res) => {
-        if (!isBatch(req.body)) {
-          const input = body(req, telemetryBody, 'Telemetry.Invalid');
-          await acceptTelemetry(ctx, input, { ip: clientAddress(req) });
-          res.json({ recorded: true });
-          return;
-        }
-        const { events } = body(req, telemetryBatchBody, 'Telemetry.Invalid');
-        const inputs = events.map((event) => {
-          const parsed = telemetryBody.safeParse(event);
-          return parsed.success ? parsed.data : validationError(parsed.error, 'Telemetry.Invalid');
-        });
-        const { results, retryAfterMs } = await acceptTelemetryBatch(ctx, inputs, { ip: clientAddress(req) });
-        const recorded = results.filter((r) => r.recorded).length;
-        if (recorded === 0 && results.every((r) => !r.recorded && r.error.status === 429)) {
-          throw new AppError('Telemetry.RateLimited', 429, 'Too many telemetry events from this address.', {
-            headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
+      handler: (ctx) => {
+        const single = singleEvent(ctx);
+        return async (req, res) => {
+          if (!isBatch(req.body)) {
+            res.json(await single(req.body ?? {}, () => clientAddress(req)));
+            return;
+          }
+          const { events } = body(req, telemetryBatchBody, 'Telemetry.Invalid');
+          const inputs = events.map((event) => {
+            const parsed = telemetryBody.safeParse(event);
+            return parsed.success ? parsed.data : validationError(parsed.error, 'Telemetry.Invalid');
           });
-        }
-        if (retryAfterMs > 0) res.setHeader('retry-after', retryAfterSeconds(retryAfterMs));
-        res.json({ recorded, results });
+          const { results, retryAfterMs } = await acceptTelemetryBatch(ctx, inputs, { ip: clientAddress(req) });
+          const recorded = results.filter((r) => r.recorded).length;
+          if (recorded === 0 && results.every((r) => !r.recorded && r.error.status === 429)) {
+            throw new AppError('Telemetry.RateLimited', 429, 'Too many telemetry events from this address.', {
+              headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
+            });
+          }
+          if (retryAfterMs > 0) res.setHeader('retry-after', retryAfterSeconds(retryAfterMs));
+          res.json({ recorded, results });
+        };
       },
     },
   ],

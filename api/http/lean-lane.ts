@@ -1,0 +1,88 @@
+// The lean lane: a hot route that declares a `lean` answer (telemetry intake) serves its common request on Node's own
+// request and response, without Express's request and response objects, its body parser or its `res.json`: the
+// per-request machinery that, in the intake's CPU profile, cost more than its one Redis step (docs/telemetry.md).
+// It takes only a request whose body needs none of the parser's options: `application/json` (UTF-8), a
+// Content-Length of at most `maxBytes`, no Content-Encoding, no chunked body. Everything else goes to the route's
+// Express chain through the direct lane, unchanged. What every request gets first (security headers, correlation
+// id, log line, metrics) and the JSON checks are the functions the Express middleware calls; errors are rendered by
+// the application's error handler on Express's objects, and a body the lean answer leaves (the batch form) goes on to
+// the route's chain with the body already parsed, as body-parser would have left it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import { withCorrelationId } from '../../shared/logging/correlation.js';
+import { parseJsonBytes } from './json-body.js';
+
+/** Answers the parsed body (sent as JSON, 200), or undefined to leave it to the route's Express chain. */
+export type LeanAnswer = (body: unknown, caller: { address: () => string }) => Promise<object | undefined>;
+
+export type LeanRoute = {
+  /** The largest body the lean lane reads (the route's own limit, or less). */
+  maxBytes: number;
+  /** What every request gets before its route, on Node's objects; answers the correlation id. */
+  begin: (req: IncomingMessage, res: ServerResponse) => string;
+  /** The caller's address as Express's `req.ip` gives it. */
+  address: (req: IncomingMessage) => string;
+  answer: LeanAnswer;
+  /** The route's chain after the body parser, for a body `answer` leaves. */
+  rest: RequestHandler[];
+};
+
+/** How the lean lane reaches Express for what it does not do itself. */
+export type ExpressHandOver = {
+  /** Renders `err` as the application's error handler does. */
+  fail(req: IncomingMessage, res: ServerResponse, err: unknown): void;
+  /** Runs `chain` on Express's request and response, as the direct lane runs a hot route. */
+  run(req: IncomingMessage, res: ServerResponse, chain: RequestHandler[]): void;
+};
+
+const plainJson = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
+
+/** Whether the request's body is one the lean lane reads exactly as the route's JSON parser would. */
+export function takesLean(req: IncomingMessage, maxBytes: number): boolean {
+  const headers = req.headers;
+  if (headers['transfer-encoding'] !== undefined || headers['content-encoding'] !== undefined) return false;
+  if (!plainJson.test(headers['content-type'] ?? '')) return false;
+  const length = Number(headers['content-length']);
+  return Number.isInteger(length) && length > 0 && length <= maxBytes;
+}
+
+function sendJson(res: ServerResponse, value: object): void {
+  const text = JSON.stringify(value);
+  res.statusCode = 200;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+type ParsedRequest = IncomingMessage & { body?: unknown; _body?: boolean };
+
+export function serveLean(route: LeanRoute, req: IncomingMessage, res: ServerResponse, express: ExpressHandOver) {
+  const correlationId = route.begin(req, res);
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () =>
+    withCorrelationId(correlationId, () => {
+      let body: unknown;
+      try {
+        body = parseJsonBytes(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+      } catch (err) {
+        express.fail(req, res, err);
+        return;
+      }
+      route.answer(body, { address: () => route.address(req) }).then(
+        (answer) => {
+          if (answer !== undefined) {
+            sendJson(res, answer);
+            return;
+          }
+          // body-parser's own marks: a parser later in a chain leaves a request with `_body` alone.
+          const parsed = req as ParsedRequest;
+          parsed.body = body;
+          parsed._body = true;
+          express.run(req, res, route.rest);
+        },
+        (err: unknown) => express.fail(req, res, err),
+      );
+    }),
+  );
+}
