@@ -1,9 +1,10 @@
-// Organization members: the paged list, role changes and removal, guarding the last Admin under a row lock.
+// Organization members: the paged list (optionally searched by name or e-mail), role changes and removal, guarding the last Admin under a row lock.
 
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, or } from 'drizzle-orm';
 import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
+import { containsPattern } from '../db/like-pattern.js';
 import {
   accounts,
   type OrganizationRole,
@@ -33,9 +34,13 @@ const lastAdmin = () =>
 export async function listMembers(
   db: DbExecutor,
   organizationId: string,
-  paging: { page: number; size: number },
+  paging: { page: number; size: number; q?: string | undefined },
 ): Promise<{ members: MemberEntry[]; total: number }> {
-  const where = eq(organizationMemberships.organizationId, organizationId);
+  const pattern = paging.q ? containsPattern(paging.q) : undefined;
+  const where = and(
+    eq(organizationMemberships.organizationId, organizationId),
+    pattern ? or(ilike(accounts.name, pattern), ilike(accounts.email, pattern)) : undefined,
+  );
   const [rows, [totalRow]] = await Promise.all([
     db
       .select({
@@ -52,7 +57,11 @@ export async function listMembers(
       .orderBy(asc(organizationMemberships.joinedAt), asc(organizationMemberships.accountId))
       .limit(paging.size)
       .offset((paging.page - 1) * paging.size),
-    db.select({ n: count() }).from(organizationMemberships).where(where),
+    db
+      .select({ n: count() })
+      .from(organizationMemberships)
+      .innerJoin(accounts, eq(accounts.id, organizationMemberships.accountId))
+      .where(where),
   ]);
   return { members: rows, total: totalRow?.n ?? 0 };
 }

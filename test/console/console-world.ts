@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { runSeed } from '../../scripts/seed/seed-steps.js';
 import { CHROMIUM_PATH } from '../../scripts/services.js';
 import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
@@ -44,8 +44,11 @@ export type ConsoleWorld = {
   baseUrl: string;
   admin: { email: string; password: string };
   browser: Browser;
-  /** A fresh browser context (its own cookies) and page; console problems are collected for `expectCleanConsole`. */
-  newPage(): Promise<Page>;
+  /**
+   * A fresh browser context (its own cookies) and page; console problems are collected for `expectCleanConsole`.
+   * `device` sets the context's viewport and touch (a phone: `{ viewport: PHONE, hasTouch: true }`).
+   */
+  newPage(device?: { viewport?: { width: number; height: number }; hasTouch?: boolean }): Promise<Page>;
   close(): Promise<void>;
 };
 
@@ -78,8 +81,8 @@ export async function openConsoleWorld(): Promise<ConsoleWorld> {
     baseUrl,
     admin: { email: h.config.ADMIN_EMAIL, password: h.config.ADMIN_PASSWORD },
     browser,
-    async newPage() {
-      const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
+    async newPage(device = {}) {
+      const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 }, ...device });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
       contexts.push(context);
       const page = await context.newPage();
@@ -149,6 +152,30 @@ export async function checkPage(page: Page, name: string): Promise<void> {
     copyFileSync(file, path.join(docs, `${name}.png`));
   }
 }
+
+/** Waits until the table named `label` shows exactly `count` rows. */
+export const rowsShown = (page: Page, label: string, count: number) =>
+  page.waitForFunction(
+    ([name, n]) =>
+      (
+        globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
+      ).document.querySelectorAll(`table[aria-label="${name}"] tbody tr`).length === n,
+    [label, count] as const,
+  );
+
+/** The text of the element holding the keyboard's focus. */
+export const focused = (page: Page) =>
+  page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document
+        .activeElement?.textContent ?? null,
+  );
+
+/** Whether the element holds the keyboard's focus. */
+export const hasFocus = (element: Locator) =>
+  element.evaluate(
+    (e) => e === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+  );
 
 /** A phone's width: the console is used on one too. */
 export const PHONE = { width: 390, height: 844 };

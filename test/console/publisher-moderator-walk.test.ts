@@ -145,7 +145,9 @@ describe('a publisher and a moderator walk the console', () => {
     await pub.getByRole('button', { name: 'Add a connection' }).click();
     await pub.getByLabel('Transport 1').selectOption('streamable-http');
     await pub.getByLabel('URL 1').fill('https://tracker.example/mcp');
-    await pub.getByLabel('Tools (JSON)').fill('[{"name": "search_issues", "description": "Full-text search"}]');
+    await pub.getByRole('button', { name: 'Add a tool' }).click();
+    await pub.getByLabel('Tool 1 name').fill('search_issues');
+    await pub.getByLabel('Tool 1 description').fill('Full-text search');
     await pub.getByLabel('Settings (JSON)').fill('[{"name": "TRACKER_TOKEN", "type": "secret", "required": true}]');
     await pub.getByLabel('Permissions').fill('network');
     await checkPage(pub, 'walk-new-mcp');

@@ -156,16 +156,17 @@ describe('publishing', () => {
     await pub.getByRole('button', { name: 'Add a connection' }).click();
     await pub.getByLabel('Command 1').fill('npx');
     await pub.getByLabel('Arguments 1').fill('-y @example/weather-mcp');
-    await pub.getByLabel('Tools (JSON)').fill('[{"name": "forecast"');
+    await pub.getByRole('button', { name: 'Add a tool' }).click();
+    await pub.getByLabel('Tool 1 description').fill('Seven-day forecast');
+    await pub.getByLabel('Resources (JSON)').fill('[{"name": "cities"');
     await pub.getByLabel('Permissions').fill('network');
     await pub.getByRole('button', { name: 'Create draft' }).click();
     await pub.getByText(/^must be JSON: /).waitFor();
-    await pub.getByLabel('Tools (JSON)').fill('[{"description": "no name"}]');
-    await pub.getByRole('button', { name: 'Create draft' }).click();
     // The API's own rule, applied in the page: a tool needs a name.
-    await pub.getByText(/^0\.name: /).waitFor();
+    await pub.getByText(/^Tool 1: name: /).waitFor();
     await checkPage(pub, 'new-draft');
-    await pub.getByLabel('Tools (JSON)').fill('[{"name": "forecast", "description": "Seven-day forecast"}]');
+    await pub.getByLabel('Tool 1 name').fill('forecast');
+    await pub.getByLabel('Resources (JSON)').fill('[]');
     await pub.getByRole('button', { name: 'Create draft' }).click();
     await pub.getByRole('heading', { name: 'Weather MCP', level: 1 }).waitFor();
     await submitForReview(pub);

@@ -1,6 +1,13 @@
 import { createHarness, type Harness } from '../support/harness.js';
-import { bearer } from '../support/identity.js';
-import { aMember, anOrganization, aProject, expectEnvelopeError, inOrg } from '../support/org-fixtures.js';
+import { bearer, uniqueEmail } from '../support/identity.js';
+import {
+  aMember,
+  anOrganization,
+  aProject,
+  expectEnvelopeError,
+  inOrg,
+  membersJoined,
+} from '../support/org-fixtures.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -38,6 +45,91 @@ describe('GET /api/organization/members', () => {
     const org = await anOrganization(h);
     const res = await h.http.get(`/api/organization/members?${q}`).set(inOrg(org.admin, org.id));
     expectEnvelopeError(res, 400, 'Member.InvalidQuery');
+  });
+});
+
+describe('GET /api/organization/members?q=', () => {
+  type Listed = { body: { data: { userId: string; name: string }[]; total: number } };
+  const names = (res: Listed) => res.body.data.map((m) => m.name).sort();
+
+  it('finds any member by part of a name or an e-mail address, case-insensitively, beyond the first 100', async () => {
+    const org = await anOrganization(h, undefined, 'Big Harbour');
+    const crew = Array.from({ length: 104 }, (_, i) => ({ name: `Crew ${i + 1}` }));
+    const last = { name: 'Zelda Quayside', email: uniqueEmail('harbour-master') };
+    const joined = await membersJoined(h, org, [...crew, last]);
+    const zelda = joined.at(-1)?.accountId;
+    const firstPage = await h.http.get('/api/organization/members?size=100').set(inOrg(org.admin, org.id));
+    expect(firstPage.body.total).toBe(106);
+    expect(firstPage.body.data.map((m: { userId: string }) => m.userId)).not.toContain(zelda);
+
+    for (const q of ['zELDA', 'quaySIDE', 'HARBOUR-master', ' Zelda Q ']) {
+      const found = await h.http.get('/api/organization/members').query({ q }).set(inOrg(org.admin, org.id));
+      expect(found.status).toBe(200);
+      expect(found.body).toMatchObject({ total: 1, page: 1, size: 20, code: 200, error: null });
+      expect(found.body.data).toEqual([expect.objectContaining({ userId: zelda, email: last.email, role: 'Member' })]);
+    }
+    // Paged like the whole list: "Crew 1", "Crew 10"–"Crew 19", "Crew 100"–"Crew 104" are 16.
+    const crew1 = await h.http
+      .get('/api/organization/members')
+      .query({ q: 'crew 1', size: 10, page: 2 })
+      .set(inOrg(org.admin, org.id));
+    expect(crew1.body).toMatchObject({ total: 16, page: 2, size: 10 });
+    expect(crew1.body.data).toHaveLength(6);
+    const none = await h.http.get('/api/organization/members?q=nobody').set(inOrg(org.admin, org.id));
+    expect(none.body).toMatchObject({ data: [], total: 0 });
+  });
+
+  it('takes %, _ and \\ literally, and a blank q as no filter', async () => {
+    const org = await anOrganization(h, undefined, 'Literal Yard');
+    await membersJoined(h, org, [
+      { name: '100% sure' },
+      { name: 'a_b' },
+      { name: 'axb' },
+      { name: 'back\\slash' },
+      { name: 'Plain' },
+    ]);
+    const search = (q: string) => h.http.get('/api/organization/members').query({ q }).set(inOrg(org.admin, org.id));
+    expect(names(await search('%'))).toEqual(['100% sure']);
+    expect(names(await search('a_b'))).toEqual(['a_b']);
+    expect(names(await search('_'))).toEqual(['a_b']);
+    expect(names(await search('\\'))).toEqual(['back\\slash']);
+    expect((await search('   ')).body.total).toBe(6);
+    expect((await search('')).body.total).toBe(6);
+  });
+
+  it('searches only the current organization', async () => {
+    const mine = await anOrganization(h, undefined, 'Mine');
+    const theirs = await anOrganization(h, undefined, 'Theirs');
+    await membersJoined(h, theirs, [{ name: 'Elsewhere Person' }]);
+    const res = await h.http.get('/api/organization/members?q=elsewhere').set(inOrg(mine.admin, mine.id));
+    expect(res.body).toMatchObject({ data: [], total: 0 });
+  });
+
+  it.each([
+    ['a q of 255 characters', `q=${'x'.repeat(255)}`, /^q: /],
+    ['two q', 'q=a&q=b', /^q: /],
+  ])('refuses %s with 400 Member.InvalidQuery naming q', async (_, query, message) => {
+    const org = await anOrganization(h);
+    const res = await h.http.get(`/api/organization/members?${query}`).set(inOrg(org.admin, org.id));
+    expectEnvelopeError(res, 400, 'Member.InvalidQuery');
+    expect(res.body.error.message).toMatch(message);
+  });
+
+  it('is in the OpenAPI document as an optional query parameter of at most 254 characters', async () => {
+    const doc = await h.http.get('/openapi.json');
+    const parameters = doc.body.paths['/api/organization/members'].get.parameters as { name: string }[];
+    expect(parameters.find((p) => p.name === 'q')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'string', maxLength: 254 },
+      description: expect.stringContaining('case-insensitive'),
+    });
+  });
+
+  it('takes a q of 254 characters', async () => {
+    const org = await anOrganization(h);
+    const res = await h.http.get(`/api/organization/members?q=${'x'.repeat(254)}`).set(inOrg(org.admin, org.id));
+    expect(res.body).toMatchObject({ code: 200, total: 0 });
   });
 });
 

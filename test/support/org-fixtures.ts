@@ -36,6 +36,26 @@ export async function aMember(h: Harness, org: TestOrg, role: 'Admin' | 'Member'
   return user;
 }
 
+/** New accounts, one per entry, joined to the organization as Members through one invite token they all accept. */
+export async function membersJoined(
+  h: Harness,
+  org: TestOrg,
+  people: { name: string; email?: string }[],
+): Promise<TestUser[]> {
+  const invite = await anInviteToken(h, org, { maxUsageCount: people.length });
+  const joined: TestUser[] = [];
+  for (const person of people) {
+    const user = await createUser(h, person);
+    const res = await h.http
+      .post(`/api/organization/invites/${invite.token}/accept`)
+      .set(bearer(user.session))
+      .send({});
+    expect(res.status).toBe(201);
+    joined.push(user);
+  }
+  return joined;
+}
+
 export async function aProject(h: Harness, org: TestOrg, name = 'Project'): Promise<{ id: string }> {
   const res = await h.http.post('/api/projects').set(inOrg(org.admin, org.id)).send({ name });
   expect(res.status).toBe(201);

@@ -28,9 +28,22 @@ export const acceptInviteBody = z.object({
   password: z.string().max(200),
 });
 
+/** The longest `q` a member search takes: longer than any name (100) or e-mail address (254) it could match. */
+export const MEMBER_SEARCH_MAX = 254;
+
 export const membersQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(100).default(20),
+  q: z
+    .preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+      z.string().trim().max(MEMBER_SEARCH_MAX).optional(),
+    )
+    .meta({
+      description:
+        'Only members whose name or e-mail address contains this text (case-insensitive; `%` and `_` are taken ' +
+        `literally). Blank is no filter; at most ${MEMBER_SEARCH_MAX} characters.`,
+    }),
 });
 
 export const memberRoleBody = z.object({ role: organizationRoleSchema });

@@ -1,9 +1,10 @@
 // The frame of every page: the header with the areas this account may use, the organization switcher, and who is
 // signed in. What a role may not do is not shown (the API refuses it anyway).
-import { Suspense, useEffect, useRef, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Suspense } from 'react';
+import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { useOrganization } from '../session/organization.js';
 import { hasRole, useMe, useSignOut } from '../session/session.js';
+import { usePhoneMenu } from './phone-menu.js';
 import { Loading } from './status.js';
 
 function OrganizationSwitcher() {
@@ -52,23 +53,8 @@ export function Layout() {
   const me = useMe().data;
   const { organizations } = useOrganization();
   // On a phone (640 px and less) the areas, the organization switcher and the account sit behind "Menu", so the
-  // header is one line; a wider screen shows them all, and the button not at all. Going to a page closes it.
-  const [menuOpen, setMenuOpen] = useState(false);
-  const { pathname } = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the page's path is the event that closes the menu
-  useEffect(() => setMenuOpen(false), [pathname]);
-  const menuButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!menuOpen) return;
-    // Escape closes the open menu and gives the focus back to its button.
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      setMenuOpen(false);
-      menuButton.current?.focus();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [menuOpen]);
+  // header is one line; a wider screen shows them all, and the button not at all.
+  const menu = usePhoneMenu();
   const areas: [string, string, boolean][] = [
     ['/hub', 'Hub', true],
     ['/account', 'Account', Boolean(me)],
@@ -90,14 +76,14 @@ export function Layout() {
         <button
           type="button"
           className="menu-button"
-          aria-expanded={menuOpen}
+          aria-expanded={menu.open}
           aria-controls="top-menu"
-          ref={menuButton}
-          onClick={() => setMenuOpen((open) => !open)}
+          ref={menu.buttonRef}
+          onClick={menu.toggle}
         >
           Menu
         </button>
-        <div id="top-menu" className={menuOpen ? 'top-menu open' : 'top-menu'}>
+        <div id="top-menu" className={menu.open ? 'top-menu open' : 'top-menu'} ref={menu.boxRef}>
           <nav aria-label="Areas">
             {areas
               .filter(([, , visible]) => visible)

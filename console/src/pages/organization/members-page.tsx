@@ -1,8 +1,7 @@
 // Members of the current organization (Admins change roles and remove people; anyone may leave), and for Admins
 // the invite by e-mail, the invite tokens and the CSV bulk invite.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { api, apiData, type Envelope } from '../../api/http.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiData } from '../../api/http.js';
 import { formatTime } from '../../format.js';
 import { ORGANIZATIONS_KEY } from '../../session/organization.js';
 import { useMe } from '../../session/session.js';
@@ -14,18 +13,16 @@ import { FormError, Loading, Notice } from '../../ui/status.js';
 import { BulkInvite } from './bulk-invite.js';
 import { EmailInvite } from './email-invite.js';
 import { InviteTokens } from './invite-tokens.js';
+import { MemberSearchField, searchHint, useMemberSearch } from './member-search.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 
-type Member = { userId: string; email: string; name: string; role: 'Admin' | 'Member'; joinedAt: string };
+const PAGE_SIZE = 20;
 
 function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin: boolean }) {
   const client = useQueryClient();
   const me = useMe().data;
-  const [page, setPage] = useState(1);
-  const members = useQuery({
-    queryKey: ['members', organizationId, page],
-    queryFn: () => api<Envelope<Member[]>>('/api/organization/members', { organizationId, query: { page, size: 20 } }),
-  });
+  const search = useMemberSearch(organizationId, PAGE_SIZE, 'page');
+  const members = search.list;
   const change = useMutation({
     mutationFn: (c: { userId: string; role?: string }) =>
       c.role
@@ -45,6 +42,13 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
   return (
     <section className="panel">
       <h2>Members</h2>
+      <search>
+        <MemberSearchField
+          text={search.text}
+          onText={search.setText}
+          hint={searchHint(search, members.data?.total ?? 0, 'Any part of a name or e-mail address.')}
+        />
+      </search>
       <FormError error={members.error ?? change.error} />
       {change.isSuccess && change.variables.role ? (
         <Notice>
@@ -57,7 +61,8 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
         columns={['Name', 'E-mail', 'Role', 'Joined', { label: 'Actions', hidden: true }]}
         rows={members.data?.data}
         total={members.data?.total}
-        empty="No members."
+        busy={!search.settled}
+        empty={search.q ? `No member matches "${search.q}".` : 'No members.'}
       >
         {(m) => (
           <tr key={m.userId}>
@@ -99,7 +104,7 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
           </tr>
         )}
       </DataTable>
-      <Pager page={page} pageSize={20} total={members.data?.total} onPage={setPage} />
+      <Pager page={search.page} pageSize={PAGE_SIZE} total={members.data?.total} onPage={search.setPage} />
     </section>
   );
 }

@@ -1,27 +1,24 @@
 // A project's members: the list for every member of the organization; for the project's Owner or an organization
 // Admin, adding a member of the organization (as Owner or Member), changing a role and removing one (asked twice).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { api, apiData, type Envelope } from '../../api/http.js';
-import { formatCount, formatTime } from '../../format.js';
+import { apiData } from '../../api/http.js';
+import { formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
 import { Pager } from '../../ui/pager.js';
 import { FormError, Notice } from '../../ui/status.js';
+import { MemberSearchField, searchHint, useMemberSearch } from './member-search.js';
 
 type ProjectRole = 'Owner' | 'Member';
 export type ProjectMember = { userId: string; email: string; name: string; role: ProjectRole; addedAt: string };
-type OrganizationMember = { userId: string; email: string; name: string };
 
 /** One page of the organization's members to choose from: the API's largest page. */
 const CHOICES_PAGE_SIZE = 100;
-/** Above this many to choose from, a filter box narrows the list by name or e-mail address. */
+/** Above this many to choose from, a search box finds members by name or e-mail address. */
 const FILTER_ABOVE = 5;
-
-const matches = (m: OrganizationMember, words: string) =>
-  `${m.name}\n${m.email}`.toLowerCase().includes(words.trim().toLowerCase());
 
 const membersKey = (projectId: string) => ['project-members', projectId];
 
@@ -54,25 +51,35 @@ function AddMemberForm(props: {
   members: ProjectMember[];
   change: ReturnType<typeof useChangeMember>;
 }) {
-  const [page, setPage] = useState(1);
   const [userId, setUserId] = useState('');
   const [role, setRole] = useState<ProjectRole>('Member');
-  const [filter, setFilter] = useState('');
-  const choices = useQuery({
-    queryKey: ['members', props.organizationId, 'choices', page],
-    queryFn: () =>
-      api<Envelope<OrganizationMember[]>>('/api/organization/members', {
-        organizationId: props.organizationId,
-        query: { page, size: CHOICES_PAGE_SIZE },
-      }),
-  });
+  const search = useMemberSearch(props.organizationId, CHOICES_PAGE_SIZE, 'choices');
+  const choices = search.list;
   const inProject = new Set(props.members.map((m) => m.userId));
-  const offered = (choices.data?.data ?? []).filter((m) => !inProject.has(m.userId));
-  const filterable = offered.length > FILTER_ABOVE;
-  const shown = filterable && filter.trim() ? offered.filter((m) => matches(m, filter)) : offered;
-  // A member filtered out is no longer chosen; the one member left by a filter is.
-  const chosen = shown.length === 1 && filter.trim() ? shown[0] : shown.find((m) => m.userId === userId);
-  if (choices.data && offered.length === 0 && (choices.data.total ?? 0) <= CHOICES_PAGE_SIZE) {
+  const found = choices.data?.data ?? [];
+  const offered = found.filter((m) => !inProject.has(m.userId));
+  // The search box comes once there are more than five to choose from, and stays while the form is shown (a search
+  // that narrows the list must not take its own box away).
+  const many =
+    !search.q && search.settled && (offered.length > FILTER_ABOVE || (choices.data?.total ?? 0) > CHOICES_PAGE_SIZE);
+  const [filterable, setFilterable] = useState(false);
+  useEffect(() => {
+    if (many) setFilterable(true);
+  }, [many]);
+  // Nothing is chosen from rows that answer an earlier search; the one member a search leaves is chosen, so typing
+  // and Enter adds them.
+  const chosen = !search.settled
+    ? undefined
+    : offered.length === 1 && search.q
+      ? offered[0]
+      : offered.find((m) => m.userId === userId);
+  if (
+    choices.data &&
+    !search.text &&
+    !search.q &&
+    offered.length === 0 &&
+    (choices.data.total ?? 0) <= CHOICES_PAGE_SIZE
+  ) {
     return (
       <p className="muted">
         Every member of the organization is in this project. <Link to="/org/members">Invite more people</Link>.
@@ -87,45 +94,34 @@ function AddMemberForm(props: {
         {
           onSuccess: () => {
             setUserId('');
-            setFilter('');
+            search.setText('');
           },
         },
       );
   };
+  // Those on this page already in the project are not offered, nor counted.
+  const matches = (choices.data?.total ?? 0) - (found.length - offered.length);
   return (
     <>
       <form className="row" onSubmit={submit} aria-label="Add a member to the project">
         {filterable ? (
-          <Field
-            label="Find a member"
-            hint={
-              filter.trim()
-                ? `${formatCount(shown.length)} of ${formatCount(offered.length)} match.`
-                : 'By name or e-mail address.'
-            }
-          >
-            {(p) => (
-              <input
-                {...p}
-                type="search"
-                autoComplete="off"
-                value={filter}
-                onChange={(e) => setFilter(e.target.value)}
-              />
-            )}
-          </Field>
+          <MemberSearchField
+            text={search.text}
+            onText={search.setText}
+            hint={searchHint(search, matches, 'Any part of a name or e-mail address.')}
+          />
         ) : null}
         <Field label="Member of the organization">
           {(p) => (
             <select {...p} value={chosen?.userId ?? ''} onChange={(e) => setUserId(e.target.value)}>
               <option value="">
                 {choices.data && offered.length === 0
-                  ? 'Everyone on this page is in the project'
-                  : shown.length === 0
+                  ? search.q
                     ? 'No member matches'
-                    : 'Choose a member'}
+                    : 'Everyone on this page is in the project'
+                  : 'Choose a member'}
               </option>
-              {shown.map((m) => (
+              {offered.map((m) => (
                 <option key={m.userId} value={m.userId}>
                   {m.name} ({m.email})
                 </option>
@@ -147,10 +143,10 @@ function AddMemberForm(props: {
       </form>
       <Pager
         label="Organization members: pages"
-        page={page}
+        page={search.page}
         pageSize={CHOICES_PAGE_SIZE}
         total={choices.data?.total}
-        onPage={setPage}
+        onPage={search.setPage}
       />
       <FormError error={choices.error} />
     </>

@@ -8,6 +8,12 @@ import type { DraftDetail, DraftVersion } from './publisher-api.js';
 
 export type Connection = { transport: string; command: string; args: string; url: string };
 
+/**
+ * An MCP server's tool as the form edits it: its name and description. Whatever else it carries (an `inputSchema`,
+ * annotations: the API keeps fields it does not name) is kept in `kept` and sent back as it came.
+ */
+export type Tool = { name: string; description: string; kept: Record<string, unknown> };
+
 export type DraftState = {
   slug: string;
   publisherSlug: string;
@@ -23,7 +29,7 @@ export type DraftState = {
   license: string;
   sourceUrl: string;
   connections: Connection[];
-  tools: string;
+  tools: Tool[];
   resources: string;
   prompts: string;
   configFields: string;
@@ -34,6 +40,7 @@ export type DraftState = {
 };
 
 export const emptyConnection = (): Connection => ({ transport: 'stdio', command: '', args: '', url: '' });
+export const emptyTool = (): Tool => ({ name: '', description: '', kept: {} });
 
 export const emptyDraft = (): DraftState => ({
   slug: '',
@@ -50,7 +57,7 @@ export const emptyDraft = (): DraftState => ({
   license: '',
   sourceUrl: '',
   connections: [],
-  tools: '[]',
+  tools: [],
   resources: '[]',
   prompts: '[]',
   configFields: '[]',
@@ -62,6 +69,14 @@ export const emptyDraft = (): DraftState => ({
 
 const json = (value: unknown) => (Array.isArray(value) && value.length ? JSON.stringify(value, null, 2) : '[]');
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function toolsOf(value: unknown): Tool[] {
+  if (!Array.isArray(value)) return [];
+  return value.map((tool) => {
+    const { name, description, ...kept } = (tool ?? {}) as Record<string, unknown>;
+    return { name: str(name), description: str(description), kept };
+  });
+}
 
 export function stateFromDraft(detail: DraftDetail, version: DraftVersion | undefined): DraftState {
   const v = (version ?? {}) as Record<string, unknown>;
@@ -87,7 +102,7 @@ export function stateFromDraft(detail: DraftDetail, version: DraftVersion | unde
       args: Array.isArray(c.args) ? (c.args as string[]).join(' ') : '',
       url: str(c.url),
     })),
-    tools: json(v.tools),
+    tools: toolsOf(v.tools),
     resources: json(v.resources),
     prompts: json(v.prompts),
     configFields: json(v.configFields),
@@ -136,7 +151,14 @@ export function versionFields(type: ItemType, s: DraftState, errors: FieldErrors
           ...(c.url.trim() ? { url: c.url.trim() } : {}),
         }))
       : undefined;
-    for (const field of ['tools', 'resources', 'prompts', 'configFields'] as const) {
+    out.tools = s.tools.length
+      ? s.tools.map((t) => ({
+          ...t.kept,
+          name: t.name.trim(),
+          ...(t.description.trim() ? { description: t.description.trim() } : {}),
+        }))
+      : undefined;
+    for (const field of ['resources', 'prompts', 'configFields'] as const) {
       out[field] = jsonArray(s[field], field, errors);
     }
     out.permissions = list(s.permissions).length ? list(s.permissions) : undefined;
