@@ -12,7 +12,7 @@ import { acceptedBodyTypes } from './middleware/body-guards.js';
 import { assignCorrelationId, correlationId } from './middleware/correlation-id.js';
 import { errorHandler, unknownRoute } from './middleware/errors.js';
 import { LargeBodyBudget } from './middleware/large-body-budget.js';
-import { knownCallerForLargeBody } from './middleware/large-body-caller.js';
+import { knownCallerForLargeBody, LARGE_BODY_BYTES } from './middleware/large-body-caller.js';
 import { logWhenAnswered, requestLog } from './middleware/request-log.js';
 import { observeWhenAnswered, requestMetrics } from './middleware/request-metrics.js';
 import { mountRoutes } from './routes/index.js';
@@ -47,8 +47,8 @@ function bodyParsers(ctx: AppContext): { prefix: string; limit: number; parser: 
 
 const holds = (prefix: string, path: string) => prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
 
-/** The most of a body the lean lane reads; a larger one goes through the route's JSON parser. */
-const LEAN_BODY_BYTES = 65_536;
+/** The most of a body the lean lane reads: a larger one goes through the route's parser and its large-body checks. */
+const LEAN_BODY_BYTES = LARGE_BODY_BYTES;
 
 /**
  * What every request gets first (`everyRequest` in createApp), in the same order, on Node's own objects for a request
@@ -87,19 +87,14 @@ export function createApp(ctx: AppContext): Express {
     app,
     hot.map(({ method, path, chain, leanAnswer }) => {
       const parser = parsers.find((p) => holds(p.prefix, path));
-      const lean: LeanRoute | undefined = leanAnswer && {
+      const lean: LeanRoute = {
         maxBytes: Math.min(LEAN_BODY_BYTES, parser?.limit ?? LEAN_BODY_BYTES),
         begin: leanBegin(ctx, path),
         address: (req) => clientAddressOf(req, trust),
-        answer: leanAnswer,
+        ...(leanAnswer ? { answer: leanAnswer } : {}),
         rest: [...chain, unknownRoute],
       };
-      return {
-        method,
-        path,
-        chain: [...everyRequest, ...(parser?.parser ?? []), ...chain, unknownRoute],
-        ...(lean ? { lean } : {}),
-      };
+      return { method, path, chain: [...everyRequest, ...(parser?.parser ?? []), ...chain, unknownRoute], lean };
     }),
     onError,
   );

@@ -100,7 +100,7 @@ export function jsonBody(limit: number): RequestHandler[] {
 }
 
 const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
-const firstSignificant = /^[\x20\x09\x0a\x0d]*(.)/;
+const firstSignificant = /^[ \t\n\r]*([^ \t\n\r])/;
 
 /**
  * A JSON body read by the lean lane (api/http/lean-lane.ts), to the same rules and with the same errors as the

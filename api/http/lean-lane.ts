@@ -1,12 +1,13 @@
-// The lean lane: a hot route that declares a `lean` answer (telemetry intake) serves its common request on Node's own
-// request and response, without Express's request and response objects, its body parser or its `res.json`: the
-// per-request machinery that, in the intake's CPU profile, cost more than its one Redis step (docs/telemetry.md).
-// It takes only a request whose body needs none of the parser's options: `application/json` (UTF-8), a
-// Content-Length of at most `maxBytes`, no Content-Encoding, no chunked body. Everything else goes to the route's
-// Express chain through the direct lane, unchanged. What every request gets first (security headers, correlation
-// id, log line, metrics) and the JSON checks are the functions the Express middleware calls; errors are rendered by
-// the application's error handler on Express's objects, and a body the lean answer leaves (the batch form) goes on to
-// the route's chain with the body already parsed, as body-parser would have left it.
+// The lean lane: the hot routes read a plain JSON body on Node's own request and response, without Express's
+// application middleware or body parser, and a route that declares a `lean` answer (telemetry intake) also answers it
+// there, without Express's request and response objects or `res.json`: the per-request machinery that, in the
+// intake's CPU profile, cost more than its one Redis step (docs/telemetry.md). It takes only a request whose body
+// needs none of the parser's options: `application/json` (UTF-8), a Content-Length of at most `maxBytes`, no
+// Content-Encoding, no chunked body. Everything else goes to the route's whole Express chain through the direct lane,
+// unchanged. What every request gets first (security headers, correlation id, log line, metrics) and the JSON checks
+// are the functions the Express middleware calls; errors are rendered by the application's error handler on
+// Express's objects, and a body no lean answer takes (the gateway's, telemetry's batch form) goes on to the route's
+// chain already parsed, as body-parser would have left it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { withCorrelationId } from '../../shared/logging/correlation.js';
@@ -22,7 +23,8 @@ export type LeanRoute = {
   begin: (req: IncomingMessage, res: ServerResponse) => string;
   /** The caller's address as Express's `req.ip` gives it. */
   address: (req: IncomingMessage) => string;
-  answer: LeanAnswer;
+  /** The route's own answer to a body, if it has one; without, every body goes on to `rest`. */
+  answer?: LeanAnswer;
   /** The route's chain after the body parser, for a body `answer` leaves. */
   rest: RequestHandler[];
 };
@@ -56,6 +58,8 @@ function sendJson(res: ServerResponse, value: object): void {
 
 type ParsedRequest = IncomingMessage & { body?: unknown; _body?: boolean };
 
+const leftToChain = Promise.resolve(undefined);
+
 export function serveLean(route: LeanRoute, req: IncomingMessage, res: ServerResponse, express: ExpressHandOver) {
   const correlationId = route.begin(req, res);
   const chunks: Buffer[] = [];
@@ -69,7 +73,8 @@ export function serveLean(route: LeanRoute, req: IncomingMessage, res: ServerRes
         express.fail(req, res, err);
         return;
       }
-      route.answer(body, { address: () => route.address(req) }).then(
+      const answered = route.answer ? route.answer(body, { address: () => route.address(req) }) : leftToChain;
+      answered.then(
         (answer) => {
           if (answer !== undefined) {
             sendJson(res, answer);

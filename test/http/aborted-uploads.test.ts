@@ -19,10 +19,15 @@ let port: number;
 /** Requests the API server has received, by path. */
 const received = new Map<string, number>();
 beforeAll(async () => {
-  // A storage folder of its own: other tests in this jest worker write temp files of their own.
+  // A storage folder of its own: other tests in this jest worker write temp files of their own. One publisher's 50
+  // uploads at once: its share of uploads in progress (SKILL_UPLOADS_PER_ACCOUNT) is off here, so that every one
+  // of them is writing its temp file when it is cut off.
   w = await openGatewayWorld({
     balance: '10',
-    env: { STORAGE_LOCAL_DIR: mkdtempSync(path.join(tmpdir(), 'ockhub-aborted-uploads-')) },
+    env: {
+      STORAGE_LOCAL_DIR: mkdtempSync(path.join(tmpdir(), 'ockhub-aborted-uploads-')),
+      SKILL_UPLOADS_PER_ACCOUNT: '0',
+    },
   });
   a = await createActors(w.h);
   server = w.h.app.listen(0, '127.0.0.1');
