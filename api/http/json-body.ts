@@ -104,12 +104,15 @@ const firstSignificant = /^[ \t\n\r]*([^ \t\n\r])/;
 
 /**
  * A JSON body read by the lean lane (api/http/lean-lane.ts), to the same rules and with the same errors as the
- * parser above: the shape limits, body-parser's strict mode (an object or an array at the top) and its leading
- * byte order mark skipped, the same 400 for text that does not parse, and no unpaired surrogates.
+ * parser above: the shape limits, body-parser's strict mode (an object or an array at the top), its leading byte
+ * order mark skipped and its empty text read as {}, the same 400 for text that does not parse, and no unpaired
+ * surrogates.
  */
 export function parseJsonBytes(raw: Buffer): unknown {
   assertJsonShape(raw);
   const text = (raw.subarray(0, 3).equals(byteOrderMark) ? raw.subarray(3) : raw).toString('utf8');
+  // body-parser reads an empty text as {}, also a body of a byte order mark alone (security review #102).
+  if (text.length === 0) return {};
   const first = firstSignificant.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw invalidJson();
   let value: unknown;

@@ -37,7 +37,10 @@ export type ExpressHandOver = {
   run(req: IncomingMessage, res: ServerResponse, chain: RequestHandler[]): void;
 };
 
-const plainJson = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
+// Only spaces and tabs around the parameter, and a charset exactly `utf-8` (quoted or not): what the route's parser
+// reads as UTF-8 JSON too. Other blanks (a no-break space), a stray quote or another parameter go to the chain, whose
+// parser answers them its own way (a body it does not take, a 415): security review #102.
+const plainJson = /^application\/json[ \t]*(?:;[ \t]*charset=(?:utf-8|"utf-8")[ \t]*)?$/i;
 
 /** Whether the request's body is one the lean lane reads exactly as the route's JSON parser would. */
 export function takesLean(req: IncomingMessage, maxBytes: number): boolean {

@@ -62,7 +62,11 @@ export async function parseSubmittedBundle(
     if (!row.submitted) throw new SubmitNotVisibleYet(`version ${version.id} is not in review yet`);
     return { outcome: 'skipped' };
   }
-  return withinTenantShare(ctx, reviewShare(ctx.config), { tenantId: row.owner, holderId: version.id }, () =>
+  // The entry names this submit, not the version alone: a job entering the share takes back an entry of its own name
+  // (its earlier run, whose worker died), and the review of an earlier submit of the version may still be running
+  // (security review #101).
+  const holderId = `${version.id}@${version.submittedAt?.toISOString() ?? ''}`;
+  return withinTenantShare(ctx, reviewShare(ctx.config), { tenantId: row.owner, holderId }, () =>
     reviewAndRecord(ctx, ref, version, review),
   );
 }

@@ -20,8 +20,11 @@ export type TenantShare = {
 export const TENANT_SHARE_PAUSE_MS = 1_000;
 
 /**
- * Takes one of the tenant's places for `holderId` (what the job works on: an alert, a version); undefined when the
- * tenant has `limit` jobs running. Call the result once, to leave.
+ * Takes one of the tenant's places for `holderId` (what the job works on: an alert, a version's submit); undefined
+ * when the tenant has `limit` jobs running. Call the result once, to leave. `holderId` must name one job's work and no
+ * other job's that may run at the same time: an entry of the same name is taken as this job's own and replaced (a
+ * version alone named two submits' reviews, the later one took the earlier one's place while it ran: security
+ * review #101).
  */
 export async function enterTenantShare(
   ctx: Pick<AppContext, 'config' | 'redis'>,
