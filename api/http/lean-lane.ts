@@ -54,8 +54,9 @@ export function takesLean(req: IncomingMessage, maxBytes: number): boolean {
 function sendJson(res: ServerResponse, value: object): void {
   const text = JSON.stringify(value);
   res.statusCode = 200;
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.setHeader('content-length', Buffer.byteLength(text));
+  // Spelt as Express's res.json spells them.
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }
 
@@ -77,8 +78,8 @@ export function serveLean(route: LeanRoute, req: IncomingMessage, res: ServerRes
         return;
       }
       const answered = route.answer ? route.answer(body, { address: () => route.address(req) }) : leftToChain;
-      answered.then(
-        (answer) => {
+      answered
+        .then((answer) => {
           if (answer !== undefined) {
             sendJson(res, answer);
             return;
@@ -88,9 +89,9 @@ export function serveLean(route: LeanRoute, req: IncomingMessage, res: ServerRes
           parsed.body = body;
           parsed._body = true;
           express.run(req, res, route.rest);
-        },
-        (err: unknown) => express.fail(req, res, err),
-      );
+        })
+        // A rejected answer, and one that cannot be written (JSON.stringify of a cycle), go to the error handler.
+        .catch((err: unknown) => express.fail(req, res, err));
     }),
   );
 }

@@ -31,6 +31,11 @@ describe('serveDirectly with a lean route on a small application', () => {
     answer: async (body) => {
       const value = body as { leave?: boolean; fail?: boolean };
       if (value.fail) throw Object.assign(new Error('refused'), { status: 422, code: 'Test.Refused' });
+      if ((value as { cycle?: boolean }).cycle) {
+        const cycle: Record<string, unknown> = {};
+        cycle.self = cycle;
+        return cycle;
+      }
       return value.leave ? undefined : { lane: 'lean', body };
     },
     rest: [express.json(), chainAnswer],
@@ -86,9 +91,11 @@ describe('serveDirectly with a lean route on a small application', () => {
       status: 422,
       body: { error: 'refused', code: 'Test.Refused' },
     });
+    const unwritable = await request(app).post('/hot').set('content-type', 'application/json').send('{"cycle":true}');
+    expect(unwritable.status).toBe(500);
     const notJson = await request(app).post('/hot').set('content-type', 'application/json').send('{"a":');
     expect({ status: notJson.status, code: notJson.body.code }).toEqual({ status: 400, code: 'Request.InvalidJson' });
-    expect(seen.begin).toBe(3);
+    expect(seen.begin).toBe(4);
   });
 });
 
