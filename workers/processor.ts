@@ -41,7 +41,8 @@ export function handle(worker: QueueWorker, name: string, payload: unknown, ctx:
 
 /**
  * Ends the job in hand for now without spending one of its attempts: back to the delayed set, to run again after
- * `delayMs` (a job past its tenant's share, shared/queues/tenant-share.ts).
+ * `delayMs` (a job past its tenant's share, shared/queues/tenant-share.ts; an alert's webhook waiting for its next
+ * attempt, workers/alerts/processor.ts).
  */
 export async function deferJob(job: Job, token: string | undefined, delayMs: number): Promise<never> {
   await job.moveToDelayed(Date.now() + delayMs, token);

@@ -1,7 +1,9 @@
 // Delivers one balance alert (the `alerts` job): e-mail to the organization's Admins within the daily cap, and
-// the signed webhook. Idempotent per channel: a channel that reached a final state is never sent again. One
-// organization's alerts are delivered ALERTS_PER_ORGANIZATION at a time over every worker (its others wait), so its
-// slow or silent webhook holds at most that many of the alerts worker's slots (a review finding, docs/wallet.md).
+// the signed webhook, one attempt per run of the job (a failed attempt with attempts left answers when the next is
+// due, and the job waits for it in the delayed set, holding no worker slot). Idempotent per channel: a channel that
+// reached a final state is never sent again. One organization's alerts are delivered ALERTS_PER_ORGANIZATION at a
+// time over every worker (its others wait), so its slow or silent webhook holds at most that many of the alerts
+// worker's slots, each for one attempt at a time (review findings, docs/wallet.md).
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
@@ -16,27 +18,37 @@ import { type TenantShare, withinTenantShare } from '../queues/tenant-share.js';
 import { utcDay } from '../time/utc-day.js';
 import { alertRecipients } from './alert-recipients.js';
 import { type AlertSettings, getAlertSettings, renderAlertMessage } from './alert-settings.js';
-import { sendSignedWebhook, WEBHOOK_TIMEOUT_MS, type WebhookTransport } from './alert-webhook.js';
+import { sendWebhookAttempt, WEBHOOK_TIMEOUT_MS, type WebhookTransport, webhookRetryPauseMs } from './alert-webhook.js';
 import { formatMicros, microsToNumber } from './money.js';
 
 type Alert = typeof walletBalanceAlerts.$inferSelect;
 type Ctx = Pick<AppContext, 'db' | 'config' | 'logger' | 'redis'>;
 export type DeliveryDeps = { mailer: Mailer | undefined; webhook: WebhookTransport };
-export type DeliveryResult = { email: WalletAlertChannelStatus; webhook: WalletAlertChannelStatus };
+export type DeliveryResult = {
+  email: WalletAlertChannelStatus;
+  webhook: WalletAlertChannelStatus;
+  /** The webhook's attempt failed and another is due after this pause: the job waits for it in the delayed set. */
+  retryWebhookInMs?: number;
+};
+type WebhookStep = { status: WalletAlertChannelStatus; retryInMs?: number };
 
 const open = new Set<WalletAlertChannelStatus>(['pending', 'sending']);
 
-/** The longest one delivery may take: every webhook attempt timing out after its longest pause, and the e-mail. */
+/**
+ * The longest one run of a delivery may take: one webhook attempt timing out, and the e-mail. A run holds its place
+ * only while it runs: the pause before the webhook's next attempt is spent in the delayed set, outside the share.
+ */
 const alertShare = (config: Ctx['config']): TenantShare => ({
   name: 'alerts',
   limit: config.ALERTS_PER_ORGANIZATION,
-  lifetimeMs: config.ALERT_WEBHOOK_ATTEMPTS * (WEBHOOK_TIMEOUT_MS + 32 * config.ALERT_WEBHOOK_RETRY_MS) + 60_000,
+  lifetimeMs: WEBHOOK_TIMEOUT_MS + 60_000,
 });
 
 /**
- * Runs both channels; an e-mail failure is thrown after the webhook ran (so the job is retried for the e-mail
- * alone), except on the job's last attempt, where the e-mail is marked `failed`. `{ deferred: true }`, nothing
- * done, while the organization has its share of deliveries running.
+ * Runs both channels, the webhook for one attempt; an e-mail failure is thrown after the webhook's attempt (so the
+ * job is retried with its backoff, for the e-mail and the webhook's next attempt if it has one), except on the job's
+ * last attempt, where the e-mail is marked `failed`. `{ deferred: true }`, nothing done, while the organization has
+ * its share of deliveries running.
  */
 export async function deliverAlert(
   ctx: Ctx,
@@ -65,12 +77,13 @@ async function deliverChannels(
     return 'sending' as const;
   });
   const webhook = await deliverWebhook(ctx, alert, settings, message, deps.webhook);
+  const retry = webhook.retryInMs === undefined ? {} : { retryWebhookInMs: webhook.retryInMs };
   if (emailError !== undefined) {
     if (!options.lastAttempt) throw emailError;
     await setStatus(ctx.db, alert.id, { emailStatus: 'failed' });
-    return { email: 'failed', webhook };
+    return { email: 'failed', webhook: webhook.status, ...retry };
   }
-  return { email, webhook };
+  return { email, webhook: webhook.status, ...retry };
 }
 
 async function deliverEmail(
@@ -130,20 +143,32 @@ async function deliverEmail(
   return 'sent';
 }
 
+/**
+ * One attempt of the webhook: its number follows the attempts recorded by earlier runs (an attempt cut short by a
+ * dead worker was never recorded, so it is made again under its number, with the same webhook-id). The attempt's row
+ * and a final status are written in one transaction, so a 2xx once recorded is never sent again.
+ */
 async function deliverWebhook(
   ctx: Ctx,
   alert: Alert,
   settings: AlertSettings,
   message: string,
   transport: WebhookTransport,
-): Promise<WalletAlertChannelStatus> {
-  if (!open.has(alert.webhookStatus)) return alert.webhookStatus;
+): Promise<WebhookStep> {
+  if (!open.has(alert.webhookStatus)) return { status: alert.webhookStatus };
   if (!settings.webhookUrl) {
     await setStatus(ctx.db, alert.id, { webhookStatus: 'disabled' });
-    return 'disabled';
+    return { status: 'disabled' };
   }
   const url = settings.webhookUrl;
-  await setStatus(ctx.db, alert.id, { webhookStatus: 'sending' });
+  const attempts = ctx.config.ALERT_WEBHOOK_ATTEMPTS;
+  const number = (await attemptsSoFar(ctx.db, alert.id, 'webhook')) + 1;
+  if (number > attempts) {
+    // Every attempt was made and recorded by earlier runs (or the setting was lowered since): it has failed.
+    await setStatus(ctx.db, alert.id, { webhookStatus: 'failed' });
+    return { status: 'failed' };
+  }
+  if (alert.webhookStatus === 'pending') await setStatus(ctx.db, alert.id, { webhookStatus: 'sending' });
   const payload = {
     type: 'wallet.balance_low',
     organizationId: alert.organizationId,
@@ -154,7 +179,7 @@ async function deliverWebhook(
     occurredAt: alert.occurredAt.toISOString(),
     ...(alert.kind === 'test' ? { test: true } : {}),
   };
-  const outcome = await sendSignedWebhook(
+  const { final, ...attempt } = await sendWebhookAttempt(
     transport,
     {
       url,
@@ -163,24 +188,24 @@ async function deliverWebhook(
       messageId: `msg_${alert.id}`,
       payload,
     },
-    {
-      attempts: ctx.config.ALERT_WEBHOOK_ATTEMPTS,
-      retryMs: ctx.config.ALERT_WEBHOOK_RETRY_MS,
-      firstAttempt: (await attemptsSoFar(ctx.db, alert.id, 'webhook')) + 1,
-      onAttempt: (a) => recordAttempt(ctx.db, alert.id, 'webhook', { ...a, target: url }),
-    },
+    number,
   );
-  if (!outcome.delivered) {
-    ctx.logger.warn(
-      { alertId: alert.id, attempts: outcome.attempts, last: outcome.last },
-      'balance alert webhook failed',
-    );
-    await setStatus(ctx.db, alert.id, { webhookStatus: 'failed' });
-    return 'failed';
-  }
-  await setStatus(ctx.db, alert.id, { webhookStatus: 'sent', webhookDeliveredAt: new Date() });
-  if (alert.kind === 'balance') await touchLastAlertTime(ctx.db, alert.organizationId);
-  return 'sent';
+  const step: WebhookStep = attempt.succeeded
+    ? { status: 'sent' }
+    : final || number >= attempts
+      ? { status: 'failed' }
+      : { status: 'sending', retryInMs: webhookRetryPauseMs(number, ctx.config.ALERT_WEBHOOK_RETRY_MS) };
+  await ctx.db.transaction(async (tx) => {
+    await recordAttempt(tx, alert.id, 'webhook', { ...attempt, target: url });
+    if (step.status === 'sent') {
+      await setStatus(tx, alert.id, { webhookStatus: 'sent', webhookDeliveredAt: new Date() });
+    } else if (step.status === 'failed') {
+      await setStatus(tx, alert.id, { webhookStatus: 'failed' });
+    }
+  });
+  if (step.status === 'failed') ctx.logger.warn({ alertId: alert.id, last: attempt }, 'balance alert webhook failed');
+  if (step.status === 'sent' && alert.kind === 'balance') await touchLastAlertTime(ctx.db, alert.organizationId);
+  return step;
 }
 
 /** Takes one of today's (UTC) `maxDailyAlerts` e-mail slots of the organization, under the settings row lock. */

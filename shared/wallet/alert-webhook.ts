@@ -1,14 +1,19 @@
 // Balance-alert webhooks: the JSON body signed per Standard Webhooks (webhook-id, webhook-timestamp,
-// webhook-signature) and POSTed through the outbound client, retried with exponential backoff and jitter;
-// every attempt is reported to the caller, which records it.
-import pRetry, { AbortError } from 'p-retry';
+// webhook-signature) and POSTed through the outbound client, one attempt per call: the alerts job makes each attempt
+// in its own run and waits for the next in the delayed set (shared/wallet/alert-delivery.ts).
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../config/index.js';
 import { isOutboundRequestError, type OutboundClient, userUrlClient } from '../http/index.js';
 
 export type WebhookTransport = Pick<OutboundClient, 'fetchBuffer'>;
 export type WebhookAttempt = { attempt: number; statusCode?: number; error?: string; succeeded: boolean };
-export type WebhookOutcome = { delivered: boolean; attempts: number; last: WebhookAttempt };
+export type WebhookMessage = {
+  url: string;
+  customHeaders: Record<string, string>;
+  secret: string;
+  messageId: string;
+  payload: unknown;
+};
 
 /** Refusals of the address policy are final: retrying cannot make a private address public. */
 const finalReasons = new Set(['invalid-url', 'scheme', 'blocked-address']);
@@ -32,50 +37,34 @@ export function signWebhook(secret: string, messageId: string, body: string, at 
   };
 }
 
-export async function sendSignedWebhook(
+/**
+ * POSTs `message` once, as attempt number `attempt`: the same webhook-id and body on every attempt, signed with the
+ * attempt's own timestamp (Standard Webhooks). `final` when no later attempt could succeed (an address refusal).
+ */
+export async function sendWebhookAttempt(
   transport: WebhookTransport,
-  message: { url: string; customHeaders: Record<string, string>; secret: string; messageId: string; payload: unknown },
-  options: {
-    attempts: number;
-    retryMs: number;
-    /** Attempts made before this call (by an earlier run of the job), so numbering continues. */
-    firstAttempt?: number;
-    onAttempt(attempt: WebhookAttempt): Promise<void>;
-  },
-): Promise<WebhookOutcome> {
+  message: WebhookMessage,
+  attempt: number,
+): Promise<WebhookAttempt & { final: boolean }> {
   const body = JSON.stringify(message.payload);
-  const first = options.firstAttempt ?? 1;
-  let last: WebhookAttempt = { attempt: first, succeeded: false, error: 'not attempted' };
-  const once = async (attemptNumber: number) => {
-    const attempt = first + attemptNumber - 1;
-    const headers = {
-      ...message.customHeaders,
-      ...signWebhook(message.secret, message.messageId, body),
-      'content-type': 'application/json',
-    };
-    try {
-      const reply = await transport.fetchBuffer(message.url, { method: 'POST', headers, body, maxRedirects: 0 });
-      const succeeded = reply.status >= 200 && reply.status < 300;
-      last = { attempt, statusCode: reply.status, succeeded };
-    } catch (err) {
-      last = { attempt, error: (err as Error).message.slice(0, 500), succeeded: false };
-      await options.onAttempt(last);
-      if (isOutboundRequestError(err) && finalReasons.has(err.reason)) throw new AbortError(err.message);
-      throw new Error(last.error);
-    }
-    await options.onAttempt(last);
-    if (!last.succeeded) throw new Error(`the receiver answered ${last.statusCode}`);
+  const headers = {
+    ...message.customHeaders,
+    ...signWebhook(message.secret, message.messageId, body),
+    'content-type': 'application/json',
   };
   try {
-    await pRetry(once, {
-      retries: options.attempts - 1,
-      factor: 2,
-      minTimeout: options.retryMs,
-      maxTimeout: options.retryMs * 32,
-      randomize: true,
-    });
-    return { delivered: true, attempts: last.attempt - first + 1, last };
-  } catch {
-    return { delivered: false, attempts: last.attempt - first + 1, last };
+    const reply = await transport.fetchBuffer(message.url, { method: 'POST', headers, body, maxRedirects: 0 });
+    return { attempt, statusCode: reply.status, succeeded: reply.status >= 200 && reply.status < 300, final: false };
+  } catch (err) {
+    const final = isOutboundRequestError(err) && finalReasons.has(err.reason);
+    return { attempt, error: (err as Error).message.slice(0, 500), succeeded: false, final };
   }
+}
+
+/**
+ * The pause after failed attempt `attempt` (1-based) before the next: `retryMs` doubling per attempt, times a random
+ * 1–2 (jitter, so receivers that came back are not met by every sender at once), at most 32 × `retryMs`.
+ */
+export function webhookRetryPauseMs(attempt: number, retryMs: number): number {
+  return Math.min(Math.round((1 + Math.random()) * retryMs * 2 ** (attempt - 1)), 32 * retryMs);
 }

@@ -1,10 +1,12 @@
-// One organization's hostile webhook against every other organization's balance alerts. Regression of a review
-// finding: a webhook's attempts (10 s each) and their backoff run inside one of the alerts worker's 4 slots, so an
-// organization whose endpoint never answers held a slot for about 65 s per alert with the defaults; its 5 test alerts
-// an hour took every slot, and another organization's alert waited until one of them had given up.
+// Hostile webhooks against every other organization's balance alerts. Regressions of two review findings: a
+// webhook's attempts (10 s each) and their backoff ran inside one of the alerts worker's 4 slots, so an organization
+// whose endpoint never answers held a slot for about 65 s per alert with the defaults; its 5 test alerts an hour took
+// every slot, and another organization's alert waited until one of them had given up (#98: one organization's
+// share). Then four organizations of one account, one share each, still held the 4 slots for all their attempts and
+// pauses (the retries now wait in the delayed set, one attempt per run).
 import { jest } from '@jest/globals';
-import { eq } from 'drizzle-orm';
-import { walletBalanceAlerts } from '../../shared/db/schema/index.js';
+import { and, eq, inArray } from 'drizzle-orm';
+import { walletAlertDeliveries, walletBalanceAlerts } from '../../shared/db/schema/index.js';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { type HoldingServer, startHoldingServer } from '../support/held-requests.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
@@ -17,11 +19,14 @@ const SLOTS = 4;
 let h: Harness;
 /** The hostile organization's endpoint: holds every request, answering none, until told. */
 let hostile: HoldingServer;
+/** The endpoint of the four organizations of one account: holds every request, answering none, until told. */
+let silent: HoldingServer;
 let receiver: LoopbackServer;
 let worker: WorkerProcess | undefined;
 
 beforeAll(async () => {
   hostile = await startHoldingServer((_req, res) => res.writeHead(204).end());
+  silent = await startHoldingServer((_req, res) => res.writeHead(204).end());
   receiver = await startLoopbackServer((_req, res) => res.writeHead(204).end());
   h = await createHarness({
     OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
@@ -34,11 +39,12 @@ afterAll(async () => {
   await worker?.stop();
   await h?.close();
   await hostile?.close();
+  await silent?.close();
   await receiver?.close();
 });
 
-async function withWebhook(url: string): Promise<TestOrg> {
-  const org = await anOrganization(h);
+async function withWebhook(url: string, admin?: TestOrg['admin']): Promise<TestOrg> {
+  const org = await anOrganization(h, admin);
   await h.http
     .put('/api/organization/wallet/alerts')
     .set(inOrg(org.admin, org.id))
@@ -52,6 +58,11 @@ const testAlert = (org: TestOrg) =>
 
 const alertsOf = (org: TestOrg) =>
   h.ctx.db.select().from(walletBalanceAlerts).where(eq(walletBalanceAlerts.organizationId, org.id));
+const delivered = (org: TestOrg) =>
+  waitUntil(async () => {
+    const rows = await alertsOf(org);
+    return rows.length > 0 && rows.every((a) => a.webhookStatus === 'sent') ? rows : undefined;
+  }, 120_000);
 
 it("delivers another organization's alert while one organization's webhook holds its deliveries", async () => {
   const attacker = await withWebhook(`${hostile.origin}/hook`);
@@ -63,15 +74,12 @@ it("delivers another organization's alert while one organization's webhook holds
   const started = Date.now();
   await testAlert(victim);
 
-  const [delivered] = await waitUntil(async () => {
-    const rows = await alertsOf(victim);
-    return rows[0]?.webhookStatus === 'sent' ? rows : undefined;
-  }, 90_000);
+  const [victimAlert] = await delivered(victim);
   const waitedMs = Date.now() - started;
   // Delivered while every one of the attacker's alerts was still held or waiting: none had given up yet.
   const attackers = await alertsOf(attacker);
   expect(attackers.map((a) => a.webhookStatus).filter((s) => s === 'sent' || s === 'failed')).toEqual([]);
-  expect(delivered?.kind).toBe('test');
+  expect(victimAlert?.kind).toBe('test');
   expect(receiver.requests).toHaveLength(1);
   // Never more of the attacker's deliveries at once than its share.
   expect(hostile.gate.held).toBe(1);
@@ -79,6 +87,51 @@ it("delivers another organization's alert while one organization's webhook holds
 
   // Nothing of the attacker's is lost: once its endpoint answers, each alert is delivered in turn.
   hostile.gate.holding = false;
-  await waitUntil(async () => (await alertsOf(attacker)).every((a) => a.webhookStatus === 'sent'), 90_000);
+  await delivered(attacker);
   expect(hostile.gate.held).toBe(1);
+  await worker.stop();
+  worker = undefined;
+});
+
+it("delivers a fifth organization's alert after one attempt of four organizations' silent webhooks, not all", async () => {
+  // One account, four organizations (10 a day may be made), one share of the worker each: its 4 slots.
+  const first = await withWebhook(`${silent.origin}/hook`);
+  const attackers = [first];
+  for (let i = 1; i < SLOTS; i++) attackers.push(await withWebhook(`${silent.origin}/hook`, first.admin));
+  const victim = await withWebhook(`${receiver.origin}/hook`);
+  for (const attacker of attackers) await testAlert(attacker);
+
+  worker = await startProcess(h.env, { extraEnv: { WORKER_QUEUES: 'alerts' } });
+  // Every slot waits on a silent endpoint: an attempt ends only when it times out (10 s).
+  await waitUntil(async () => silent.gate.held >= SLOTS, 30_000);
+  const started = Date.now();
+  await testAlert(victim);
+
+  await delivered(victim);
+  console.info(`fifth organization's alert delivered ${Date.now() - started} ms after it was requested`);
+  // The fifth organization's alert took the first slot an attempt gave back: no attacker's alert has made a second
+  // attempt (each waits for its next one in the delayed set, behind the fifth's), none has given up. Before, a slot came back only once
+  // one alert had made all its attempts (3 here, with their pauses) and was `failed`.
+  const attackerAlerts = (await Promise.all(attackers.map(alertsOf))).flat();
+  expect(attackerAlerts).toHaveLength(SLOTS);
+  expect(attackerAlerts.map((a) => a.webhookStatus)).toEqual(attackerAlerts.map(() => 'sending'));
+  const attempts = await h.ctx.db
+    .select()
+    .from(walletAlertDeliveries)
+    .where(
+      and(
+        inArray(
+          walletAlertDeliveries.alertId,
+          attackerAlerts.map((a) => a.id),
+        ),
+        eq(walletAlertDeliveries.channel, 'webhook'),
+      ),
+    );
+  // (the attempt that gave the slot back is recorded; the others may still be running out their time)
+  expect(attempts.length).toBeGreaterThanOrEqual(1);
+  expect([...new Set(attempts.map((a) => `${a.attempt} ${a.succeeded}`))]).toEqual(['1 false']);
+
+  // Nothing of theirs is lost: once the endpoint answers, each alert is delivered on a later attempt.
+  silent.gate.holding = false;
+  for (const attacker of attackers) await delivered(attacker);
 });

@@ -15,7 +15,13 @@ const deliver = async ({ alertId }: { alertId: string }, ctx: AppContext, job: J
     { lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) },
   );
   // The organization has its share of deliveries running: this one waits in the delayed set, holding no slot.
-  return isDeferred(result) ? deferJob(job, token, TENANT_SHARE_PAUSE_MS) : result;
+  if (isDeferred(result)) return deferJob(job, token, TENANT_SHARE_PAUSE_MS);
+  // The webhook's attempt failed and another is due: the pause too is spent in the delayed set, holding no slot and
+  // no place of the organization's share, and spending none of the job's attempts (the e-mail's and the errors').
+  if ('retryWebhookInMs' in result && result.retryWebhookInMs !== undefined) {
+    return deferJob(job, token, result.retryWebhookInMs);
+  }
+  return result;
 };
 
 export default defineQueueWorker('alerts', { 'balance-alert': deliver, 'test-alert': deliver }, { concurrency: 4 });
