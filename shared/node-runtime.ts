@@ -1,7 +1,7 @@
 // The runtime ockhub supports: Node 24 LTS or later (package.json "engines"; the pinned `node` package brings it
 // to every `npm run`). Every entry point imports this module first, so a process started by hand on an older Node
 // (say the system's 20, past end of life) stops at once with a message and exit code 78 (configuration error)
-// instead of failing later in a dependency that needs a newer runtime (undici 8, p-retry 9).
+// instead of failing later in a dependency that needs a newer runtime (undici 8).
 export const MIN_NODE_MAJOR = 24;
 
 /** Why this Node version cannot run ockhub, or undefined when it can. */
