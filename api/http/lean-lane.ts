@@ -71,13 +71,15 @@ export function serveLean(route: LeanRoute, req: IncomingMessage, res: ServerRes
   req.on('end', () =>
     withCorrelationId(correlationId, () => {
       let body: unknown;
+      let answered: Promise<object | undefined>;
       try {
         body = parseJsonBytes(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+        // An answer that throws before its first await is refused like one that rejects.
+        answered = route.answer ? route.answer(body, { address: () => route.address(req) }) : leftToChain;
       } catch (err) {
         express.fail(req, res, err);
         return;
       }
-      const answered = route.answer ? route.answer(body, { address: () => route.address(req) }) : leftToChain;
       answered
         .then((answer) => {
           if (answer !== undefined) {

@@ -28,15 +28,17 @@ describe('serveDirectly with a lean route on a small application', () => {
       return '00000000-0000-4000-8000-000000000000';
     },
     address: (req) => req.socket.remoteAddress ?? 'unknown',
-    answer: async (body) => {
-      const value = body as { leave?: boolean; fail?: boolean };
-      if (value.fail) throw Object.assign(new Error('refused'), { status: 422, code: 'Test.Refused' });
-      if ((value as { cycle?: boolean }).cycle) {
+    // Not an async function: one case throws before any promise is made.
+    answer: (body) => {
+      const value = body as { leave?: boolean; fail?: boolean; failNow?: boolean; cycle?: boolean };
+      if (value.failNow) throw Object.assign(new Error('refused now'), { status: 409, code: 'Test.RefusedNow' });
+      if (value.fail) return Promise.reject(Object.assign(new Error('refused'), { status: 422, code: 'Test.Refused' }));
+      if (value.cycle) {
         const cycle: Record<string, unknown> = {};
         cycle.self = cycle;
-        return cycle;
+        return Promise.resolve(cycle);
       }
-      return value.leave ? undefined : { lane: 'lean', body };
+      return Promise.resolve(value.leave ? undefined : { lane: 'lean', body });
     },
     rest: [express.json(), chainAnswer],
   };
@@ -91,11 +93,13 @@ describe('serveDirectly with a lean route on a small application', () => {
       status: 422,
       body: { error: 'refused', code: 'Test.Refused' },
     });
+    const failedNow = await request(app).post('/hot').set('content-type', 'application/json').send('{"failNow":true}');
+    expect({ status: failedNow.status, code: failedNow.body.code }).toEqual({ status: 409, code: 'Test.RefusedNow' });
     const unwritable = await request(app).post('/hot').set('content-type', 'application/json').send('{"cycle":true}');
     expect(unwritable.status).toBe(500);
     const notJson = await request(app).post('/hot').set('content-type', 'application/json').send('{"a":');
     expect({ status: notJson.status, code: notJson.body.code }).toEqual({ status: 400, code: 'Request.InvalidJson' });
-    expect(seen.begin).toBe(4);
+    expect(seen.begin).toBe(5);
   });
 });
 
