@@ -1,5 +1,6 @@
 // Console finishing touches: the phone header's Menu as a keyboard and a finger use it, finding any member of a large
-// organization (the API searches, not the page), and the MCP draft's tools as rows of name and description.
+// organization (the API searches, not the page), and the MCP draft's tools, resources, prompts and settings as rows of
+// fields.
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -167,22 +168,37 @@ describe('finding a member of a large organization', () => {
   });
 });
 
+type McpEntries = Record<'tools' | 'resources' | 'prompts' | 'configFields', Record<string, unknown>[] | undefined>;
+
+/** The MCP draft's version 1.0.0 as the API answers its publisher. */
+async function draftVersion(publisherSession: string, id: string): Promise<McpEntries> {
+  const res = await w.h.http.get(`/api/v1/publisher/mcp/${id}`).set(bearer(publisherSession));
+  expect(res.status).toBe(200);
+  return (res.body.versions as ({ version: string } & McpEntries)[]).find((v) => v.version === '1.0.0') as McpEntries;
+}
+
+/** A new publisher on the new MCP server page, with the item's slug, name, summary and description filled in. */
+async function newMcpDraftPage(item: { slug: string; name: string; summary: string; description: string }) {
+  const actors = await createActors(w.h);
+  const page = await w.newPage();
+  await signIn(page, actors.publisher.email, TEST_PASSWORD, '/publisher/new/mcp');
+  await page.getByLabel('Slug').fill(item.slug);
+  await page.getByLabel('Name', { exact: true }).fill(item.name);
+  await page.getByLabel('Summary').fill(item.summary);
+  await page.getByLabel('Description').fill(item.description);
+  return { actors, page };
+}
+
 describe('an MCP draft’s tools', () => {
-  type Version = { version: string; tools?: Record<string, unknown>[] };
-  const readTools = async (publisherSession: string, id: string) => {
-    const res = await w.h.http.get(`/api/v1/publisher/mcp/${id}`).set(bearer(publisherSession));
-    expect(res.status).toBe(200);
-    return (res.body.versions as Version[]).find((v) => v.version === '1.0.0')?.tools;
-  };
+  const readTools = async (publisherSession: string, id: string) => (await draftVersion(publisherSession, id)).tools;
 
   it('are rows of name and description: two added (and one removed) are saved as the API takes them', async () => {
-    const actors = await createActors(w.h);
-    const page = await w.newPage();
-    await signIn(page, actors.publisher.email, TEST_PASSWORD, '/publisher/new/mcp');
-    await page.getByLabel('Slug').fill('tide-tables');
-    await page.getByLabel('Name', { exact: true }).fill('Tide tables');
-    await page.getByLabel('Summary').fill('High and low tides for any harbour.');
-    await page.getByLabel('Description').fill('Tide times and heights from the harbour authority.');
+    const { actors, page } = await newMcpDraftPage({
+      slug: 'tide-tables',
+      name: 'Tide tables',
+      summary: 'High and low tides for any harbour.',
+      description: 'Tide times and heights from the harbour authority.',
+    });
     const tools = page.getByRole('group', { name: 'Tools' });
     await tools.getByText('No tools yet.').waitFor();
 
@@ -240,5 +256,123 @@ describe('an MCP draft’s tools', () => {
     expect(await readTools(actors.publisher.session, draft.id)).toEqual([
       { name: 'berths', description: 'Free berths now', inputSchema, annotations: { readOnlyHint: true } },
     ]);
+  });
+});
+
+describe('an MCP draft’s resources, prompts and settings', () => {
+  const readVersion = async (publisherSession: string, id: string) => {
+    const { resources, prompts, configFields } = await draftVersion(publisherSession, id);
+    return { resources, prompts, configFields };
+  };
+
+  it('are rows: two resources, a prompt and a secret setting are saved as the API takes them, then edited at 390 px', async () => {
+    const { actors, page } = await newMcpDraftPage({
+      slug: 'harbour-charts',
+      name: 'Harbour charts',
+      summary: 'Charts and soundings for any harbour.',
+      description: 'Nautical charts from the hydrographic office.',
+    });
+
+    const resources = page.getByRole('group', { name: 'Resources' });
+    await resources.getByText('No resources yet.').waitFor();
+    await resources.getByRole('button', { name: 'Add a resource' }).click();
+    expect(await hasFocus(resources.getByLabel('Resource 1 name'))).toBe(true);
+    await page.keyboard.type('charts');
+    await resources.getByLabel('Resource 1 URI').fill('charts://index');
+    await resources.getByLabel('Resource 1 description').fill('Every chart by harbour');
+    await resources.getByRole('button', { name: 'Add a resource' }).click();
+    await resources.getByLabel('Resource 2 name').fill('soundings');
+    await resources.getByLabel('Resource 2 URI').fill('charts://soundings');
+    const prompts = page.getByRole('group', { name: 'Prompts' });
+    await prompts.getByText('No prompts yet.').waitFor();
+    await prompts.getByRole('button', { name: 'Add a prompt' }).click();
+    await prompts.getByLabel('Prompt 1 name').fill('plan_approach');
+    await prompts.getByLabel('Prompt 1 description').fill('Plan an approach to a berth');
+    const settings = page.getByRole('group', { name: 'Settings' });
+    await settings.getByRole('button', { name: 'Add a setting' }).click();
+    expect(await settings.getByLabel('Setting 1 type').inputValue()).toBe('string');
+    await settings.getByLabel('Setting 1 name').fill('CHARTS_API_KEY');
+    await settings.getByLabel('Setting 1 type').selectOption('secret');
+    await settings.getByLabel('Setting 1 required').check();
+    await settings.getByLabel('Setting 1 description').fill('Key from the hydrographic office');
+
+    // A resource without a name is refused in the page, naming its row, as the API would.
+    await resources.getByRole('button', { name: 'Add a resource' }).click();
+    await resources.getByLabel('Resource 3 URI').fill('charts://nameless');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await resources.getByText(/^Resource 3: name: /).waitFor();
+    await resources.getByRole('button', { name: 'Remove resource 3' }).click();
+    await resources.getByLabel('Resource 3 name').waitFor({ state: 'detached' });
+    await checkPage(page, 'new-draft-entries');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByRole('heading', { name: 'Harbour charts', level: 1 }).waitFor();
+    const id = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+
+    expect(await readVersion(actors.publisher.session, id)).toEqual({
+      resources: [
+        { name: 'charts', uri: 'charts://index', description: 'Every chart by harbour' },
+        { name: 'soundings', uri: 'charts://soundings' },
+      ],
+      prompts: [{ name: 'plan_approach', description: 'Plan an approach to a berth' }],
+      configFields: [
+        { name: 'CHARTS_API_KEY', type: 'secret', required: true, description: 'Key from the hydrographic office' },
+      ],
+    });
+
+    // On a phone: the draft's page shows them as rows again; one edited, one removed.
+    const phone = await w.newPage({ viewport: PHONE });
+    await signIn(phone, actors.publisher.email, TEST_PASSWORD, `/publisher/mcp/${id}`);
+    const onPhone = phone.getByRole('group', { name: 'Resources' });
+    expect(await onPhone.getByLabel('Resource 2 URI').inputValue()).toBe('charts://soundings');
+    expect(await phone.getByLabel('Setting 1 type').inputValue()).toBe('secret');
+    expect(await phone.getByLabel('Setting 1 required').isChecked()).toBe(true);
+    await onPhone.getByLabel('Resource 2 description').fill('Depths at chart datum');
+    await onPhone.getByRole('button', { name: 'Remove resource 1' }).click();
+    await onPhone.getByLabel('Resource 2 name').waitFor({ state: 'detached' });
+    expect(await onPhone.getByLabel('Resource 1 name').inputValue()).toBe('soundings');
+    await phone.getByLabel('Setting 1 required').uncheck();
+    await checkPage(phone, 'draft-entries-phone');
+    await phone.getByRole('button', { name: 'Save changes' }).click();
+    await phone.getByText('Saved.').waitFor();
+    expect(await readVersion(actors.publisher.session, id)).toEqual({
+      resources: [{ name: 'soundings', uri: 'charts://soundings', description: 'Depths at chart datum' }],
+      prompts: [{ name: 'plan_approach', description: 'Plan an approach to a berth' }],
+      configFields: [
+        { name: 'CHARTS_API_KEY', type: 'secret', required: false, description: 'Key from the hydrographic office' },
+      ],
+    });
+  });
+
+  it('keeps what else an entry carries (a prompt’s arguments, a setting’s default) through an edit, and says so', async () => {
+    const actors = await createActors(w.h);
+    const args = [{ name: 'harbour', description: 'Harbour name', required: true }];
+    const draft = await createDraft(w.h, actors, 'mcp', {
+      name: 'Harbour pilots',
+      version: {
+        resources: [{ name: 'pilots', uri: 'pilots://roster', mimeType: 'application/json' }],
+        prompts: [{ name: 'book_pilot', arguments: args }],
+        configFields: [{ name: 'PILOT_REGION', label: 'Region', type: 'string', default: 'north' }],
+      },
+    });
+    const page = await w.newPage();
+    await signIn(page, actors.publisher.email, TEST_PASSWORD, `/publisher/mcp/${draft.id}`);
+    await page.getByRole('group', { name: 'Resources' }).getByText('Also kept as it came: mimeType.').waitFor();
+    await page.getByRole('group', { name: 'Prompts' }).getByText('Also kept as it came: arguments.').waitFor();
+    await page.getByRole('group', { name: 'Settings' }).getByText('Also kept as it came: default, label.').waitFor();
+    await page.getByLabel('Prompt 1 description').fill('Book a harbour pilot');
+    await page.getByLabel('Setting 1 name').fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('group', { name: 'Settings' })
+      .getByText(/^Setting 1: name: /)
+      .waitFor();
+    await page.getByLabel('Setting 1 name').fill('PILOT_AREA');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect(await readVersion(actors.publisher.session, draft.id)).toEqual({
+      resources: [{ name: 'pilots', uri: 'pilots://roster', mimeType: 'application/json' }],
+      prompts: [{ name: 'book_pilot', description: 'Book a harbour pilot', arguments: args }],
+      configFields: [{ name: 'PILOT_AREA', label: 'Region', type: 'string', required: false, default: 'north' }],
+    });
   });
 });

@@ -4,9 +4,9 @@
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { bearer, signInAdmin, type TestUser } from '../support/identity.js';
-import { aMember, anInviteToken, anOrganization, aProject } from '../support/org-fixtures.js';
+import { aMember, anInviteToken, anOrganization, aProject, inOrg } from '../support/org-fixtures.js';
 import {
   type ConsoleWorld,
   checkPage,
@@ -120,6 +120,81 @@ describe('pagers after a row leaves the last page', () => {
     await pager.waitFor({ state: 'detached' });
     expect(await wasShown(page)).toBe(false);
     await checkPage(page, 'project-keys-after-last-on-page');
+  });
+});
+
+/**
+ * On a list of `total` rows in two pages: goes to page 2 (its one row shown, never counted while page 1's rows are
+ * still there), lets `act` take that row out of the list, then sees page 1 with all its rows and no pager, and the
+ * list never said `empty`.
+ */
+async function emptyTheLastPage(
+  page: Page,
+  list: { table: string; total: number; empty: string },
+  act: (row: Locator) => Promise<void>,
+) {
+  const pager = page.getByRole('navigation', { name: 'Pages' });
+  await pager.getByText(`Page 1 of 2 (${list.total} in all)`).waitFor();
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await pager.getByText(`Page 2 of 2 (${list.total} in all)`).waitFor();
+  await rowsShown(page, list.table, 1);
+  await watchFor(page, list.empty);
+  await act(page.getByRole('table', { name: list.table }).locator('tbody tr').first());
+  await rowsShown(page, list.table, list.total - 1);
+  await pager.waitFor({ state: 'detached' });
+  expect(await wasShown(page)).toBe(false);
+}
+
+describe('pagers of templates and top-up codes after an action empties the last page', () => {
+  it('deleting the only template on page 2 shows page 1 with its 50 rows, never "No templates."', async () => {
+    const org = await anOrganization(w.h, undefined, 'Template Shelf');
+    const auth = inOrg(org.admin, org.id);
+    // Built-in templates (and any others' public ones) come first: the organization's own fill the list to 51.
+    const listed = await w.h.http.get('/api/project-templates?size=100').set(auth);
+    expect(listed.status).toBe(200);
+    const before = listed.body.total as number;
+    expect(before).toBeLessThan(51);
+    for (let i = before + 1; i <= 51; i++) {
+      const made = await w.h.http
+        .post('/api/project-templates')
+        .set(auth)
+        .send({ name: `Shelf tier ${i}`, config: { quota: { dailyRequestLimit: i } } });
+      expect(made.status).toBe(201);
+    }
+    const page = await w.newPage();
+    await signIn(page, org.admin.email, org.admin.password, '/org/templates');
+    await emptyTheLastPage(page, { table: 'Project templates', total: 51, empty: 'No templates.' }, async (only) => {
+      // Page 2's one row is the organization's newest own template.
+      await only.getByText('Shelf tier 51').waitFor();
+      await only.getByRole('button', { name: 'Delete', exact: true }).click();
+      await only.getByRole('button', { name: 'Delete for good' }).click();
+    });
+    const after = await w.h.http.get('/api/project-templates?size=100').set(auth);
+    expect(after.body.total).toBe(50);
+  });
+
+  it('revoking the only active code on page 2 of active codes shows page 1 with its 25, never "No active codes."', async () => {
+    const adminAuth = bearer((await signInAdmin(w.h)).token);
+    const active = await w.h.http.get('/api/v1/admin/top-up-codes?status=active').set(adminAuth);
+    expect(active.status).toBe(200);
+    const before = active.body.total as number;
+    expect(before).toBeLessThan(26);
+    const issued = await w.h.http
+      .post('/api/v1/admin/top-up-codes')
+      .set(adminAuth)
+      .send({ amount: '1.5', count: 26 - before, description: 'Pager batch' });
+    expect(issued.status).toBe(201);
+
+    const page = await w.newPage();
+    await signIn(page, w.admin.email, w.admin.password, '/platform/top-up-codes');
+    await page.getByLabel('Status').selectOption('active');
+    // The revoked code leaves the active list.
+    await emptyTheLastPage(page, { table: 'Top-up codes', total: 26, empty: 'No active codes.' }, async (only) => {
+      await only.getByRole('button', { name: 'Revoke', exact: true }).click();
+      await only.getByRole('button', { name: 'Revoke for good' }).click();
+    });
+    const after = await w.h.http.get('/api/v1/admin/top-up-codes?status=active').set(adminAuth);
+    expect(after.body.total).toBe(25);
   });
 });
 

@@ -148,7 +148,10 @@ describe('a publisher and a moderator walk the console', () => {
     await pub.getByRole('button', { name: 'Add a tool' }).click();
     await pub.getByLabel('Tool 1 name').fill('search_issues');
     await pub.getByLabel('Tool 1 description').fill('Full-text search');
-    await pub.getByLabel('Settings (JSON)').fill('[{"name": "TRACKER_TOKEN", "type": "secret", "required": true}]');
+    await pub.getByRole('button', { name: 'Add a setting' }).click();
+    await pub.getByLabel('Setting 1 name').fill('TRACKER_TOKEN');
+    await pub.getByLabel('Setting 1 type').selectOption('secret');
+    await pub.getByLabel('Setting 1 required').check();
     await pub.getByLabel('Permissions').fill('network');
     await checkPage(pub, 'walk-new-mcp');
     await createDraft('Issue tracker');
@@ -214,9 +217,7 @@ describe('a publisher and a moderator walk the console', () => {
     await pub.reload();
     await pub.getByRole('alert', { name: "Reviewer's reasons" }).getByText('Name the token scopes').waitFor();
     await checkPage(pub, 'walk-mcp-changes-requested');
-    await pub
-      .getByLabel('Settings (JSON)')
-      .fill('[{"name": "TRACKER_TOKEN", "type": "secret", "required": true, "description": "Scopes: issues:rw"}]');
+    await pub.getByLabel('Setting 1 description').fill('Scopes: issues:rw');
     await pub.getByRole('button', { name: 'Save changes' }).click();
     await pub.getByText('Saved.').waitFor();
     await submit();

@@ -158,15 +158,12 @@ describe('publishing', () => {
     await pub.getByLabel('Arguments 1').fill('-y @example/weather-mcp');
     await pub.getByRole('button', { name: 'Add a tool' }).click();
     await pub.getByLabel('Tool 1 description').fill('Seven-day forecast');
-    await pub.getByLabel('Resources (JSON)').fill('[{"name": "cities"');
     await pub.getByLabel('Permissions').fill('network');
     await pub.getByRole('button', { name: 'Create draft' }).click();
-    await pub.getByText(/^must be JSON: /).waitFor();
     // The API's own rule, applied in the page: a tool needs a name.
     await pub.getByText(/^Tool 1: name: /).waitFor();
     await checkPage(pub, 'new-draft');
     await pub.getByLabel('Tool 1 name').fill('forecast');
-    await pub.getByLabel('Resources (JSON)').fill('[]');
     await pub.getByRole('button', { name: 'Create draft' }).click();
     await pub.getByRole('heading', { name: 'Weather MCP', level: 1 }).waitFor();
     await submitForReview(pub);
@@ -178,7 +175,9 @@ describe('publishing', () => {
       .getByText('Please add a resource for the city list.')
       .waitFor();
     // Back in an editable state: the publisher edits and submits again.
-    await pub.getByLabel('Resources (JSON)').fill('[{"name": "cities", "uri": "weather://cities"}]');
+    await pub.getByRole('button', { name: 'Add a resource' }).click();
+    await pub.getByLabel('Resource 1 name').fill('cities');
+    await pub.getByLabel('Resource 1 URI').fill('weather://cities');
     await pub.getByRole('button', { name: 'Save changes' }).click();
     await pub.getByText('Saved.').waitFor();
     await submitForReview(pub);

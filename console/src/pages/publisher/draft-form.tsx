@@ -1,16 +1,12 @@
 // The fields of a draft: its metadata, and its version with the fields of its type (an MCP server's connections,
-// tools (rows of name and description), resources, prompts, settings and permissions; an agent's or soul's package; a soul's SOUL.md).
-import { type ReactNode, useState } from 'react';
+// tools, resources, prompts and settings (rows of fields, entry-rows.tsx) and permissions; an agent's or soul's package;
+// a soul's SOUL.md).
+import type { ReactNode } from 'react';
 import { Field } from '../../ui/field.js';
 import { type ItemType, useCategories } from '../hub/hub-api.js';
-import {
-  type Connection,
-  type DraftState,
-  emptyConnection,
-  emptyTool,
-  type FieldErrors,
-  type Tool,
-} from './draft-state.js';
+import { type Connection, type DraftState, emptyConnection, type FieldErrors } from './draft-state.js';
+import { EntryRows } from './entry-rows.js';
+import { entryKinds } from './mcp-entries.js';
 
 type Props = {
   type: ItemType;
@@ -124,83 +120,19 @@ function ConnectionRows(props: Props) {
   );
 }
 
-/** "0.name: Too small…" (the schema's path in the tools array) as "Tool 1: name: Too small…". */
-const toolError = (message: string) => message.replace(/^(\d+)\./, (_, n: string) => `Tool ${Number(n) + 1}: `);
-
-function ToolRows(props: Props) {
-  const rows = props.state.tools;
-  // After "Add a tool", the keyboard's focus goes to the new row's name.
-  const [focusName, setFocusName] = useState<number | undefined>();
-  const set = (i: number, change: Partial<Tool>) =>
-    props.onChange({ tools: rows.map((r, n) => (n === i ? { ...r, ...change } : r)) });
-  return (
-    <fieldset className="stack">
-      <legend>Tools</legend>
-      {rows.length === 0 ? <p className="muted">No tools yet.</p> : null}
-      {rows.map((row, i) => {
-        const kept = Object.keys(row.kept).sort();
-        return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their position
-          <div key={i} className="row tool-row">
-            <Field label={`Tool ${i + 1} name`}>
-              {(p) => (
-                <input
-                  {...p}
-                  ref={(input) => {
-                    if (input && focusName === i) {
-                      input.focus();
-                      setFocusName(undefined);
-                    }
-                  }}
-                  value={row.name}
-                  onChange={(e) => set(i, { name: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field
-              label={`Tool ${i + 1} description`}
-              {...(kept.length ? { hint: `Also kept as it came: ${kept.join(', ')}.` } : {})}
-            >
-              {(p) => (
-                <input {...p} value={row.description} onChange={(e) => set(i, { description: e.target.value })} />
-              )}
-            </Field>
-            <button type="button" onClick={() => props.onChange({ tools: rows.filter((_, n) => n !== i) })}>
-              Remove tool {i + 1}
-            </button>
-          </div>
-        );
-      })}
-      {props.errors.tools ? <small className="field-error">{toolError(props.errors.tools)}</small> : null}
-      <div>
-        <button
-          type="button"
-          onClick={() => {
-            props.onChange({ tools: [...rows, emptyTool()] });
-            setFocusName(rows.length);
-          }}
-        >
-          Add a tool
-        </button>
-      </div>
-    </fieldset>
-  );
-}
-
 function McpFields(props: Props) {
   return (
     <>
       <ConnectionRows {...props} />
-      <ToolRows {...props} />
-      <Text {...props} field="resources" label="Resources (JSON)" area={3} />
-      <Text {...props} field="prompts" label="Prompts (JSON)" area={3} />
-      <Text
-        {...props}
-        field="configFields"
-        label="Settings (JSON)"
-        hint='e.g. [{"name": "API_KEY", "type": "secret"}]'
-        area={3}
-      />
+      {entryKinds.map((kind) => (
+        <EntryRows
+          key={kind.list}
+          kind={kind}
+          rows={props.state[kind.list]}
+          error={props.errors[kind.list]}
+          onChange={(rows) => props.onChange({ [kind.list]: rows })}
+        />
+      ))}
       <Text {...props} field="permissions" label="Permissions" hint="Comma-separated, e.g. network, filesystem:read" />
     </>
   );

@@ -4,15 +4,10 @@ import type { z } from 'zod';
 import { draftBody, draftPatchBody } from '../../../../shared/catalog/draft-input.js';
 import { versionInputSchema } from '../../../../shared/catalog/version-payloads.js';
 import type { ItemType } from '../hub/hub-api.js';
+import { type Entry, entriesOf, entryBody, entryKinds } from './mcp-entries.js';
 import type { DraftDetail, DraftVersion } from './publisher-api.js';
 
 export type Connection = { transport: string; command: string; args: string; url: string };
-
-/**
- * An MCP server's tool as the form edits it: its name and description. Whatever else it carries (an `inputSchema`,
- * annotations: the API keeps fields it does not name) is kept in `kept` and sent back as it came.
- */
-export type Tool = { name: string; description: string; kept: Record<string, unknown> };
 
 export type DraftState = {
   slug: string;
@@ -29,10 +24,11 @@ export type DraftState = {
   license: string;
   sourceUrl: string;
   connections: Connection[];
-  tools: Tool[];
-  resources: string;
-  prompts: string;
-  configFields: string;
+  /** An MCP server's lists as rows (mcp-entries.ts). */
+  tools: Entry[];
+  resources: Entry[];
+  prompts: Entry[];
+  configFields: Entry[];
   permissions: string;
   packageUrl: string;
   checksum: string;
@@ -40,7 +36,6 @@ export type DraftState = {
 };
 
 export const emptyConnection = (): Connection => ({ transport: 'stdio', command: '', args: '', url: '' });
-export const emptyTool = (): Tool => ({ name: '', description: '', kept: {} });
 
 export const emptyDraft = (): DraftState => ({
   slug: '',
@@ -58,25 +53,16 @@ export const emptyDraft = (): DraftState => ({
   sourceUrl: '',
   connections: [],
   tools: [],
-  resources: '[]',
-  prompts: '[]',
-  configFields: '[]',
+  resources: [],
+  prompts: [],
+  configFields: [],
   permissions: '',
   packageUrl: '',
   checksum: '',
   soulMd: '',
 });
 
-const json = (value: unknown) => (Array.isArray(value) && value.length ? JSON.stringify(value, null, 2) : '[]');
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
-
-function toolsOf(value: unknown): Tool[] {
-  if (!Array.isArray(value)) return [];
-  return value.map((tool) => {
-    const { name, description, ...kept } = (tool ?? {}) as Record<string, unknown>;
-    return { name: str(name), description: str(description), kept };
-  });
-}
 
 export function stateFromDraft(detail: DraftDetail, version: DraftVersion | undefined): DraftState {
   const v = (version ?? {}) as Record<string, unknown>;
@@ -102,10 +88,7 @@ export function stateFromDraft(detail: DraftDetail, version: DraftVersion | unde
       args: Array.isArray(c.args) ? (c.args as string[]).join(' ') : '',
       url: str(c.url),
     })),
-    tools: toolsOf(v.tools),
-    resources: json(v.resources),
-    prompts: json(v.prompts),
-    configFields: json(v.configFields),
+    ...Object.fromEntries(entryKinds.map((kind) => [kind.list, entriesOf(kind, v[kind.list])])),
     permissions: Array.isArray(v.permissions) ? (v.permissions as string[]).join(', ') : '',
     packageUrl: str(v.packageUrl),
     checksum: str(v.checksum),
@@ -122,19 +105,8 @@ const list = (text: string) =>
     .filter(Boolean);
 const optional = (text: string) => (text.trim() ? text.trim() : undefined);
 
-/** A JSON array typed in a text area; a syntax error is reported on its field. */
-function jsonArray(text: string, field: string, errors: FieldErrors): unknown[] | undefined {
-  if (!text.trim() || text.trim() === '[]') return undefined;
-  try {
-    return JSON.parse(text) as unknown[];
-  } catch (err) {
-    errors[field] = `must be JSON: ${(err as Error).message}`;
-    return undefined;
-  }
-}
-
 /** The version object of a request: the common fields and the fields of the type (skills send none). */
-export function versionFields(type: ItemType, s: DraftState, errors: FieldErrors): Record<string, unknown> {
+export function versionFields(type: ItemType, s: DraftState): Record<string, unknown> {
   const out: Record<string, unknown> = {
     version: s.version.trim(),
     changelog: optional(s.changelog),
@@ -151,15 +123,9 @@ export function versionFields(type: ItemType, s: DraftState, errors: FieldErrors
           ...(c.url.trim() ? { url: c.url.trim() } : {}),
         }))
       : undefined;
-    out.tools = s.tools.length
-      ? s.tools.map((t) => ({
-          ...t.kept,
-          name: t.name.trim(),
-          ...(t.description.trim() ? { description: t.description.trim() } : {}),
-        }))
-      : undefined;
-    for (const field of ['resources', 'prompts', 'configFields'] as const) {
-      out[field] = jsonArray(s[field], field, errors);
+    for (const kind of entryKinds) {
+      const rows = s[kind.list];
+      out[kind.list] = rows.length ? rows.map((entry) => entryBody(kind, entry)) : undefined;
     }
     out.permissions = list(s.permissions).length ? list(s.permissions) : undefined;
   }
@@ -189,7 +155,8 @@ function fieldOf(path: PropertyKey[]): string {
   return first ?? 'form';
 }
 
-function check<S extends z.ZodType>(schema: S, body: unknown, errors: FieldErrors) {
+function check<S extends z.ZodType>(schema: S, body: unknown) {
+  const errors: FieldErrors = {};
   const result = schema.safeParse(body);
   if (!result.success) {
     for (const issue of result.error.issues) {
@@ -202,23 +169,20 @@ function check<S extends z.ZodType>(schema: S, body: unknown, errors: FieldError
 }
 
 export function createBody(type: ItemType, s: DraftState) {
-  const errors: FieldErrors = {};
   const body = {
     slug: s.slug.trim(),
     publisherSlug: s.publisherSlug,
     ...metadata(s),
-    version: versionFields(type, s, errors),
+    version: versionFields(type, s),
   };
-  return check(draftBody(type), body, errors);
+  return check(draftBody(type), body);
 }
 
 export function patchBody(type: ItemType, s: DraftState) {
-  const errors: FieldErrors = {};
-  const body = { ...metadata(s), version: versionFields(type, s, errors) };
-  return check(draftPatchBody(type), body, errors);
+  const body = { ...metadata(s), version: versionFields(type, s) };
+  return check(draftPatchBody(type), body);
 }
 
 export function versionBody(type: ItemType, s: DraftState) {
-  const errors: FieldErrors = {};
-  return check(versionInputSchema(type), versionFields(type, s, errors), errors);
+  return check(versionInputSchema(type), versionFields(type, s));
 }
