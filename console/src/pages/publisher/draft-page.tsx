@@ -1,7 +1,7 @@
 // One of the publisher's items: where it stands, its fields (editable while a draft or sent back), the skill
 // bundle upload, submit and withdraw, a new version once published, every version and every review step.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/http.js';
 import { formatTime } from '../../format.js';
@@ -255,11 +255,17 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
     void client.invalidateQueries({ queryKey: ['draft', type, id] });
     void client.invalidateQueries({ queryKey: ['mine', type] });
   };
-  // Forms start again from the stored draft when it changes state (submitted, sent back, a version added).
+  // Forms start again from the stored draft when it changes state (submitted, sent back, a version added); not when
+  // it first arrives, which the forms start from already (starting them again then, after the first paint, could
+  // throw away what a quick hand had typed).
   const status = draft.data?.status;
   const versionCount = draft.data?.versions.length;
+  const seen = useRef<{ status?: string; versionCount?: number }>({});
   useEffect(() => {
-    if (status || versionCount) {
+    const before = seen.current;
+    seen.current = { ...(status ? { status } : {}), ...(versionCount !== undefined ? { versionCount } : {}) };
+    if (before.status === undefined) return;
+    if (before.status !== status || before.versionCount !== versionCount) {
       setFormKey((k) => k + 1);
       setUnsaved(false);
     }
