@@ -131,6 +131,9 @@ export const envSchema = z
     /** Alerts of one organization delivered at once, over every alerts worker process (0: off); its others wait in
      * the delayed set, so one organization's slow webhook cannot hold every slot (docs/wallet.md, "Delivery"). */
     ALERTS_PER_ORGANIZATION: z.coerce.number().int().min(0).default(1),
+    /** Alerts delivered at once, over every alerts worker process, of the organizations whose webhook one account set
+     * (0: off); so one account's many organizations cannot hold every slot either (docs/wallet.md). */
+    ALERTS_PER_ACCOUNT: z.coerce.number().int().min(0).default(2),
 
     OUTBOUND_ALLOWED_HOSTS: list.default([]),
     WEB_BILLING_MULTIPLIER: z.coerce.number().positive().default(1),

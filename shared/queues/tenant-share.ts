@@ -19,23 +19,36 @@ export type TenantShare = {
 /** A job past its tenant's share looks again after this long, from the delayed set. */
 export const TENANT_SHARE_PAUSE_MS = 1_000;
 
+/** One share a job counts against, and the tenant of that share it belongs to. */
+export type SharePlace = { share: TenantShare; tenantId: string };
+
 /**
- * Takes one of the tenant's places for `holderId` (what the job works on: an alert, a version's submit); undefined
- * when the tenant has `limit` jobs running. Call the result once, to leave. `holderId` must name one job's work and no
- * other job's that may run at the same time: an entry of the same name is taken as this job's own and replaced (a
- * version alone named two submits' reviews, the later one took the earlier one's place while it ran: security
- * review #101).
+ * Takes a place for `holderId` (what the job works on: an alert, a version's submit) in every share of `places` at
+ * once, in one Redis step, or in none: undefined when one of its tenants has `limit` jobs running. Call the result
+ * once, to leave them all. `holderId` must name one job's work and no other job's that may run at the same time: an
+ * entry of the same name is taken as this job's own and replaced (a version alone named two submits' reviews, the
+ * later one took the earlier one's place while it ran: security review #101).
  */
-export async function enterTenantShare(
+export async function enterTenantShares(
   ctx: Pick<AppContext, 'config' | 'redis'>,
-  share: TenantShare,
-  who: { tenantId: string; holderId: string },
+  places: SharePlace[],
+  holderId: string,
 ): Promise<(() => Promise<void>) | undefined> {
   const limiter = new SlidingWindowLimiter(ctx.redis);
-  const key = windowKey(ctx.config.REDIS_PREFIX, `share:${share.name}`, who.tenantId);
-  // A job run again after its worker died (its lock expired) finds its own entry: that place is its own again.
-  if (share.limit > 0) await ctx.redis.zrem(key, who.holderId);
-  const admission = await limiter.hit([{ key, limit: share.limit, windowMs: share.lifetimeMs }], who.holderId);
+  const limits = places
+    .filter((p) => p.share.limit > 0)
+    .map((p) => ({
+      key: windowKey(ctx.config.REDIS_PREFIX, `share:${p.share.name}`, p.tenantId),
+      limit: p.share.limit,
+      windowMs: p.share.lifetimeMs,
+    }));
+  // A job run again after its worker died (its lock expired) finds its own entries: those places are its own again.
+  if (limits.length > 0) {
+    const multi = ctx.redis.multi();
+    for (const { key } of limits) multi.zrem(key, holderId);
+    await multi.exec();
+  }
+  const admission = await limiter.hit(limits, holderId);
   if (!admission.allowed) return undefined;
   let left = false;
   return async () => {
@@ -46,16 +59,16 @@ export async function enterTenantShare(
 }
 
 /**
- * Runs `work` within the tenant's share, or answers `{ deferred: true }` without running it when the share is taken;
+ * Runs `work` within every share of `places`, or answers `{ deferred: true }` without running it when one is taken;
  * the caller (a processor) then moves its job to the delayed set.
  */
-export async function withinTenantShare<T>(
+export async function withinTenantShares<T>(
   ctx: Pick<AppContext, 'config' | 'redis'>,
-  share: TenantShare,
-  who: { tenantId: string; holderId: string },
+  places: SharePlace[],
+  holderId: string,
   work: () => Promise<T>,
 ): Promise<T | { deferred: true }> {
-  const leave = await enterTenantShare(ctx, share, who);
+  const leave = await enterTenantShares(ctx, places, holderId);
   if (!leave) return { deferred: true };
   try {
     return await work();
@@ -63,6 +76,14 @@ export async function withinTenantShare<T>(
     await leave();
   }
 }
+
+/** `withinTenantShares` with one share. */
+export const withinTenantShare = <T>(
+  ctx: Pick<AppContext, 'config' | 'redis'>,
+  share: TenantShare,
+  who: { tenantId: string; holderId: string },
+  work: () => Promise<T>,
+) => withinTenantShares(ctx, [{ share, tenantId: who.tenantId }], who.holderId, work);
 
 export const isDeferred = (result: unknown): result is { deferred: true } =>
   typeof result === 'object' && result !== null && (result as { deferred?: unknown }).deferred === true;

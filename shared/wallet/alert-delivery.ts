@@ -3,7 +3,8 @@
 // due, and the job waits for it in the delayed set, holding no worker slot). Idempotent per channel: a channel that
 // reached a final state is never sent again. One organization's alerts are delivered ALERTS_PER_ORGANIZATION at a
 // time over every worker (its others wait), so its slow or silent webhook holds at most that many of the alerts
-// worker's slots, each for one attempt at a time (review findings, docs/wallet.md).
+// worker's slots, each for one attempt at a time; and the alerts of every organization whose webhook one account set
+// ALERTS_PER_ACCOUNT at a time, so neither do that account's many organizations (review findings, docs/wallet.md).
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
@@ -14,7 +15,7 @@ import {
   walletBalanceAlerts,
 } from '../db/schema/index.js';
 import type { Mailer } from '../mail/mailer.js';
-import { type TenantShare, withinTenantShare } from '../queues/tenant-share.js';
+import { type SharePlace, type TenantShare, withinTenantShares } from '../queues/tenant-share.js';
 import { utcDay } from '../time/utc-day.js';
 import { alertRecipients } from './alert-recipients.js';
 import { type AlertSettings, getAlertSettings, renderAlertMessage } from './alert-settings.js';
@@ -45,6 +46,22 @@ const alertShare = (config: Ctx['config']): TenantShare => ({
 });
 
 /**
+ * The share of the account that set the webhook URL, over all the organizations whose webhook it set: the endpoint is
+ * what makes a delivery slow, and that account chose it (an organization's creator may have left it, and others may
+ * have made the choice since). Without a webhook (or once that account is deleted) the organization's share alone.
+ */
+const accountShare = (config: Ctx['config']): TenantShare => ({
+  name: 'alerts-account',
+  limit: config.ALERTS_PER_ACCOUNT,
+  lifetimeMs: WEBHOOK_TIMEOUT_MS + 60_000,
+});
+
+const sharesOf = (config: Ctx['config'], settings: AlertSettings): SharePlace[] => [
+  { share: alertShare(config), tenantId: settings.organizationId },
+  ...(settings.webhookSetBy ? [{ share: accountShare(config), tenantId: settings.webhookSetBy }] : []),
+];
+
+/**
  * Runs both channels, the webhook for one attempt; an e-mail failure is thrown after the webhook's attempt (so the
  * job is retried with its backoff, for the e-mail and the webhook's next attempt if it has one), except on the job's
  * last attempt, where the e-mail is marked `failed`. `{ deferred: true }`, nothing done, while the organization has
@@ -58,18 +75,19 @@ export async function deliverAlert(
 ): Promise<DeliveryResult | { missing: true } | { deferred: true }> {
   const [alert] = await ctx.db.select().from(walletBalanceAlerts).where(eq(walletBalanceAlerts.id, alertId));
   if (!alert) return { missing: true };
-  return withinTenantShare(ctx, alertShare(ctx.config), { tenantId: alert.organizationId, holderId: alert.id }, () =>
-    deliverChannels(ctx, alert, deps, options),
+  const settings = await getAlertSettings(ctx.db, alert.organizationId);
+  return withinTenantShares(ctx, sharesOf(ctx.config, settings), alert.id, () =>
+    deliverChannels(ctx, alert, settings, deps, options),
   );
 }
 
 async function deliverChannels(
   ctx: Ctx,
   alert: Alert,
+  settings: AlertSettings,
   deps: DeliveryDeps,
   options: { lastAttempt: boolean },
 ): Promise<DeliveryResult> {
-  const settings = await getAlertSettings(ctx.db, alert.organizationId);
   const message = renderAlertMessage(settings.messageTemplate, alert);
   let emailError: unknown;
   const email = await deliverEmail(ctx, alert, settings, message, deps.mailer).catch((err: unknown) => {

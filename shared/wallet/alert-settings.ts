@@ -33,12 +33,15 @@ export async function getAlertSettings(db: DbExecutor, organizationId: string): 
 /**
  * Applies the fields present in `change` (absent fields keep their value; `webhookUrl: null` removes the webhook).
  * A webhook URL must be http(s) and resolve only to public addresses (hosts in OUTBOUND_ALLOWED_HOSTS excepted),
- * checked with the outbound client's own rules: 400 Wallet.InvalidWebhookUrl otherwise, nothing changed.
+ * checked with the outbound client's own rules: 400 Wallet.InvalidWebhookUrl otherwise, nothing changed. The account
+ * `by` that sets a webhook URL is recorded with it: its deliveries count against that account's share of the alerts
+ * worker (alert-delivery.ts), whoever made the organization.
  */
 export async function updateAlertSettings(
   ctx: { db: DbExecutor; outbound: Pick<OutboundClient, 'checkUrl'> },
   organizationId: string,
   change: AlertSettingsChange,
+  by?: string,
 ): Promise<AlertSettings> {
   let webhookUrl = change.webhookUrl;
   if (typeof webhookUrl === 'string') {
@@ -55,7 +58,7 @@ export async function updateAlertSettings(
     .set({
       ...(change.emailAlertEnabled !== undefined && { emailAlertEnabled: change.emailAlertEnabled }),
       ...(change.maxDailyAlerts !== undefined && { maxDailyAlerts: change.maxDailyAlerts }),
-      ...(webhookUrl !== undefined && { webhookUrl }),
+      ...(webhookUrl !== undefined && { webhookUrl, webhookSetBy: webhookUrl === null ? null : (by ?? null) }),
       ...(change.customHeaders !== undefined && { customHeaders: change.customHeaders }),
       ...(change.messageTemplate !== undefined && { messageTemplate: change.messageTemplate }),
       ...(thresholds !== undefined && { thresholds: thresholds.map(Number) }),

@@ -3,14 +3,15 @@
 // whose endpoint never answers held a slot for about 65 s per alert with the defaults; its 5 test alerts an hour took
 // every slot, and another organization's alert waited until one of them had given up (#98: one organization's
 // share). Then four organizations of one account, one share each, still held the 4 slots for all their attempts and
-// pauses (the retries now wait in the delayed set, one attempt per run).
+// pauses (the retries now wait in the delayed set, one attempt per run); and still took every slot for an attempt,
+// their queued alerts first: the account that set their webhooks now has a share of its own (ALERTS_PER_ACCOUNT).
 import { jest } from '@jest/globals';
 import { and, eq, inArray } from 'drizzle-orm';
 import { walletAlertDeliveries, walletBalanceAlerts } from '../../shared/db/schema/index.js';
 import { createHarness, type Harness, startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { type HoldingServer, startHoldingServer } from '../support/held-requests.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
-import { anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import { aMember, anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
 
 jest.setTimeout(120_000);
 
@@ -21,18 +22,23 @@ let h: Harness;
 let hostile: HoldingServer;
 /** The endpoint of the four organizations of one account: holds every request, answering none, until told. */
 let silent: HoldingServer;
+/** The endpoint of the organizations of one account in the account share's test: holds every request, until told. */
+let held: HoldingServer;
 let receiver: LoopbackServer;
 let worker: WorkerProcess | undefined;
 
 beforeAll(async () => {
   hostile = await startHoldingServer((_req, res) => res.writeHead(204).end());
   silent = await startHoldingServer((_req, res) => res.writeHead(204).end());
+  held = await startHoldingServer((_req, res) => res.writeHead(204).end());
   receiver = await startLoopbackServer((_req, res) => res.writeHead(204).end());
   h = await createHarness({
     OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
     ALERT_WEBHOOK_ATTEMPTS: '3',
     ALERT_WEBHOOK_RETRY_MS: '50',
     ALERTS_PER_ORGANIZATION: '1',
+    // The organization's share alone, but in the last test (its worker's own setting).
+    ALERTS_PER_ACCOUNT: '0',
   });
 });
 afterAll(async () => {
@@ -40,21 +46,25 @@ afterAll(async () => {
   await h?.close();
   await hostile?.close();
   await silent?.close();
+  await held?.close();
   await receiver?.close();
 });
 
-async function withWebhook(url: string, admin?: TestOrg['admin']): Promise<TestOrg> {
-  const org = await anOrganization(h, admin);
-  await h.http
+const setWebhook = (org: TestOrg, url: string, by = org.admin) =>
+  h.http
     .put('/api/organization/wallet/alerts')
-    .set(inOrg(org.admin, org.id))
+    .set(inOrg(by, org.id))
     .send({ webhookUrl: url, emailAlertEnabled: false })
     .expect(200);
+
+async function withWebhook(url: string, admin?: TestOrg['admin']): Promise<TestOrg> {
+  const org = await anOrganization(h, admin);
+  await setWebhook(org, url);
   return org;
 }
 
-const testAlert = (org: TestOrg) =>
-  h.http.post('/api/organization/wallet/alerts/test').set(inOrg(org.admin, org.id)).send({}).expect(202);
+const testAlert = (org: TestOrg, by = org.admin) =>
+  h.http.post('/api/organization/wallet/alerts/test').set(inOrg(by, org.id)).send({}).expect(202);
 
 const alertsOf = (org: TestOrg) =>
   h.ctx.db.select().from(walletBalanceAlerts).where(eq(walletBalanceAlerts.organizationId, org.id));
@@ -133,5 +143,55 @@ it("delivers a fifth organization's alert after one attempt of four organization
 
   // Nothing of theirs is lost: once the endpoint answers, each alert is delivered on a later attempt.
   silent.gate.holding = false;
+  for (const attacker of attackers) await delivered(attacker);
+  await worker.stop();
+  worker = undefined;
+});
+
+it("delivers another account's alert at once while one account's organizations' silent webhooks and queued alerts hold its share", async () => {
+  const ACCOUNT_SHARE = 2;
+  // One account, four organizations with silent webhooks (it set them), two alerts queued in each.
+  const first = await withWebhook(`${held.origin}/hook`);
+  const attackers = [first];
+  for (let i = 1; i < SLOTS; i++) attackers.push(await withWebhook(`${held.origin}/hook`, first.admin));
+  for (const attacker of attackers) {
+    await testAlert(attacker);
+    await testAlert(attacker);
+  }
+  // A fifth organization of the same account, handed over: another Admin set its webhook, so it is that account's.
+  const handedOver = await anOrganization(h, first.admin);
+  const newAdmin = await aMember(h, handedOver, 'Admin');
+  await setWebhook(handedOver, `${receiver.origin}/handed-over`, newAdmin);
+  const victim = await withWebhook(`${receiver.origin}/hook`);
+
+  worker = await startProcess(h.env, {
+    extraEnv: { WORKER_QUEUES: 'alerts', ALERTS_PER_ACCOUNT: String(ACCOUNT_SHARE) },
+  });
+  // The account's share of the worker waits on its silent endpoint: an attempt ends only when it times out (10 s).
+  await waitUntil(async () => held.gate.held >= ACCOUNT_SHARE, 30_000);
+  await testAlert(victim);
+  await testAlert(handedOver, newAdmin);
+
+  await delivered(victim);
+  await delivered(handedOver);
+  // Both went out within the first attempt's time-out: no alert of the account has made (recorded) an attempt yet,
+  // and never more of them were running than the account's share, though 4 slots and 8 alerts of 4 organizations.
+  const attackerAlerts = (await Promise.all(attackers.map(alertsOf))).flat();
+  expect(attackerAlerts).toHaveLength(2 * SLOTS);
+  const attempts = await h.ctx.db
+    .select()
+    .from(walletAlertDeliveries)
+    .where(
+      inArray(
+        walletAlertDeliveries.alertId,
+        attackerAlerts.map((a) => a.id),
+      ),
+    );
+  expect(attempts).toEqual([]);
+  expect(held.gate.held).toBe(ACCOUNT_SHARE);
+  expect(receiver.requests.filter((r) => r.url === '/handed-over')).toHaveLength(1);
+
+  // Nothing of theirs is lost: once the endpoint answers, each alert is delivered in turn.
+  held.gate.holding = false;
   for (const attacker of attackers) await delivered(attacker);
 });

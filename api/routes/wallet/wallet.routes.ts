@@ -104,6 +104,7 @@ export const walletArea: Area = {
           { db: ctx.db, outbound: webhookClient(ctx.config) },
           access.organizationId,
           change,
+          access.accountId,
         );
         sendData(res, presentAlertSettings(updated));
       },

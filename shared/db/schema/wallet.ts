@@ -103,6 +103,11 @@ export const walletAlertSettings = pgTable(
     maxDailyAlerts: integer('max_daily_alerts').notNull().default(3),
     lastAlertTime: at('last_alert_time'),
     webhookUrl: text('webhook_url'),
+    /**
+     * The account that chose the webhook URL (null without one, or once that account is deleted): the delivery
+     * counts against that account's share of the alerts worker (ALERTS_PER_ACCOUNT, docs/wallet.md).
+     */
+    webhookSetBy: uuid('webhook_set_by').references(() => accounts.id, { onDelete: 'set null' }),
     customHeaders: jsonb('custom_headers').$type<Record<string, string>>().notNull().default({}),
     messageTemplate: text('message_template').notNull(),
     /** Micro-units, descending. */
