@@ -27,9 +27,10 @@ beforeAll(async () => {
     SMTP_URL: smtp.url,
     MAIL_FROM: 'ockhub alerts <alerts@test.ockhub.local>',
     OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
-    // Off, so concurrent deliveries of one organization's alerts race for the daily cap (test/wallet/alert-fairness
-    // holds the share).
+    // Both shares off, so concurrent deliveries of one organization's alerts race for the daily cap
+    // (test/wallet/alert-fairness holds the shares).
     ALERTS_PER_ORGANIZATION: '0',
+    ALERTS_PER_ACCOUNT: '0',
     ALERT_WEBHOOK_RETRY_MS: '20',
   });
 });
