@@ -252,7 +252,7 @@ describe('an MCP draft’s tools', () => {
     await tools.getByRole('button', { name: 'Remove tool 2' }).click();
     await tools.getByLabel('Tool 1 description').fill('Free berths now');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('Saved.').waitFor();
+    await page.getByText('Saved.', { exact: true }).waitFor();
     expect(await readTools(actors.publisher.session, draft.id)).toEqual([
       { name: 'berths', description: 'Free berths now', inputSchema, annotations: { readOnlyHint: true } },
     ]);
@@ -333,7 +333,7 @@ describe('an MCP draft’s resources, prompts and settings', () => {
     await phone.getByLabel('Setting 1 required').uncheck();
     await checkPage(phone, 'draft-entries-phone');
     await phone.getByRole('button', { name: 'Save changes' }).click();
-    await phone.getByText('Saved.').waitFor();
+    await phone.getByText('Saved.', { exact: true }).waitFor();
     expect(await readVersion(actors.publisher.session, id)).toEqual({
       resources: [{ name: 'soundings', uri: 'charts://soundings', description: 'Depths at chart datum' }],
       prompts: [{ name: 'plan_approach', description: 'Plan an approach to a berth' }],
@@ -368,7 +368,7 @@ describe('an MCP draft’s resources, prompts and settings', () => {
       .waitFor();
     await page.getByLabel('Setting 1 name').fill('PILOT_AREA');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('Saved.').waitFor();
+    await page.getByText('Saved.', { exact: true }).waitFor();
     expect(await readVersion(actors.publisher.session, draft.id)).toEqual({
       resources: [{ name: 'pilots', uri: 'pilots://roster', mimeType: 'application/json' }],
       prompts: [{ name: 'book_pilot', description: 'Book a harbour pilot', arguments: args }],

@@ -130,7 +130,7 @@ describe('the platform pages', () => {
     await row.getByLabel('Publisher').check();
     await row.getByRole('button', { name: `Save roles of ${user.email}` }).click();
     // Said in the row, after the list refetched with the saved roles (the row stays, and so does its message).
-    await row.getByRole('status').getByText('Saved.').waitFor();
+    await row.getByRole('status').getByText('Saved.', { exact: true }).waitFor();
     expect(await row.getByLabel('Publisher').isChecked()).toBe(true);
     expect(await row.getByRole('button', { name: `Save roles of ${user.email}` }).isDisabled()).toBe(true);
     await waitUntil(async () => {

@@ -148,7 +148,7 @@ describe('the account pages', () => {
     await signIn(page, user.email, TEST_PASSWORD);
     await page.getByLabel('Name', { exact: true }).fill('After Rename');
     await page.getByRole('button', { name: 'Save profile' }).click();
-    await page.getByText('Saved.').waitFor();
+    await page.getByText('Saved.', { exact: true }).waitFor();
     await page.locator('.account-menu').getByText('After Rename').waitFor();
 
     await page.getByLabel('Current password').fill('wrong-current-password');

@@ -167,7 +167,7 @@ describe('a publisher and a moderator walk the console', () => {
     expect(await submitButton.isDisabled()).toBe(true);
     await checkPage(pub, 'walk-mcp-unsaved');
     await pub.getByRole('button', { name: 'Save changes' }).click();
-    await pub.getByText('Saved.').waitFor();
+    await pub.getByText('Saved.', { exact: true }).waitFor();
     await pub.getByRole('heading', { name: 'Issue tracker MCP', level: 1 }).waitFor();
     expect(await submitButton.isDisabled()).toBe(false);
     await pub.reload();
@@ -219,7 +219,7 @@ describe('a publisher and a moderator walk the console', () => {
     await checkPage(pub, 'walk-mcp-changes-requested');
     await pub.getByLabel('Setting 1 description').fill('Scopes: issues:rw');
     await pub.getByRole('button', { name: 'Save changes' }).click();
-    await pub.getByText('Saved.').waitFor();
+    await pub.getByText('Saved.', { exact: true }).waitFor();
     await submit();
     await openReview('Issue tracker MCP');
     await decide('Approve');
@@ -355,7 +355,7 @@ describe('a publisher and a moderator walk the console', () => {
     await pub.getByRole('button', { name: 'Save changes' }).waitFor();
     await pub.getByLabel('SOUL.md').fill('You are a patient tutor who never gives the answer away.');
     await pub.getByRole('button', { name: 'Save changes' }).click();
-    await pub.getByText('Saved.').waitFor();
+    await pub.getByText('Saved.', { exact: true }).waitFor();
     await submit();
 
     await mod.getByRole('button', { name: 'Approve', exact: true }).click();

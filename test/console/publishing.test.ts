@@ -179,7 +179,7 @@ describe('publishing', () => {
     await pub.getByLabel('Resource 1 name').fill('cities');
     await pub.getByLabel('Resource 1 URI').fill('weather://cities');
     await pub.getByRole('button', { name: 'Save changes' }).click();
-    await pub.getByText('Saved.').waitFor();
+    await pub.getByText('Saved.', { exact: true }).waitFor();
     await submitForReview(pub);
     await decide('Weather MCP', 'Approve');
     const visitor = await w.newPage();
