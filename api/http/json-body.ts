@@ -115,20 +115,18 @@ export function parseJsonBytes(raw: Buffer): unknown {
   if (text.length === 0) return {};
   const first = firstSignificant.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw invalidJson();
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalidJson();
-  }
-  if (mayEscapeSurrogate(raw) && hasLoneSurrogate(value)) throw loneSurrogateText();
-  return value;
+  return parsedText(raw, text, invalidJson);
 }
 
 /** JSON carried inside another body (a multipart field), held to the same rules; `invalid` when it does not parse. */
 export function parseJsonText(text: string, invalid: () => AppError): unknown {
   const bytes = Buffer.from(text, 'utf8');
   assertJsonShape(bytes);
+  return parsedText(bytes, text, invalid);
+}
+
+/** `text` (the UTF-8 of `bytes`, its shape already checked) parsed: `invalid` when it does not, no lone surrogates. */
+function parsedText(bytes: Buffer, text: string, invalid: () => AppError): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -29,7 +29,7 @@ export type SharePlace = { share: TenantShare; tenantId: string };
  * entry of the same name is taken as this job's own and replaced (a version alone named two submits' reviews, the
  * later one took the earlier one's place while it ran: security review #101).
  */
-export async function enterTenantShares(
+async function enterTenantShares(
   ctx: Pick<AppContext, 'config' | 'redis'>,
   places: SharePlace[],
   holderId: string,
