@@ -91,7 +91,19 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 return 1
 `;
 
+// A key's last use recorded beside its daily counter, never moved back, for the rollover to persist (a gateway call's
+// last use, from the ledger writer). KEYS[1] key counter, KEYS[2] the day's active keys. ARGV: atMs, keyId, ttl.
+const lastUseScript = `
+local current = tonumber(redis.call('HGET', KEYS[1], 'lastUsedAt') or '0')
+if tonumber(ARGV[1]) > current then redis.call('HSET', KEYS[1], 'lastUsedAt', ARGV[1]) end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 1
+`;
+
 type ScriptedRedis = Redis & {
+  ockLastUse(counter: string, active: string, at: string, keyId: string, ttl: string): Promise<number>;
   ockAdmit(key: string, prefix: string, day: string, consume: string, now: string, ttl: string): Promise<string[]>;
   ockAdmitInline(...args: string[]): Promise<string[]>;
   ockFill(key: string, tombstone: string, ...args: string[]): Promise<number>;
@@ -103,6 +115,7 @@ export function credentialCommands(redis: Redis): ScriptedRedis {
     redis.defineCommand('ockAdmit', { numberOfKeys: 1, lua: admitScript });
     redis.defineCommand('ockAdmitInline', { numberOfKeys: 0, lua: admitInlineScript });
     redis.defineCommand('ockFill', { numberOfKeys: 2, lua: fillScript });
+    redis.defineCommand('ockLastUse', { numberOfKeys: 2, lua: lastUseScript });
   }
   return r;
 }
@@ -154,6 +167,21 @@ export class CredentialCache {
       String(account.dailyQuota),
     );
     return parseAdmitReply(reply);
+  }
+
+  /**
+   * Moves each key's last use (epoch ms) up in the day's counters, never down; the listing reads it from there and the
+   * daily rollover persists it to the key's row, so no writer but the rollover locks many key rows at once.
+   */
+  async recordLastUse(lastUse: Map<string, number>, day: string): Promise<void> {
+    if (lastUse.size === 0) return;
+    const commands = credentialCommands(this.redis);
+    const active = this.activeKeysKey(day);
+    await Promise.all(
+      [...lastUse].map(([keyId, at]) =>
+        commands.ockLastUse(this.keyCounterKey(keyId, day), active, String(at), keyId, String(COUNTER_TTL_SECONDS)),
+      ),
+    );
   }
 
   /** Caches both records; false when a recent invalidation forbids it (the caller then counts uncached). */

@@ -34,7 +34,7 @@ export async function usageHistory(ctx: AppContext, accountId: string, days: num
 export async function persistAccountUsage(ctx: AppContext, day: string): Promise<{ accounts: number; keys: number }> {
   const cache = new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX);
   const accountIds = await ctx.redis.smembers(cache.activeAccountsKey(day));
-  // In id order: the ledger writer moves keys' last use in the same order (shared/wallet/ledger-rows.ts).
+  // In id order, so two rollovers at once lock key rows in the same order (the ledger writer locks none).
   const keyIds = (await ctx.redis.smembers(cache.activeKeysKey(day))).sort();
   const accountCounts = accountIds.length
     ? await ctx.redis.mget(accountIds.map((id) => cache.dailyCounterKey(id, day)))

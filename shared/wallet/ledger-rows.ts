@@ -13,14 +13,13 @@ const jsonOf = (rows: object[]) =>
 const fromEpochMs = (column: string) => sql.raw(`timestamptz 'epoch' + r.${column} * interval '1 millisecond'`);
 
 /**
- * Inserts the request logs not yet written (idempotent by id), and moves each of their API keys' last use up to its
- * newest request among them (a gateway call authenticates from an in-process copy of the key, so nothing else records
- * it); returns the ids this call inserted.
+ * Inserts the request logs not yet written (idempotent by id); returns the ids this call inserted. The keys' last use is
+ * not written here: it goes to Redis after the commit (shared/identity/credential-cache.ts, recordLastUse), because
+ * moving many key rows inside this transaction deadlocked against the daily usage rollover under load.
  */
 export async function insertRequestLogs(tx: DbExecutor, entries: LedgerEntry[]): Promise<Set<string>> {
   if (entries.length === 0) return new Set();
   const { rows } = await tx.execute<{ id: string }>(sql`
-    with inserted as (
     insert into request_logs (id, organization_id, project_id, api_key_id, operation, model, status, http_status,
                               input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_micros,
                               latency_ms, error_message, correlation_id, created_at, finished_at)
@@ -34,16 +33,7 @@ export async function insertRequestLogs(tx: DbExecutor, entries: LedgerEntry[]):
              "cacheReadTokens" integer, "cacheWriteTokens" integer, "cost" bigint, "latencyMs" integer,
              "errorMessage" text, "correlationId" text, "startedAt" bigint, "finishedAt" bigint)
     on conflict do nothing
-    returning id, api_key_id, finished_at
-    ), newest as (
-      select api_key_id as id, max(finished_at) as at from inserted where api_key_id is not null group by api_key_id
-    ), locked as (
-      -- In id order, as the daily usage rollover updates keys, so the two never wait on each other in a cycle.
-      select k.id, newest.at from api_keys k join newest on newest.id = k.id order by k.id for no key update of k
-    ), used as (
-      update api_keys k set last_used_at = greatest(k.last_used_at, locked.at) from locked where k.id = locked.id
-    )
-    select id from inserted`);
+    returning id`);
   return new Set(rows.map((r) => r.id));
 }
 

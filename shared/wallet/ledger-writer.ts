@@ -5,8 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { walletBalanceAlerts } from '../db/schema/index.js';
+import { CredentialCache } from '../identity/credential-cache.js';
 import { scanKeys } from '../redis/connection.js';
 import { untaggedPrefix } from '../redis/tagged-keys.js';
+import { utcDay } from '../time/utc-day.js';
 import { alertThresholds, crossedThresholds, enqueueAlerts } from './balance-alerts.js';
 import { consumeDescription, decodeEntry, type LedgerEntry } from './ledger-entry.js';
 import { type ConsumeRecord, insertConsumeRecords, insertRequestLogs } from './ledger-rows.js';
@@ -50,7 +52,9 @@ export async function writeLedger(
   for (;;) {
     const batch = await readStream(ctx.redis, ctx.config.REDIS_PREFIX, organizationId, LEDGER_BATCH_SIZE);
     if (batch.length === 0) return total;
-    const { committed, written, alertIds } = await writeBatch(ctx.db, organizationId, batch);
+    const { committed, written, alertIds, lastUse } = await writeBatch(ctx.db, organizationId, batch);
+    // Before the acknowledgement: a worker killed in between writes the batch again (nothing) and records this again.
+    await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).recordLastUse(lastUse, utcDay(new Date()));
     await ackStep(
       ctx.redis,
       ctx.config.REDIS_PREFIX,
@@ -76,20 +80,28 @@ export async function writeLedger(
   }
 }
 
-type Written = { committed: { balance: bigint; seq: number }; written: number; alertIds: string[] };
+type Written = {
+  committed: { balance: bigint; seq: number };
+  written: number;
+  alertIds: string[];
+  /** Each API key's newest request in the batch (epoch ms). */
+  lastUse: Map<string, number>;
+};
 
 /** One transaction: the batch's request logs, a Consume record per fresh entry that charged, the wallet row. */
 async function writeBatch(db: Ctx['db'], organizationId: string, batch: StreamEntry[]): Promise<Written> {
   // A replayed settlement appends the request again: the first entry of an id is the one that counts.
   const seen = new Set<string>();
   const entries: (LedgerEntry & { charged: bigint })[] = [];
+  const lastUse = new Map<string, number>();
   for (const item of batch) {
     const entry = decodeEntry(item.entry);
     if (seen.has(entry.id)) continue;
     seen.add(entry.id);
     entries.push({ ...entry, charged: item.charged });
+    if (entry.apiKeyId) lastUse.set(entry.apiKeyId, Math.max(lastUse.get(entry.apiKeyId) ?? 0, entry.finishedAt));
   }
-  return db.transaction(async (tx) => {
+  const written = await db.transaction(async (tx) => {
     const thresholds = await alertThresholds(tx, organizationId);
     // The lock orders this batch with recharges, refunds and other batches of the organization.
     const wallet = await lockWallet(tx, organizationId);
@@ -140,6 +152,7 @@ async function writeBatch(db: Ctx['db'], organizationId: string, batch: StreamEn
           ).map((r) => r.id);
     return { committed: { balance, seq }, written: fresh.size, alertIds };
   });
+  return { ...written, lastUse };
 }
 
 /** Writes every organization's waiting entries now, in this process (tests, benchmarks, an operator's drain). */
