@@ -33,8 +33,8 @@ export async function usageHistory(ctx: AppContext, accountId: string, days: num
 /** Persists one day's account and key counters. Writes absolute values, so running it twice changes nothing. */
 export async function persistAccountUsage(ctx: AppContext, day: string): Promise<{ accounts: number; keys: number }> {
   const cache = new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX);
-  const accountIds = await ctx.redis.smembers(cache.activeAccountsKey(day));
-  // In id order, so two rollovers at once lock key rows in the same order (the ledger writer locks none).
+  // In id order, so two rollovers at once lock their rows in the same order (the ledger writer locks no key row).
+  const accountIds = (await ctx.redis.smembers(cache.activeAccountsKey(day))).sort();
   const keyIds = (await ctx.redis.smembers(cache.activeKeysKey(day))).sort();
   const accountCounts = accountIds.length
     ? await ctx.redis.mget(accountIds.map((id) => cache.dailyCounterKey(id, day)))
