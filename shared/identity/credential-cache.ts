@@ -175,13 +175,15 @@ export class CredentialCache {
    */
   async recordLastUse(lastUse: Map<string, number>, day: string): Promise<void> {
     if (lastUse.size === 0) return;
-    const commands = credentialCommands(this.redis);
+    credentialCommands(this.redis);
+    // One write for the batch's keys (the workers' connection does not auto-pipeline).
+    const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & Pick<ScriptedRedis, 'ockLastUse'>;
     const active = this.activeKeysKey(day);
-    await Promise.all(
-      [...lastUse].map(([keyId, at]) =>
-        commands.ockLastUse(this.keyCounterKey(keyId, day), active, String(at), keyId, String(COUNTER_TTL_SECONDS)),
-      ),
-    );
+    for (const [keyId, at] of lastUse) {
+      pipeline.ockLastUse(this.keyCounterKey(keyId, day), active, String(at), keyId, String(COUNTER_TTL_SECONDS));
+    }
+    const failed = ((await pipeline.exec()) ?? []).find(([err]) => err);
+    if (failed) throw failed[0];
   }
 
   /** Caches both records; false when a recent invalidation forbids it (the caller then counts uncached). */
