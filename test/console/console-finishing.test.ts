@@ -13,8 +13,10 @@ import {
   checkPage,
   focused,
   hasFocus,
+  type McpDraftItem,
   mcpDraftVersion,
   openConsoleWorld,
+  openNewMcpDraft,
   PHONE,
   rowsShown,
   SCREENSHOT_DIR,
@@ -171,17 +173,7 @@ describe('finding a member of a large organization', () => {
 
 const draftVersion = (publisherSession: string, id: string) => mcpDraftVersion(w, publisherSession, id);
 
-/** A new publisher on the new MCP server page, with the item's slug, name, summary and description filled in. */
-async function newMcpDraftPage(item: { slug: string; name: string; summary: string; description: string }) {
-  const actors = await createActors(w.h);
-  const page = await w.newPage();
-  await signIn(page, actors.publisher.email, TEST_PASSWORD, '/publisher/new/mcp');
-  await page.getByLabel('Slug').fill(item.slug);
-  await page.getByLabel('Name', { exact: true }).fill(item.name);
-  await page.getByLabel('Summary').fill(item.summary);
-  await page.getByLabel('Description').fill(item.description);
-  return { actors, page };
-}
+const newMcpDraftPage = (item: McpDraftItem) => openNewMcpDraft(w, item);
 
 describe('an MCP draft’s tools', () => {
   const readTools = async (publisherSession: string, id: string) => (await draftVersion(publisherSession, id)).tools;

@@ -13,6 +13,7 @@ import {
   hasFocus,
   mcpDraftVersion,
   openConsoleWorld,
+  openNewMcpDraft,
   PHONE,
   rowsShown,
   SCREENSHOT_DIR,
@@ -36,13 +37,12 @@ const errorsIn = (page: Page, group: string) =>
 
 describe('an MCP draft row’s error', () => {
   it('follows its row when a row before it is removed, and goes with it when it is removed', async () => {
-    const actors = await createActors(w.h);
-    const page = await w.newPage();
-    await signIn(page, actors.publisher.email, TEST_PASSWORD, '/publisher/new/mcp');
-    await page.getByLabel('Slug').fill('buoy-lights');
-    await page.getByLabel('Name', { exact: true }).fill('Buoy lights');
-    await page.getByLabel('Summary').fill('Light characters of every buoy.');
-    await page.getByLabel('Description', { exact: true }).fill('Buoyage from the lighthouse authority.');
+    const { actors, page } = await openNewMcpDraft(w, {
+      slug: 'buoy-lights',
+      name: 'Buoy lights',
+      summary: 'Light characters of every buoy.',
+      description: 'Buoyage from the lighthouse authority.',
+    });
     const resources = page.getByRole('group', { name: 'Resources' });
     await resources.getByRole('button', { name: 'Add a resource' }).click();
     await resources.getByLabel('Resource 1 name').fill('lights');

@@ -10,6 +10,7 @@ import { runSeed } from '../../scripts/seed/seed-steps.js';
 import { CHROMIUM_PATH } from '../../scripts/services.js';
 import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
 import { inheritedEnv } from '../../shared/config/index.js';
+import { createActors } from '../support/catalog-factory.js';
 import { SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
 import {
   createHarness,
@@ -19,7 +20,7 @@ import {
   startProcess,
   type WorkerProcess,
 } from '../support/harness.js';
-import { bearer } from '../support/identity.js';
+import { bearer, TEST_PASSWORD } from '../support/identity.js';
 import { listeningServer } from '../support/loopback-ports.js';
 
 export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'console');
@@ -258,4 +259,18 @@ export async function mcpDraftVersion(w: ConsoleWorld, publisherSession: string,
   const res = await w.h.http.get(`/api/v1/publisher/mcp/${id}`).set(bearer(publisherSession));
   expect(res.status).toBe(200);
   return (res.body.versions as ({ version: string } & McpEntries)[]).find((v) => v.version === '1.0.0') as McpEntries;
+}
+
+export type McpDraftItem = { slug: string; name: string; summary: string; description: string };
+
+/** A new publisher on the new MCP server page, with the item's slug, name, summary and description filled in. */
+export async function openNewMcpDraft(w: ConsoleWorld, item: McpDraftItem) {
+  const actors = await createActors(w.h);
+  const page = await w.newPage();
+  await signIn(page, actors.publisher.email, TEST_PASSWORD, '/publisher/new/mcp');
+  await page.getByLabel('Slug').fill(item.slug);
+  await page.getByLabel('Name', { exact: true }).fill(item.name);
+  await page.getByLabel('Summary').fill(item.summary);
+  await page.getByLabel('Description', { exact: true }).fill(item.description);
+  return { actors, page };
 }

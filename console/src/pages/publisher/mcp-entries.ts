@@ -44,7 +44,7 @@ const description: EntryInput = { key: 'description', label: 'description' };
 export const settingTypes = ['string', 'number', 'boolean', 'secret'] as const;
 
 const booleanDefaults = ['', 'true', 'false'];
-const numberText = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+const numberText = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i;
 
 /**
  * A setting's default as its type has it: `true`/`false` for a boolean, a number for a number written as one, else
