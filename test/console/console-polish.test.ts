@@ -19,6 +19,8 @@ import {
   SCREENSHOT_DIR,
   seriousViolations,
   signIn,
+  wasShown,
+  watchFor,
 } from './console-world.js';
 
 let w: ConsoleWorld;
@@ -38,23 +40,6 @@ async function describeSelect(page: Page, form: string) {
     description,
   };
 }
-
-/** From now on, notes whether `text` is ever in the page, however briefly (read with `wasShown`). */
-async function watchFor(page: Page, text: string): Promise<void> {
-  await page.evaluate((watched) => {
-    const g = globalThis as unknown as {
-      textWasShown: boolean;
-      document: { body: { textContent: string | null } };
-      MutationObserver: new (f: () => void) => { observe(n: unknown, o: unknown): void };
-    };
-    g.textWasShown = false;
-    new g.MutationObserver(() => {
-      if (g.document.body.textContent?.includes(watched)) g.textWasShown = true;
-    }).observe(g.document.body, { childList: true, subtree: true, characterData: true });
-  }, text);
-}
-
-const wasShown = (page: Page) => page.evaluate(() => (globalThis as unknown as { textWasShown: boolean }).textWasShown);
 
 describe('the invite forms’ role', () => {
   it('is one field in both forms: the same labels, the same description of each role, Member first', async () => {

@@ -10,6 +10,7 @@ import { runSeed } from '../../scripts/seed/seed-steps.js';
 import { CHROMIUM_PATH } from '../../scripts/services.js';
 import { type SimulatedProvider, startSimulatedProvider } from '../../scripts/simulated-provider/server.js';
 import { inheritedEnv } from '../../shared/config/index.js';
+import { createActors } from '../support/catalog-factory.js';
 import { SIMULATOR_KEY, simulatorUpstreams } from '../support/gateway.js';
 import {
   createHarness,
@@ -19,6 +20,7 @@ import {
   startProcess,
   type WorkerProcess,
 } from '../support/harness.js';
+import { bearer, TEST_PASSWORD } from '../support/identity.js';
 import { listeningServer } from '../support/loopback-ports.js';
 
 export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'console');
@@ -217,4 +219,58 @@ async function expectFitsPhone(page: Page, name: string): Promise<void> {
     sticksOut: [],
     serious: [],
   });
+}
+
+type Watcher = {
+  textWasShown: boolean;
+  document: { documentElement: { textContent: string | null } | null };
+  MutationObserver: new (f: () => void) => { observe(n: unknown, o: unknown): void };
+};
+
+/** The observer of `watchFor`, as a function the page runs: notes whether `watched` is ever in the document. */
+const watchText = (watched: string) => {
+  const g = globalThis as unknown as Watcher;
+  g.textWasShown = false;
+  new g.MutationObserver(() => {
+    if (g.document.documentElement?.textContent?.includes(watched)) g.textWasShown = true;
+  }).observe(g.document, { childList: true, subtree: true, characterData: true });
+};
+
+/** From now on, notes whether `text` is ever in the page, however briefly (read with `wasShown`). */
+export async function watchFor(page: Page, text: string): Promise<void> {
+  await page.evaluate(watchText, text);
+}
+
+/** As `watchFor`, from the start of every page the tab loads next (before the console's first paint). */
+export async function watchForFromStart(page: Page, text: string): Promise<void> {
+  await page.addInitScript(watchText, text);
+}
+
+export const wasShown = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { textWasShown: boolean }).textWasShown);
+
+export type McpEntries = Record<
+  'tools' | 'resources' | 'prompts' | 'configFields',
+  Record<string, unknown>[] | undefined
+>;
+
+/** An MCP draft's version 1.0.0 as the API answers its publisher. */
+export async function mcpDraftVersion(w: ConsoleWorld, publisherSession: string, id: string): Promise<McpEntries> {
+  const res = await w.h.http.get(`/api/v1/publisher/mcp/${id}`).set(bearer(publisherSession));
+  expect(res.status).toBe(200);
+  return (res.body.versions as ({ version: string } & McpEntries)[]).find((v) => v.version === '1.0.0') as McpEntries;
+}
+
+export type McpDraftItem = { slug: string; name: string; summary: string; description: string };
+
+/** A new publisher on the new MCP server page, with the item's slug, name, summary and description filled in. */
+export async function openNewMcpDraft(w: ConsoleWorld, item: McpDraftItem) {
+  const actors = await createActors(w.h);
+  const page = await w.newPage();
+  await signIn(page, actors.publisher.email, TEST_PASSWORD, '/publisher/new/mcp');
+  await page.getByLabel('Slug').fill(item.slug);
+  await page.getByLabel('Name', { exact: true }).fill(item.name);
+  await page.getByLabel('Summary').fill(item.summary);
+  await page.getByLabel('Description', { exact: true }).fill(item.description);
+  return { actors, page };
 }

@@ -1,6 +1,6 @@
 // The phone header's Menu (docs/console.md, "On a phone"): a disclosure button and the box it opens. Opening it puts
-// the keyboard's focus on its first control; Escape, choosing a link in it and a tap outside it close it, and going
-// to another page does too (Back included).
+// the keyboard's focus on its first control; Escape, choosing a link in it, a tap outside it and the focus leaving it
+// (Tab past its last control) close it, and going to another page does too (Back included).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 
@@ -38,13 +38,22 @@ export function usePhoneMenu() {
     const onClick = (e: MouseEvent) => {
       if ((e.target as Element).closest('a[href]')) close(true);
     };
+    // Tab past its last control (or Shift+Tab from its first to anything but Menu) closes it and leaves the focus
+    // where Tab put it: a disclosure, not a modal dialog, so the focus is not held inside. A focus going nowhere (the
+    // window left, a tap on its text) is not a leaving.
+    const onFocusOut = (e: FocusEvent) => {
+      const next = e.relatedTarget as Node | null;
+      if (next && !box.contains(next) && !button.contains(next)) close(false);
+    };
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onPointer);
     box.addEventListener('click', onClick);
+    box.addEventListener('focusout', onFocusOut);
     return () => {
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('pointerdown', onPointer);
       box.removeEventListener('click', onClick);
+      box.removeEventListener('focusout', onFocusOut);
     };
   }, [open, close]);
 

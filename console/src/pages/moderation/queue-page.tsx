@@ -1,5 +1,5 @@
 // The review queue: items waiting for a moderator, oldest first, filtered by type.
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, type CatalogPage } from '../../api/http.js';
 import { formatTime } from '../../format.js';
@@ -18,6 +18,8 @@ export function QueuePage() {
   const queue = useQuery({
     queryKey: ['queue', type, page],
     queryFn: () => api<CatalogPage<WorkflowEntry>>('/api/v1/moderation/queue', { query: { type, page, pageSize: 20 } }),
+    // Another page or type keeps the rows shown (dimmed) until its own arrive, as every paged list does.
+    placeholderData: keepPreviousData,
   });
   return (
     <Page title="Moderation">
@@ -39,6 +41,8 @@ export function QueuePage() {
         label="Review queue"
         columns={['Item', 'Type', 'Publisher', 'Version', 'Submitted', 'Note']}
         rows={queue.data?.items}
+        total={queue.data?.total}
+        busy={queue.isPlaceholderData}
         empty="Nothing is waiting for review."
       >
         {(item) => (

@@ -1,5 +1,5 @@
 // Reports about items: open ones first, each with its item and reason, and resolving one with a note.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, type CatalogPage } from '../../api/http.js';
@@ -57,6 +57,8 @@ export function ReportsPage() {
   const reports = useQuery({
     queryKey: ['reports', status, page],
     queryFn: () => api<CatalogPage<Report>>('/api/v1/moderation/reports', { query: { status, page, pageSize: 20 } }),
+    // Another page or status keeps the rows shown (dimmed) until its own arrive, as every paged list does.
+    placeholderData: keepPreviousData,
   });
   return (
     <Page title="Reports">
@@ -75,6 +77,7 @@ export function ReportsPage() {
         columns={['Item', 'Reason', 'Reported', 'Status', status === 'open' ? 'Resolve' : 'Resolution']}
         rows={reports.data?.items}
         total={reports.data?.total}
+        busy={reports.isPlaceholderData}
         empty={`No ${status} reports.`}
       >
         {(r) => (

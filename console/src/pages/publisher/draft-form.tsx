@@ -129,7 +129,7 @@ function McpFields(props: Props) {
           key={kind.list}
           kind={kind}
           rows={props.state[kind.list]}
-          error={props.errors[kind.list]}
+          errors={props.errors}
           onChange={(rows) => props.onChange({ [kind.list]: rows })}
         />
       ))}

@@ -14,7 +14,14 @@ import { type ItemType, isItemType } from '../hub/hub-api.js';
 import { VersionContents } from '../hub/type-fields.js';
 import { BundleUpload } from './bundle-upload.js';
 import { MetadataFields, VersionFields } from './draft-form.js';
-import { type DraftState, type FieldErrors, patchBody, stateFromDraft, versionBody } from './draft-state.js';
+import {
+  apiErrorsOf,
+  type DraftState,
+  type FieldErrors,
+  patchBody,
+  stateFromDraft,
+  versionBody,
+} from './draft-state.js';
 import { ItemStatus } from './item-status.js';
 import { type DraftDetail, type DraftVersion, type Mutation, pendingVersionOf } from './publisher-api.js';
 import { ReviewHistory, ReviewState } from './review-state.js';
@@ -52,8 +59,9 @@ function EditForm(props: {
   const [state, setState] = useState<DraftState>(() => stateFromDraft(detail, pending));
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useMutation({
-    mutationFn: (body: unknown) =>
+    mutationFn: ({ body }: { body: unknown; state: DraftState }) =>
       api<Mutation>(`/api/v1/publisher/${type}/${detail.id}/draft`, { method: 'PUT', body }),
+    onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state)),
     onSuccess: () => {
       onUnsaved(false);
       onSaved();
@@ -63,7 +71,7 @@ function EditForm(props: {
     e.preventDefault();
     const checked = patchBody(type, state);
     setErrors(checked.errors);
-    if (Object.keys(checked.errors).length === 0) save.mutate(checked.body);
+    if (Object.keys(checked.errors).length === 0) save.mutate({ body: checked.body, state });
   };
   const change = (c: Partial<DraftState>) => {
     setState((s) => ({ ...s, ...c }));
@@ -100,14 +108,16 @@ function NewVersionForm({ type, detail, onAdded }: { type: ItemType; detail: Dra
   }));
   const [errors, setErrors] = useState<FieldErrors>({});
   const add = useMutation({
-    mutationFn: (body: unknown) => api<Mutation>(`/api/v1/publisher/${type}/${id}/versions`, { method: 'POST', body }),
+    mutationFn: ({ body }: { body: unknown; state: DraftState }) =>
+      api<Mutation>(`/api/v1/publisher/${type}/${id}/versions`, { method: 'POST', body }),
+    onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state)),
     onSuccess: onAdded,
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const checked = versionBody(type, state);
     setErrors(checked.errors);
-    if (Object.keys(checked.errors).length === 0) add.mutate(checked.body);
+    if (Object.keys(checked.errors).length === 0) add.mutate({ body: checked.body, state });
   };
   return (
     <form className="stack panel" onSubmit={submit} aria-label="Add a version" noValidate>

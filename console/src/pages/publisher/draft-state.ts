@@ -3,8 +3,12 @@
 import type { z } from 'zod';
 import { draftBody, draftPatchBody } from '../../../../shared/catalog/draft-input.js';
 import { versionInputSchema } from '../../../../shared/catalog/version-payloads.js';
+// The API's words for a missing, empty, too short or too long field ("Must not be empty."), so the page says what
+// the API would.
+import '../../../../shared/validation/zod-messages.js';
+import { ApiError } from '../../api/http.js';
 import type { ItemType } from '../hub/hub-api.js';
-import { type Entry, entriesOf, entryBody, entryKinds } from './mcp-entries.js';
+import { type Entry, entriesOf, entryBody, entryKinds, holdsRow, rowErrorOf } from './mcp-entries.js';
 import type { DraftDetail, DraftVersion } from './publisher-api.js';
 
 export type Connection = { transport: string; command: string; args: string; url: string };
@@ -149,23 +153,59 @@ function metadata(s: DraftState) {
 }
 
 /** The field a zod issue belongs to: `version.connections.0.url` → `connections`, `version.version` → `version`. */
-function fieldOf(path: PropertyKey[]): string {
+function fieldOf(path: readonly PropertyKey[]): string {
   const [first, second] = path.map(String);
   if (first === 'version' && second) return second;
   return first ?? 'form';
 }
 
-function check<S extends z.ZodType>(schema: S, body: unknown) {
+type Issue = { path: readonly PropertyKey[]; message: string };
+
+/**
+ * The form's errors from the schema's issues or the API's (paths as the body had them, for the rows of `s`, the
+ * state the body was made of): an issue in a row of an MCP list is kept under that row's id (mcp-entries.ts), so it
+ * follows the row; any other under its field, the first issue of each.
+ */
+export function errorsOf(issues: readonly Issue[], s: DraftState): FieldErrors {
   const errors: FieldErrors = {};
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      const field = fieldOf(issue.path);
-      const rest = issue.path.slice(field === 'form' ? 0 : issue.path[0] === 'version' ? 2 : 1).join('.');
-      errors[field] ??= `${rest ? `${rest}: ` : ''}${issue.message}`;
-    }
+  for (const issue of issues) {
+    const field = fieldOf(issue.path);
+    const rest = issue.path.slice(field === 'form' ? 0 : issue.path[0] === 'version' ? 2 : 1);
+    const kind = entryKinds.find((k) => k.list === field);
+    const row = kind ? rowErrorOf(kind, s[kind.list], rest) : undefined;
+    if (row) errors[row.key] ??= issue.message;
+    else errors[field] ??= `${rest.length ? `${rest.join('.')}: ` : ''}${issue.message}`;
   }
-  return { body, errors };
+  return errors;
+}
+
+/** The field errors of the API's 4xx answer ("version.prompts.0.arguments.1.name"), placed as the form's own. */
+export function apiErrorsOf(error: unknown, s: DraftState): FieldErrors {
+  if (!(error instanceof ApiError)) return {};
+  const issues = error.fieldErrors.map((f) => ({
+    path: f.path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+    message: f.message,
+  }));
+  return errorsOf(issues, s);
+}
+
+/** The errors still shown: a row's go when the row is removed. */
+export function liveErrors(errors: FieldErrors, s: DraftState): FieldErrors {
+  return Object.fromEntries(
+    Object.entries(errors).filter(([key]) => {
+      const [list, id] = key.split('#');
+      const kind = entryKinds.find((k) => k.list === list);
+      return !kind || id === undefined || holdsRow(s[kind.list], id);
+    }),
+  );
+}
+
+/** The field names of the errors shown: "name, resources". */
+export const errorFields = (errors: FieldErrors) => [...new Set(Object.keys(errors).map((key) => key.split('#')[0]))];
+
+function check<S extends z.ZodType>(schema: S, body: unknown, s: DraftState) {
+  const result = schema.safeParse(body);
+  return { body, errors: result.success ? {} : errorsOf(result.error.issues, s) };
 }
 
 export function createBody(type: ItemType, s: DraftState) {
@@ -175,14 +215,14 @@ export function createBody(type: ItemType, s: DraftState) {
     ...metadata(s),
     version: versionFields(type, s),
   };
-  return check(draftBody(type), body);
+  return check(draftBody(type), body, s);
 }
 
 export function patchBody(type: ItemType, s: DraftState) {
   const body = { ...metadata(s), version: versionFields(type, s) };
-  return check(draftPatchBody(type), body);
+  return check(draftPatchBody(type), body, s);
 }
 
 export function versionBody(type: ItemType, s: DraftState) {
-  return check(versionInputSchema(type), versionFields(type, s));
+  return check(versionInputSchema(type), versionFields(type, s), s);
 }

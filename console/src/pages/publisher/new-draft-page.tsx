@@ -8,7 +8,15 @@ import { Page } from '../../ui/page.js';
 import { FormError } from '../../ui/status.js';
 import { type ItemType, isItemType, typeLabels } from '../hub/hub-api.js';
 import { MetadataFields, VersionFields } from './draft-form.js';
-import { createBody, type DraftState, emptyDraft, type FieldErrors } from './draft-state.js';
+import {
+  apiErrorsOf,
+  createBody,
+  type DraftState,
+  emptyDraft,
+  errorFields,
+  type FieldErrors,
+  liveErrors,
+} from './draft-state.js';
 import { type Mutation, usePublishers } from './publisher-api.js';
 
 export function NewDraftPage() {
@@ -24,7 +32,10 @@ function NewDraft({ type }: { type: ItemType }) {
   const [state, setState] = useState<DraftState>(emptyDraft);
   const [errors, setErrors] = useState<FieldErrors>({});
   const create = useMutation({
-    mutationFn: (body: unknown) => api<Mutation>(`/api/v1/publisher/${type}/drafts`, { method: 'POST', body }),
+    mutationFn: ({ body }: { body: unknown; state: DraftState }) =>
+      api<Mutation>(`/api/v1/publisher/${type}/drafts`, { method: 'POST', body }),
+    // The API's field errors go where the page's own would, against the rows the body was made of.
+    onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state)),
     onSuccess: (created) => {
       void client.invalidateQueries({ queryKey: ['mine', type] });
       navigate(`/publisher/${type}/${created.id}`);
@@ -37,7 +48,7 @@ function NewDraft({ type }: { type: ItemType }) {
     e.preventDefault();
     const checked = createBody(type, { ...state, publisherSlug });
     setErrors(checked.errors);
-    if (Object.keys(checked.errors).length === 0) create.mutate(checked.body);
+    if (Object.keys(checked.errors).length === 0) create.mutate({ body: checked.body, state });
   };
   if (publishers.data && namespaces.length === 0) {
     return (
@@ -49,6 +60,7 @@ function NewDraft({ type }: { type: ItemType }) {
     );
   }
   const props = { type, state, errors, onChange: change };
+  const needed = errorFields(liveErrors(errors, state));
   return (
     <Page title={`New ${typeLabels[type].replace(/s$/, '')}`}>
       <form className="stack" onSubmit={submit} aria-label="New draft" noValidate>
@@ -74,9 +86,9 @@ function NewDraft({ type }: { type: ItemType }) {
           }
         />
         <VersionFields {...props} />
-        {Object.keys(errors).length > 0 ? (
+        {needed.length > 0 ? (
           <div className="error" role="alert">
-            Some fields need a change: {Object.keys(errors).join(', ')}.
+            Some fields need a change: {needed.join(', ')}.
           </div>
         ) : null}
         <FormError error={create.error} />
