@@ -115,6 +115,28 @@ export function cpuMs(pid: number | undefined): number | undefined {
   }
 }
 
+/** Resident memory of a process in MiB, now and at its peak (Linux's VmRSS and VmHWM; undefined where /proc is missing). */
+export function residentMb(pid: number | undefined): { now: number; peak: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Node flags for the servers a benchmark measures, from an environment variable (space-separated, e.g.
+ * `BENCH_NODE_FLAGS="--max-semi-space-size=32"`): the API and, so that the ratio stays fair, its baselines (bare
+ * route, bare relay, floor) get the same ones. `BENCH_NODE_FLAGS_B` makes telemetry.ts also run a second API and bare
+ * route with other flags in alternating rounds; gateway-ab.ts reads `BENCH_NODE_FLAGS_A` and `_B`.
+ */
+export function benchNodeFlags(variable: string): string[] {
+  return (process.env[variable] ?? '').split(/\s+/).filter(Boolean);
+}
+
 export type Service = { url: string; child: ChildProcess; stop(): Promise<void> };
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -138,7 +160,7 @@ process.once('exit', () => {
 /**
  * Runs a script of the repository as its own process (as `npm start` would), and resolves once it is ready: when it
  * prints `listening <url>` (the bench helpers), prints a line matching `ready`, or, with `listens`, once the free
- * port it was given in PORT accepts connections. Extra Node flags (e.g. --cpu-prof) come from BENCH_NODE_FLAGS_<NAME>.
+ * port it was given in PORT accepts connections. `nodeFlags` go before the script (e.g. --cpu-prof, or benchNodeFlags()).
  * `cwd` runs the script of another checkout of the repository (gateway-ab.ts compares two). `built` runs the script's
  * compiled file under dist/ with plain Node, as production does (`node dist/api/server.js`), not under tsx.
  */

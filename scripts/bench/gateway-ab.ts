@@ -4,17 +4,22 @@
 // both alike. Prints each side's p50 and CPU per request (whole process, from Linux's scheduler statistics) and the
 // median over rounds of B's CPU per request over A's.
 // Usage: npx tsx scripts/bench/gateway-ab.ts <checkout A> <checkout B> [rounds] [requests per round] [concurrency]
+// Node flags instead of code: `BENCH_NODE_FLAGS_A` and `BENCH_NODE_FLAGS_B` (space-separated) start each side's API
+// with them (give the same checkout twice); when either is set, a bare relay (bare-relay.ts) per side runs with the
+// same flags in the same rounds, so the flags' effect on the baseline shows too.
 // A tool that needs two checkouts, not a benchmark: it exports its function, so `npm run bench` leaves it out.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Agent, request } from 'undici';
 import {
+  benchNodeFlags,
   closedLoop,
   cpuMs,
   fundedProjectKey,
   median,
   openBenchContext,
   percentile,
+  residentMb,
   spawnService,
 } from './bench-context.js';
 
@@ -31,11 +36,16 @@ export async function compareGateways(
   const { ctx } = bench;
   const { token } = await fundedProjectKey(ctx);
   const env = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench', LOG_LEVEL: 'info' };
+  const flags = { A: benchNodeFlags('BENCH_NODE_FLAGS_A'), B: benchNodeFlags('BENCH_NODE_FLAGS_B') };
   const sides = {
-    A: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutA }),
-    B: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutB }),
+    A: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutA, nodeFlags: flags.A }),
+    B: await spawnService('api/server.ts', env, { listens: true, cwd: checkoutB, nodeFlags: flags.B }),
   };
   type Side = keyof typeof sides;
+  const withRelays = process.env.BENCH_NODE_FLAGS_A !== undefined || process.env.BENCH_NODE_FLAGS_B !== undefined;
+  const relayOf = (side: Side) =>
+    spawnService('scripts/bench/bare-relay.ts', { UPSTREAM_URL: upstream.url }, { nodeFlags: flags[side] });
+  const relays = withRelays ? { A: await relayOf('A'), B: await relayOf('B') } : undefined;
   const ledgerWorker = await spawnService('workers/main.ts', { ...env, WORKER_QUEUES: 'ledger' }, { ready: /ready/ });
 
   const body = JSON.stringify({
@@ -44,9 +54,9 @@ export async function compareGateways(
     messages: [{ role: 'user', content: 'ping' }],
   });
 
-  async function once(agent: Agent, side: Side): Promise<number> {
+  async function once(agent: Agent, side: Side, relay = false): Promise<number> {
     const started = performance.now();
-    const res = await request(`${sides[side].url}/v1/messages`, {
+    const res = await request(`${(relay ? relays?.[side] : sides[side])?.url}/v1/messages`, {
       method: 'POST',
       dispatcher: agent,
       headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' },
@@ -57,12 +67,18 @@ export async function compareGateways(
     return performance.now() - started;
   }
 
-  const run = (side: Side, count: number) => closedLoop(concurrency, count, (agent) => once(agent, side));
+  const run = (side: Side, count: number, relay = false) =>
+    closedLoop(concurrency, count, (agent) => once(agent, side, relay));
 
   try {
-    for (const side of ['A', 'B'] as const) await run(side, 200); // warm-up
+    for (const side of ['A', 'B'] as const) {
+      await run(side, 200); // warm-up
+      if (relays) await run(side, 200, true);
+    }
     const times: Record<Side, number[]> = { A: [], B: [] };
     const cpu: Record<Side, number> = { A: 0, B: 0 };
+    const relayTimes: Record<Side, number[]> = { A: [], B: [] };
+    const relayCpu: Record<Side, number> = { A: 0, B: 0 };
     const ratios: number[] = [];
     for (let r = 0; r < rounds; r++) {
       const used: Record<Side, number> = { A: 0, B: 0 };
@@ -71,14 +87,32 @@ export async function compareGateways(
         times[side].push(...(await run(side, perRound)));
         used[side] = (cpuMs(sides[side].child.pid) ?? 0) - before;
         cpu[side] += used[side];
+        const relay = relays?.[side];
+        if (relay) {
+          const relayBefore = cpuMs(relay.child.pid) ?? 0;
+          relayTimes[side].push(...(await run(side, perRound, true)));
+          relayCpu[side] += (cpuMs(relay.child.pid) ?? 0) - relayBefore;
+        }
       }
       ratios.push(used.B / used.A);
     }
     const perRequest = (side: Side) => (cpu[side] * 1000) / (rounds * perRound);
     console.log(`A ${checkoutA}\nB ${checkoutB}\n${rounds} rounds of ${perRound} JSON requests at ${concurrency}`);
     for (const side of ['A', 'B'] as const) {
+      const mb = residentMb(sides[side].child.pid);
       console.log(
-        `${side}: p50 ${percentile(times[side], 50).toFixed(2)} ms, p99 ${percentile(times[side], 99).toFixed(2)} ms, CPU per request ${perRequest(side).toFixed(0)} µs`,
+        `${side}: p50 ${percentile(times[side], 50).toFixed(2)} ms, p99 ${percentile(times[side], 99).toFixed(2)} ms, CPU per request ${perRequest(side).toFixed(0)} µs${flags[side].length ? `, node flags ${flags[side].join(' ')}` : ''}${mb ? `, RSS ${mb.now.toFixed(0)} MiB (peak ${mb.peak.toFixed(0)})` : ''}`,
+      );
+      if (relays) {
+        const relayPerRequest = (relayCpu[side] * 1000) / (rounds * perRound);
+        console.log(
+          `   its bare relay: p50 ${percentile(relayTimes[side], 50).toFixed(2)} ms, CPU per request ${relayPerRequest.toFixed(0)} µs; gateway over relay: p50 ${(percentile(times[side], 50) / percentile(relayTimes[side], 50)).toFixed(2)}x, CPU ${(cpu[side] / relayCpu[side]).toFixed(2)}x`,
+        );
+      }
+    }
+    if (relays) {
+      console.log(
+        `B/A relay CPU per request: ${(relayCpu.B / relayCpu.A).toFixed(3)}, relay p50 ${(percentile(relayTimes.B, 50) / percentile(relayTimes.A, 50)).toFixed(3)}`,
       );
     }
     const sorted = [...ratios].sort((a, b) => a - b);
@@ -88,6 +122,8 @@ export async function compareGateways(
   } finally {
     await sides.A.stop();
     await sides.B.stop();
+    await relays?.A.stop();
+    await relays?.B.stop();
     await ledgerWorker.stop();
     await upstream.stop();
     await bench.close();

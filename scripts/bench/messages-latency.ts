@@ -5,9 +5,11 @@
 // Reports the gateway's added p50 over direct at concurrency 1 (target ≤ 0.5 ms), its p50 over the bare relay's at
 // 16 (target ≤ 1.5×), and PostgreSQL transactions per 1,000 gateway requests at 16 (target ≤ 20).
 // Usage: npx tsx scripts/bench/messages-latency.ts [requests per round] [rounds]
+// BENCH_NODE_FLAGS: Node flags for the gateway and, so that the ratios stay fair, the relay and the floor alike.
 import { type Agent, request } from 'undici';
 import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
 import {
+  benchNodeFlags,
   builtServices,
   closedLoop,
   cpuMs,
@@ -22,14 +24,16 @@ const perRound = Number(process.argv[2] ?? 300);
 const rounds = Number(process.argv[3] ?? 3);
 const logLevel = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 
+const flags = benchNodeFlags('BENCH_NODE_FLAGS');
 const upstream = await spawnService('scripts/bench/instant-upstream.ts', {});
-const relay = await spawnService('scripts/bench/bare-relay.ts', { UPSTREAM_URL: upstream.url });
+const relay = await spawnService('scripts/bench/bare-relay.ts', { UPSTREAM_URL: upstream.url }, { nodeFlags: flags });
 const bench = await openBenchContext('messages', {});
 const { ctx } = bench;
-const floor = await spawnService('scripts/bench/redis-step-relay.ts', {
-  UPSTREAM_URL: upstream.url,
-  REDIS_URL: ctx.config.REDIS_URL,
-});
+const floor = await spawnService(
+  'scripts/bench/redis-step-relay.ts',
+  { UPSTREAM_URL: upstream.url, REDIS_URL: ctx.config.REDIS_URL },
+  { nodeFlags: flags },
+);
 const { token, organizationId } = await fundedProjectKey(ctx);
 const serviceEnv = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench' };
 // BENCH_CPU_PROF=<dir>: the gateway process writes a CPU profile there when it stops (see profile-summary.ts).
@@ -39,7 +43,7 @@ const profileDir = process.env.BENCH_CPU_PROF;
 const gateway = await spawnService(
   'api/server.ts',
   { ...serviceEnv, LOG_LEVEL: logLevel },
-  { listens: true, built, ...(profileDir ? { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {}) },
+  { listens: true, built, nodeFlags: [...flags, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])] },
 );
 const ledgerWorker = await spawnService(
   'workers/main.ts',
@@ -102,7 +106,7 @@ const fmt = (n: number) => n.toFixed(2).padStart(7);
 
 try {
   console.log(
-    `/v1/messages, an instant upstream: direct, bare relay, gateway (LOG_LEVEL ${logLevel}, ${built ? 'compiled, plain Node' : 'under tsx'}); ${rounds} rounds of ${perRound} requests per side`,
+    `/v1/messages, an instant upstream: direct, bare relay, gateway (LOG_LEVEL ${logLevel}, ${built ? 'compiled, plain Node' : 'under tsx'}${flags.length ? `, node flags ${flags.join(' ')}` : ''}); ${rounds} rounds of ${perRound} requests per side`,
   );
   console.log('mode          conc   direct p50/p99     relay p50/p99    gateway p50/p99    added p50  gateway/relay');
   // BENCH_MODES (json,stream) and BENCH_CONCURRENCY (1,16) narrow the run, e.g. for a profile of one case.

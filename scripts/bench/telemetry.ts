@@ -4,6 +4,8 @@
 // rounds; events/s accepted in the batch form (`{events:[…]}`, 100 per request); then events/s aggregated by the
 // telemetry workers until the counters are exact. Targets (issue 16): single events ≥ 0.8× the bare route, batches
 // ≥ 10,000 events/s. Usage: npx tsx scripts/bench/telemetry.ts [events per round] [rounds] [batch events] [workers]
+// BENCH_NODE_FLAGS: Node flags for the API and its baselines alike; BENCH_NODE_FLAGS_B: a second API and bare route
+// with these flags take turns with the first ones (the order swapped every round), and B's figures are printed over A's.
 import { spawn } from 'node:child_process';
 import { eq } from 'drizzle-orm';
 import { Agent, request } from 'undici';
@@ -12,7 +14,7 @@ import { inheritedEnv } from '../../shared/config/index.js';
 import { catalogItems } from '../../shared/db/schema/index.js';
 import { bootstrapAdmin } from '../../shared/identity/admin-bootstrap.js';
 import { publishBenchAgent } from './bench-catalog.js';
-import { builtServices, cpuMs, openBenchContext, spawnService } from './bench-context.js';
+import { benchNodeFlags, builtServices, cpuMs, openBenchContext, residentMb, spawnService } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
 const perRound = Number(process.argv[2] ?? 4_000);
@@ -31,17 +33,35 @@ const { account } = await bootstrapAdmin(ctx);
 const publisher = await createPublisher(ctx.db, account.id, { slug: 'bench', name: 'Bench' });
 const agentId = await publishBenchAgent(ctx, account.id, publisher.slug, { slug: 'bench-agent', name: 'Bench agent' });
 
-const bare = await spawnService('scripts/bench/bare-telemetry.ts', {});
+const flags = benchNodeFlags('BENCH_NODE_FLAGS');
+const flagsB = process.env.BENCH_NODE_FLAGS_B === undefined ? undefined : benchNodeFlags('BENCH_NODE_FLAGS_B');
+const bare = await spawnService('scripts/bench/bare-telemetry.ts', {}, { nodeFlags: flags });
 // The design's floor: the bare route plus one Redis step per event, what issue 16 allows the intake.
-const floor = await spawnService('scripts/bench/bare-telemetry.ts', { REDIS_URL: ctx.config.REDIS_URL });
+const floor = await spawnService(
+  'scripts/bench/bare-telemetry.ts',
+  { REDIS_URL: ctx.config.REDIS_URL },
+  { nodeFlags: flags },
+);
 // BENCH_BUILT=1: the API (and the ledger worker) compiled, as production runs them (bench-context.ts).
 const built = builtServices();
 const profileDir = process.env.BENCH_CPU_PROF;
-const api = await spawnService(
-  'api/server.ts',
-  { ...bench.env, LOG_LEVEL: logLevel },
-  { listens: true, built, ...(profileDir ? { nodeFlags: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {}) },
-);
+const startApi = (nodeFlags: string[]) =>
+  spawnService(
+    'api/server.ts',
+    { ...bench.env, LOG_LEVEL: logLevel },
+    {
+      listens: true,
+      built,
+      nodeFlags: [...nodeFlags, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])],
+    },
+  );
+const api = await startApi(flags);
+const b = flagsB
+  ? {
+      bare: await spawnService('scripts/bench/bare-telemetry.ts', {}, { nodeFlags: flagsB }),
+      api: await startApi(flagsB),
+    }
+  : undefined;
 
 // Usage events of many clients (each under the daily usage cap per client, so every accepted event counts).
 const event = (i: number) => ({
@@ -80,13 +100,20 @@ async function load(base: string, count: number, bodyOf: (i: number) => unknown,
   return seconds;
 }
 
-type Side = 'bare' | 'floor' | 'api';
+type Side = 'bare' | 'floor' | 'api' | 'bareB' | 'apiB';
+const services = { bare, floor, api, ...(b ? { bareB: b.bare, apiB: b.api } : {}) };
+const sidesInTurn = (round: number): Side[] =>
+  !b
+    ? ['bare', 'floor', 'api']
+    : round % 2 === 0
+      ? ['bare', 'floor', 'api', 'bareB', 'apiB']
+      : ['bareB', 'apiB', 'bare', 'floor', 'api'];
 
 async function single(side: Side, count: number): Promise<{ seconds: number; cpu: number }> {
-  const service = { bare, floor, api }[side];
+  const service = services[side] as (typeof services)['api'];
   const cpuBefore = cpuMs(service.child.pid) ?? 0;
   const seconds = await load(service.url, count, (i) => event(sent + i), 1);
-  if (side === 'api') {
+  if (side === 'api' || side === 'apiB') {
     sent += count;
     counted += count;
   }
@@ -94,12 +121,12 @@ async function single(side: Side, count: number): Promise<{ seconds: number; cpu
 }
 
 try {
-  await single('bare', 500); // warm-up
-  await single('floor', 500);
-  await single('api', 500);
-  const totals = { bare: { seconds: 0, cpu: 0 }, floor: { seconds: 0, cpu: 0 }, api: { seconds: 0, cpu: 0 } };
+  for (const side of sidesInTurn(0)) await single(side, 500); // warm-up
+  const totals = Object.fromEntries(
+    (['bare', 'floor', 'api', 'bareB', 'apiB'] as const).map((side) => [side, { seconds: 0, cpu: 0 }]),
+  ) as Record<Side, { seconds: number; cpu: number }>;
   for (let r = 0; r < rounds; r++) {
-    for (const side of ['bare', 'floor', 'api'] as const) {
+    for (const side of sidesInTurn(r)) {
       const { seconds, cpu } = await single(side, perRound);
       totals[side].seconds += seconds;
       totals[side].cpu += cpu;
@@ -107,6 +134,10 @@ try {
   }
   const rate = (side: Side) => (rounds * perRound) / totals[side].seconds;
   const cpuPer = (side: Side) => (totals[side].cpu * 1000) / (rounds * perRound);
+  const memory = (side: Side) => {
+    const mb = residentMb(services[side]?.child.pid);
+    return mb ? `RSS ${mb.now.toFixed(0)} MiB (peak ${mb.peak.toFixed(0)})` : 'RSS unknown';
+  };
 
   const batches = Math.ceil(batchEvents / BATCH);
   const batchSeconds = await load(
@@ -153,6 +184,17 @@ try {
   console.log(
     `  the design's floor, the bare route plus one Redis step per event: ${rate('floor').toFixed(0)}/s (${(rate('floor') / rate('bare')).toFixed(2)}x the bare route), CPU ${cpuPer('floor').toFixed(0)} µs (${(cpuPer('floor') / cpuPer('bare')).toFixed(2)}x); the API over it: ${(rate('api') / rate('floor')).toFixed(2)}x the rate, ${(cpuPer('api') / cpuPer('floor')).toFixed(2)}x the CPU`,
   );
+  console.log(
+    `  node flags        : ${flags.join(' ') || '(none)'}; API ${memory('api')}, bare route ${memory('bare')}`,
+  );
+  if (flagsB) {
+    console.log(
+      `  B, node flags ${flagsB.join(' ') || '(none)'}: bare ${rate('bareB').toFixed(0)}/s, API ${rate('apiB').toFixed(0)}/s (${(rate('apiB') / rate('bareB')).toFixed(2)}x); CPU per event bare ${cpuPer('bareB').toFixed(0)} µs, API ${cpuPer('apiB').toFixed(0)} µs (${(cpuPer('apiB') / cpuPer('bareB')).toFixed(2)}x); API ${memory('apiB')}, bare route ${memory('bareB')}`,
+    );
+    console.log(
+      `  B over A: API CPU per event ${(cpuPer('apiB') / cpuPer('api')).toFixed(3)}x, rate ${(rate('apiB') / rate('api')).toFixed(3)}x; bare CPU per event ${(cpuPer('bareB') / cpuPer('bare')).toFixed(3)}x, rate ${(rate('bareB') / rate('bare')).toFixed(3)}x`,
+    );
+  }
   console.log(`  batch form        : ${((batches * BATCH) / batchSeconds).toFixed(0)} events/s (${BATCH} per request)`);
   console.log(
     `  aggregated by ${workerCount} workers: ${(counted / aggregateSeconds).toFixed(0)} events/s; usage counter ${after?.n} for ${counted} events accepted (${after?.n === counted ? 'exact' : 'NOT EXACT'})`,
@@ -181,6 +223,8 @@ try {
   if (after?.n !== counted) process.exitCode = 1;
 } finally {
   await api.stop();
+  await b?.api.stop();
+  await b?.bare.stop();
   await bare.stop();
   await floor.stop();
   await bench.close();
