@@ -1,8 +1,10 @@
 // README.md and docs/architecture.md against the repository, as a new user reads them: the settings table names
 // every setting of the config schema and no other, with the schema's defaults where it states a fixed one, every
-// `npm run` script they name is in package.json, and every repository path they give exists.
+// `npm run` script they name is in package.json, every repository path they give exists, and the OpenAPI figures
+// they quote (README, docs/operations.md) count the document as built.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { openApiDocument } from '../../api/openapi/document.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { envSchema } from '../../shared/config/schema.js';
 import { repoRoot } from '../support/harness.js';
@@ -84,5 +86,28 @@ describe('README and docs/architecture.md name what exists', () => {
     // Build outputs (console/dist, dist/) exist only after a build.
     const missing = paths.filter((p) => !/^(dist|console\/dist)(\/|$)/.test(p) && !existsSync(path.join(repoRoot, p)));
     expect([...new Set(missing)]).toEqual([]);
+  });
+});
+
+type Response = { content?: Record<string, { schema?: object }> };
+
+describe('the OpenAPI figures README and docs/operations.md quote', () => {
+  it('count the operations of the document and those that document a JSON success body', () => {
+    let operations = 0;
+    let withBody = 0;
+    for (const item of Object.values(openApiDocument().paths ?? {})) {
+      for (const [method, operation] of Object.entries(item as Record<string, { responses?: object }>)) {
+        if (!['get', 'put', 'post', 'delete', 'patch', 'head'].includes(method)) continue;
+        operations++;
+        // A relayed vendor answer (`/v1/messages`) or /ready is JSON with an open schema: not a documented body.
+        const responses = Object.entries(operation.responses ?? {}) as [string, Response][];
+        const documented = ([status, r]: [string, Response]) =>
+          status.startsWith('2') && Object.keys(r.content?.['application/json']?.schema ?? {}).length > 0;
+        if (responses.some(documented)) withBody++;
+      }
+    }
+    const figure = `${withBody} of the ${operations} operations`;
+    expect(read('README.md')).toContain(figure);
+    expect(read('docs/operations.md')).toContain(figure);
   });
 });
