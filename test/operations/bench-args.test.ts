@@ -38,16 +38,17 @@ describe('the benchmarks README names answer --help and refuse bad arguments', (
     expect(benchmarks.length).toBeGreaterThanOrEqual(5);
   });
 
-  it('prints each one usage, with as many arguments as README shows, and exits 0', async () => {
-    for (const { file, argCount } of benchmarks) {
+  it.each(benchmarks)(
+    '$file --help prints its usage, with as many arguments as README shows, and exits 0',
+    async ({ file, argCount }) => {
       const ran = await tsx([file, '--help']);
-      expect([file, ran.code, ran.stderr]).toEqual([file, 0, '']);
+      expect([ran.code, ran.stderr]).toEqual([0, '']);
       const usage = ran.stdout.split('\n')[0] ?? '';
       expect(usage).toMatch(new RegExp(`^usage: npx tsx ${file.replace(/\./g, '\\.')}( \\[[\\w-]+=[\\d.]+\\])*$`));
-      expect([file, (usage.match(/\[/g) ?? []).length]).toEqual([file, argCount]);
+      expect((usage.match(/\[/g) ?? []).length).toBe(argCount);
       expect(ran.stdout.split('\n').length).toBeGreaterThan(3);
-    }
-  });
+    },
+  );
 
   it('stops with exit code 2 naming an argument that is not a positive number, or one too many', async () => {
     const notANumber = await tsx(['scripts/bench/catalog-list.ts', '5', 'many']);
