@@ -11,12 +11,15 @@ import type { ListQuery } from '../../shared/catalog/catalog-list.js';
 import { listQueries } from '../../shared/catalog/catalog-list.js';
 import { catalogCategories, catalogItems, catalogVersions, publishers } from '../../shared/db/schema/index.js';
 import { createAccount } from '../../shared/identity/accounts.js';
+import { benchArgs } from './bench-args.js';
 import { openBenchContext } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 import { type LoadResult, listenOnLoopback, measureGets } from './http-load.js';
 
-const seconds = Number(process.argv[2] ?? 5);
-const connections = Number(process.argv[3] ?? 16);
+const [seconds, connections] = benchArgs(import.meta.url, [
+  ['seconds', 5],
+  ['connections', 16],
+]);
 const ITEMS = 10_000;
 const CATEGORIES = 20;
 const words = ['weather', 'github', 'postgres', 'search', 'calendar', 'slack', 'notes', 'files', 'browser', 'memory'];

@@ -8,9 +8,10 @@ import express, { type RequestHandler } from 'express';
 import { Agent, request } from 'undici';
 import { jsonBody } from '../../api/http/json-body.js';
 import { jsonExcess } from '../../shared/validation/json-shape.js';
+import { benchArgs } from './bench-args.js';
 import { reportHeadline } from './headline.js';
 
-const seconds = Number(process.argv[2] ?? 3);
+const [seconds] = benchArgs(import.meta.url, [['seconds', 3]]);
 
 function messagesBody(textBytes: number, imageBytes = 0): Buffer {
   const content: unknown[] = [{ type: 'text', text: 'Summarise the attached notes. '.repeat(textBytes / 30) }];

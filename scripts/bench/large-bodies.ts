@@ -4,10 +4,11 @@
 // Usage: npx tsx scripts/bench/large-bodies.ts [bodies at once, default 24]
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
+import { benchArgs } from './bench-args.js';
 import { fundedProjectKey, openBenchContext, spawnService } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const count = Number(process.argv[2] ?? 24);
+const [count] = benchArgs(import.meta.url, [['bodies', 24]]);
 const upstream = await spawnService('scripts/bench/instant-upstream.ts', {});
 const bench = await openBenchContext('bodies', {});
 const { token } = await fundedProjectKey(bench.ctx);

@@ -18,11 +18,14 @@ import { createOrganization } from '../../shared/organizations/organizations.js'
 import { createProject } from '../../shared/organizations/projects.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { startSimulatedProvider } from '../simulated-provider/server.js';
+import { benchArgs } from './bench-args.js';
 import { median, openBenchContext, percentile } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const perPhase = Number(process.argv[2] ?? 150);
-const phases = Number(process.argv[3] ?? 3);
+const [perPhase, phases] = benchArgs(import.meta.url, [
+  ['messages-per-phase', 150],
+  ['phases', 3],
+]);
 const BURST = 16;
 const MESSAGES_CONCURRENCY = 4;
 const RSS_BUDGET_MB = 300;

@@ -2,10 +2,11 @@
 // Prints the medians of alternating runs and their difference; the issue asks for none visible at 10 ms.
 import supertest from 'supertest';
 import { createAccount } from '../../shared/identity/accounts.js';
+import { benchArgs } from './bench-args.js';
 import { median, openBenchContext } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const rounds = Number(process.argv[2] ?? 15);
+const [rounds] = benchArgs(import.meta.url, [['rounds', 15]]);
 // Every attempt goes through the guessing limits (one Redis step), set high enough never to refuse here.
 const bench = await openBenchContext('login', {
   AUTH_FAILURES_PER_ACCOUNT: '1000000',

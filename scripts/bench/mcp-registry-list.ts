@@ -9,12 +9,15 @@ import { createAccount } from '../../shared/identity/accounts.js';
 import { encodeCursor } from '../../shared/mcp-registry/cursor.js';
 import { listRegistryEntries } from '../../shared/mcp-registry/registry-reads.js';
 import { registryNamespace } from '../../shared/mcp-registry/server-names.js';
+import { benchArgs } from './bench-args.js';
 import { openBenchContext } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 import { listenOnLoopback, measureGets } from './http-load.js';
 
-const seconds = Number(process.argv[2] ?? 4);
-const connections = Number(process.argv[3] ?? 16);
+const [seconds, connections] = benchArgs(import.meta.url, [
+  ['seconds', 4],
+  ['connections', 16],
+]);
 const ITEMS = 10_000;
 
 const bench = await openBenchContext('mcp_registry', { CATALOG_READ_CACHE_MS: '0' });

@@ -8,6 +8,7 @@
 // BENCH_NODE_FLAGS: Node flags for the gateway and, so that the ratios stay fair, the relay and the floor alike.
 import { type Agent, request } from 'undici';
 import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
+import { benchArgs } from './bench-args.js';
 import {
   benchNodeFlags,
   builtServices,
@@ -20,8 +21,10 @@ import {
 } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const perRound = Number(process.argv[2] ?? 300);
-const rounds = Number(process.argv[3] ?? 3);
+const [perRound, rounds] = benchArgs(import.meta.url, [
+  ['requests-per-round', 300],
+  ['rounds', 3],
+]);
 const logLevel = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 
 const flags = benchNodeFlags('BENCH_NODE_FLAGS');

@@ -8,12 +8,15 @@ import { defaultJobOptions } from '../../shared/queues/registry.js';
 import { deleteKeysWithPrefix, waitForRedis } from '../../shared/redis/connection.js';
 import { defineQueueWorker } from '../../workers/processor.js';
 import { startWorkers } from '../../workers/runtime.js';
+import { benchArgs } from './bench-args.js';
 import { median } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const jobs = Number(process.argv[2] ?? 2_000);
-const concurrency = Number(process.argv[3] ?? 16);
-const rounds = Number(process.argv[4] ?? 3);
+const [jobs, concurrency, rounds] = benchArgs(import.meta.url, [
+  ['jobs', 2_000],
+  ['concurrency', 16],
+  ['rounds', 3],
+]);
 
 const prefix = `benchq${randomBytes(4).toString('hex')}`;
 const config = loadConfig({ ...inheritedEnv(), NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_PREFIX: prefix });

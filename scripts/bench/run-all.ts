@@ -25,7 +25,16 @@ async function benchmarks(): Promise<string[]> {
     const source = await readFile(path.join(benchDir, file), 'utf8');
     if (!/^export /m.test(source)) found.push(file);
   }
-  return only.length > 0 ? found.filter((f) => only.some((o) => f.includes(o))) : found;
+  if (only.includes('--help') || only.includes('-h')) {
+    console.log(`usage: npm run bench [-- <part of a benchmark's file name> …]\n\nbenchmarks: ${found.join(', ')}`);
+    process.exit(0);
+  }
+  const chosen = only.length > 0 ? found.filter((f) => only.some((o) => f.includes(o))) : found;
+  if (chosen.length === 0) {
+    console.error(`no benchmark's file name contains ${only.join(' or ')}; the benchmarks: ${found.join(', ')}`);
+    process.exit(2);
+  }
+  return chosen;
 }
 
 function run(file: string): Promise<{ code: number | null; output: string; seconds: number }> {

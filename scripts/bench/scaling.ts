@@ -8,6 +8,7 @@
 // against the 1 API + 1 worker baseline of the same run. Its parts are in scripts/bench/scaling/.
 // Usage: tsx scripts/bench/scaling.ts [seconds=6] [videoTasks=1000]
 import { startSimulatedProvider } from '../simulated-provider/server.js';
+import { benchArgs } from './bench-args.js';
 import { openBenchContext } from './bench-context.js';
 import { pollsOnTime, scalingLoads } from './scaling/loads.js';
 import { scalingProcesses, stopAll } from './scaling/processes.js';
@@ -15,8 +16,10 @@ import { printScalingReport, type ScalingRow } from './scaling/report.js';
 import { resourceUsage } from './scaling/resource-usage.js';
 import { seedScalingData, startScalingSite } from './scaling/scaling-data.js';
 
-const seconds = Number(process.argv[2] ?? 6);
-const videoTasks = Number(process.argv[3] ?? 1000);
+const [seconds, videoTasks] = benchArgs(import.meta.url, [
+  ['seconds', 6],
+  ['video-tasks', 1000],
+]);
 // The baseline runs again at the end: how far it moves is the noise of the shared machine during the run.
 const configs = [
   { apis: 1, workers: 1 },

@@ -13,14 +13,17 @@ import { createPublisher } from '../../shared/catalog/publishers.js';
 import { inheritedEnv } from '../../shared/config/index.js';
 import { catalogItems } from '../../shared/db/schema/index.js';
 import { bootstrapAdmin } from '../../shared/identity/admin-bootstrap.js';
+import { benchArgs } from './bench-args.js';
 import { publishBenchAgent } from './bench-catalog.js';
 import { benchNodeFlags, builtServices, cpuMs, openBenchContext, residentMb, spawnService } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const perRound = Number(process.argv[2] ?? 4_000);
-const rounds = Number(process.argv[3] ?? 3);
-const batchEvents = Number(process.argv[4] ?? 20_000);
-const workerCount = Number(process.argv[5] ?? 2);
+const [perRound, rounds, batchEvents, workerCount] = benchArgs(import.meta.url, [
+  ['events-per-round', 4_000],
+  ['rounds', 3],
+  ['batch-events', 20_000],
+  ['workers', 2],
+]);
 const CONNECTIONS = 64;
 const BATCH = 100;
 const logLevel = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';

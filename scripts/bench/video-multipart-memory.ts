@@ -13,10 +13,11 @@ import { createOrganization } from '../../shared/organizations/organizations.js'
 import { createProject } from '../../shared/organizations/projects.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { freePort } from '../../test/support/loopback-ports.js';
+import { benchArgs } from './bench-args.js';
 import { median, openBenchContext } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const repeats = Number(process.argv[2] ?? 3);
+const [repeats] = benchArgs(import.meta.url, [['repeats', 3]]);
 const MiB = 1024 * 1024;
 const IMAGE_BYTES = 30 * 1024 * 1024 - 1024;
 

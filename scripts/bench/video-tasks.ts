@@ -14,13 +14,17 @@ import { normalizeVideoRequest } from '../../shared/video/video-request.js';
 import { createVideoTask } from '../../shared/video/video-tasks.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { startSimulatedProvider } from '../simulated-provider/server.js';
+import { benchArgs } from './bench-args.js';
 import { openBenchContext, percentile } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const total = Number(process.argv[2] ?? 5000);
-const videoMs = Number(process.argv[3] ?? 20) * 1000;
-const workerCount = Number(process.argv[4] ?? 1);
-const organizationCount = Number(process.argv[5] ?? 1);
+const [total, videoSeconds, workerCount, organizationCount] = benchArgs(import.meta.url, [
+  ['tasks', 5000],
+  ['video-seconds', 20],
+  ['workers', 1],
+  ['organizations', 1],
+]);
+const videoMs = videoSeconds * 1000;
 const intervalMs = 4000;
 const windowMs = [3000, 5000] as const;
 const TASKS = '/api/v3/contents/generations/tasks/';

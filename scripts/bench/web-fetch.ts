@@ -11,10 +11,11 @@ import { createApiKey } from '../../shared/identity/api-keys.js';
 import { createOrganization } from '../../shared/organizations/organizations.js';
 import { createProject } from '../../shared/organizations/projects.js';
 import { recharge } from '../../shared/wallet/ledger.js';
+import { benchArgs } from './bench-args.js';
 import { openBenchContext, percentile } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
-const batches = Number(process.argv[2] ?? 20);
+const [batches] = benchArgs(import.meta.url, [['batches', 20]]);
 const BATCH = 20;
 
 const paragraph = (n: number, p: number) =>
