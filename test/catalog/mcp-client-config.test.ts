@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the catalog writes its placeholders literally as ${NAME}, VS Code its inputs as ${input:NAME}.
 // The install snippets of an MCP item page (console/src/pages/hub/mcp-client-config.ts): Claude Desktop's and
 // Cursor's `mcpServers`, VS Code's `mcp.json` and Claude Code's `claude mcp add`, the command line run through a real
 // POSIX shell to see the arguments it gives, hostile published text included.
