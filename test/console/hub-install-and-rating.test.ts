@@ -5,7 +5,14 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { createActors, createDraft, decide, submit, uploadBundle } from '../support/catalog-factory.js';
+import {
+  createActors,
+  createDraft,
+  decide,
+  publishSkillWithoutBundle,
+  submit,
+  uploadBundle,
+} from '../support/catalog-factory.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser, TEST_PASSWORD } from '../support/identity.js';
 import { buildZip, skillMd } from '../support/zip-builders.js';
@@ -201,11 +208,26 @@ describe('installing from an item page', () => {
     expect(after).toBe(before + 1);
   });
 
-  it("says where a skill's folder goes when the hub holds no bundle, and links an agent's package with its checksum", async () => {
+  it("offers a demo skill's seeded bundle, so a new user's first skill page has one to download", async () => {
     const page = await w.newPage();
     await page.goto('/hub/skill/release-notes');
     const install = page.getByRole('region', { name: 'Install' });
-    await install.getByText('~/.claude/skills/release-notes/').waitFor();
+    const link = install.getByRole('link', { name: /^Download the bundle \(\.zip, [\d.]+ (KB|bytes)\)$/ });
+    const { bundle } = (await publicItem('skill', 'release-notes')).currentVersion;
+    expect(await link.getAttribute('href')).toBe(bundle?.url);
+    await install.getByText(bundle?.sha256 ?? 'no bundle').waitFor();
+    const downloaded = page.waitForEvent('download');
+    await link.click();
+    expect(sha256(await readFile(await (await downloaded).path()))).toBe(bundle?.sha256);
+    await checkPage(page, 'hub-demo-skill-install');
+  });
+
+  it("says where a skill's folder goes when the hub holds no bundle, and links an agent's package with its checksum", async () => {
+    const { slug } = await publishSkillWithoutBundle(w.h, await createActors(w.h));
+    const page = await w.newPage();
+    await page.goto(`/hub/skill/${slug}`);
+    const install = page.getByRole('region', { name: 'Install' });
+    await install.getByText(`~/.claude/skills/${slug}/`).waitFor();
     await install.getByText('This version has no bundle stored on the hub').waitFor();
     expect(await install.getByRole('link', { name: /Download the bundle/ }).count()).toBe(0);
     await page.goto('/hub/agent/code-reviewer');
