@@ -212,7 +212,7 @@ describe('installing from an item page', () => {
     const page = await w.newPage();
     await page.goto('/hub/skill/release-notes');
     const install = page.getByRole('region', { name: 'Install' });
-    const link = install.getByRole('link', { name: /^Download the bundle \(\.zip, [\d.]+ (KB|bytes)\)$/ });
+    const link = install.getByRole('link', { name: /^Download the bundle \(\.zip, [\d.]+ (KB|B)\)$/ });
     const { bundle } = (await publicItem('skill', 'release-notes')).currentVersion;
     expect(await link.getAttribute('href')).toBe(bundle?.url);
     await install.getByText(bundle?.sha256 ?? 'no bundle').waitFor();
