@@ -51,11 +51,14 @@ function splitDemoVersion(version: Record<string, unknown>) {
 /** Every demo bundle's files carry this time, so a bundle's bytes (and its SHA-256) are the same on every start. */
 const DEMO_BUNDLE_TIME = new Date('2026-01-01T00:00:00Z');
 
-/** A demo skill's .zip, built in memory with the project's zip writer: its files at the root, deflated. */
-async function demoBundleZip(files: Record<string, string>): Promise<Buffer> {
+/**
+ * A demo skill's .zip, built in memory with the project's zip writer: its files in one folder named like the skill
+ * (unzipped into `~/.claude/skills/`, it is the skill's folder; the review checks SKILL.md's name against it).
+ */
+async function demoBundleZip(slug: string, files: Record<string, string>): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const [name, text] of Object.entries(files)) {
-    zip.addBuffer(Buffer.from(text, 'utf8'), name, { mtime: DEMO_BUNDLE_TIME, mode: 0o100644 });
+    zip.addBuffer(Buffer.from(text, 'utf8'), `${slug}/${name}`, { mtime: DEMO_BUNDLE_TIME, mode: 0o100644 });
   }
   zip.end();
   const chunks: Buffer[] = [];
@@ -76,7 +79,7 @@ async function storeDemoBundle(
   ref: { skillId: string; versionId: string },
   files: Record<string, string>,
 ) {
-  const zip = await demoBundleZip(files);
+  const zip = await demoBundleZip(slug, files);
   await uploadSkillBundle(ctx, adminId, ref, Readable.from([zip]));
   const review = await reviewSkillBundle(zip);
   if (!review.ok) throw new Error(`demo skill ${slug}: its bundle fails the review: ${review.problems.join(' ')}`);

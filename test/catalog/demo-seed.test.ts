@@ -118,8 +118,11 @@ describe('the demo catalog seed step', () => {
         size: bundle.sizeBytes,
       });
       const entries = await zipTexts(zip);
-      expect(Object.keys(entries).sort()).toEqual(currentVersion.bundleFiles.map((f: { path: string }) => f.path));
-      expect(entries['SKILL.md']).toMatch(new RegExp(`^---\nname: ${slug}\ndescription: `));
+      // One folder named like the skill, holding what the version lists.
+      expect(Object.keys(entries).sort()).toEqual(
+        currentVersion.bundleFiles.map((f: { path: string }) => `${slug}/${f.path}`),
+      );
+      expect(entries[`${slug}/SKILL.md`]).toMatch(new RegExp(`^---\nname: ${slug}\ndescription: `));
     }
     const notes = (await h.http.get('/api/v1/skill/release-notes')).body.currentVersion;
     expect(notes.parameters).toEqual([{ name: 'since', description: 'Tag or commit to start from', required: false }]);

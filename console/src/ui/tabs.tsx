@@ -38,7 +38,7 @@ export function Tabs<K extends string>({
   };
 
   return (
-    <div className="tabs">
+    <div className="tabset">
       <div role="tablist" aria-label={label} className="tablist" onKeyDown={move}>
         {tabs.map((tab) => (
           <button
