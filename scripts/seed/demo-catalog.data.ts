@@ -37,7 +37,10 @@ export type DemoItem = {
   categories: string[];
   featured?: boolean;
   counters: { installCount: number; usageCount: number; viewCount: number };
-  /** Published in order; each carries the version input of its type (skills: their parsed contents). */
+  /**
+   * Published in order; each carries the version input of its type. A skill's version carries `bundle`, the files of
+   * its .zip (built in memory by the seed, then stored, inspected and reviewed as an upload is), not its contents.
+   */
   versions: Record<string, unknown>[];
 };
 
@@ -146,10 +149,46 @@ export const demoItems: DemoItem[] = [
       {
         version: '1.0.0',
         license: 'MIT',
-        bundleFiles: [{ path: 'SKILL.md', size: 1480 }],
-        examples: [{ title: 'Release notes since v2.3.0', source: 'skill-md' }],
-        parameters: [{ name: 'since', description: 'Tag or commit to start from', required: false }],
-        dependencies: [],
+        bundle: {
+          'SKILL.md': `---
+name: release-notes
+description: Groups changes by kind, writes a short summary and links every pull request.
+license: MIT
+parameters:
+  - name: since
+    description: Tag or commit to start from
+    required: false
+---
+
+# Release Notes
+
+Turn the pull requests merged since a tag into release notes.
+
+1. List the merged changes: \`git log --merges --oneline <since>..HEAD\` (the latest tag when \`since\` is not given).
+2. Sort each change into Added, Changed, Fixed or Removed, following [the template](reference/template.md).
+3. Open with two sentences on what the release means for its users; link every pull request by its number.
+
+## Examples
+
+### Release notes since v2.3.0
+
+"Write the release notes for everything merged since v2.3.0" gives the four sections, each change on one line
+with its pull request link.
+`,
+          'reference/template.md': `# {version} ({date})
+
+{two sentences for the release's users}
+
+## Added
+- {change} (#{pull request})
+
+## Changed
+
+## Fixed
+
+## Removed
+`,
+        },
       },
     ],
   },
@@ -167,13 +206,50 @@ export const demoItems: DemoItem[] = [
       {
         version: '0.2.0',
         license: 'MIT',
-        bundleFiles: [
-          { path: 'SKILL.md', size: 2100 },
-          { path: 'scripts/extract.py', size: 3900 },
-        ],
-        dependencies: [{ name: 'pdfplumber', version: '>=0.11', source: 'requirements.txt' }],
-        examples: [{ title: 'Extract the tables of report.pdf', source: 'skill-md' }],
-        parameters: [],
+        bundle: {
+          'SKILL.md': `---
+name: pdf-tables
+description: Runs a small Python script over each page and writes one CSV per table.
+license: MIT
+---
+
+# PDF Tables
+
+Extract every table of a PDF into CSV files.
+
+1. Install the dependency once: \`pip install -r requirements.txt\`.
+2. Run \`python scripts/extract.py <file.pdf> <output folder>\`: one \`page<N>-table<M>.csv\` per table.
+3. Report how many tables each page had, and show the first rows of the largest one.
+
+## Examples
+
+### Extract the tables of report.pdf
+
+"Get the tables out of report.pdf" runs the script into \`report-tables/\` and lists the CSV files it wrote.
+`,
+          'scripts/extract.py': `"""Writes each table of a PDF as a CSV file: page<N>-table<M>.csv in the output folder."""
+import csv
+import pathlib
+import sys
+
+import pdfplumber
+
+
+def main(source: str, target: str) -> None:
+    out = pathlib.Path(target)
+    out.mkdir(parents=True, exist_ok=True)
+    with pdfplumber.open(source) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            for index, table in enumerate(page.extract_tables(), start=1):
+                with open(out / f"page{number}-table{index}.csv", "w", newline="") as f:
+                    csv.writer(f).writerows(table)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
+`,
+          'requirements.txt': 'pdfplumber>=0.11\n',
+        },
       },
     ],
   },

@@ -29,10 +29,13 @@ export async function submitForReview(
   accountId: string,
   itemId: string,
   comment?: string,
-  /** Only the demo seed sets this: its skills carry their parsed contents and no bundle to parse. */
-  options: { contentsWithoutBundle?: boolean } = {},
+  /**
+   * Only the demo seed sets this: it has recorded its skills' contents itself (reviewing its own bundles with the
+   * worker's review), so no bundle is required and no parse is queued.
+   */
+  options: { contentsRecorded?: boolean } = {},
 ): Promise<MutationResult> {
-  const needsBundle = type === 'skill' && !options.contentsWithoutBundle;
+  const needsBundle = type === 'skill' && !options.contentsRecorded;
   return ctx.db.transaction(async (tx) => {
     const item = await lockOwnItem(tx, type, accountId, itemId);
     if (item.status === 'in_review') throw catalogErrors.alreadyInReview(type);
@@ -118,7 +121,7 @@ export async function decideReview(
 /**
  * A skill version whose submitted bundle the worker has not parsed yet (submitting cleared the earlier contents):
  * approving it would publish a SKILL.md nobody checked, and the parse, finding the item no longer in review, would
- * skip it for good. A seeded skill carries its contents and no bundle.
+ * skip it for good. A seeded skill has its contents recorded before it is submitted.
  */
 const awaitsBundleParse = (type: ItemType, version: VersionRow) =>
   type === 'skill' &&

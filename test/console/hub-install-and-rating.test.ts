@@ -1,14 +1,29 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: VS Code writes its inputs literally as ${input:NAME}.
 // An item page's install snippets (an MCP server's client configuration from its published connections, a
 // skill's bundle and folder, an agent's package), the install counted when a snippet is copied or a bundle
 // downloaded, and rating an item 1–5.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { createActors, createDraft, decide, submit, uploadBundle } from '../support/catalog-factory.js';
+import {
+  createActors,
+  createDraft,
+  decide,
+  publishSkillWithoutBundle,
+  submit,
+  uploadBundle,
+} from '../support/catalog-factory.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser, TEST_PASSWORD } from '../support/identity.js';
 import { buildZip, skillMd } from '../support/zip-builders.js';
-import { type ConsoleWorld, checkPage, expectCleanConsole, openConsoleWorld, signIn } from './console-world.js';
+import {
+  type ConsoleWorld,
+  checkPage,
+  expectCleanConsole,
+  focused,
+  openConsoleWorld,
+  signIn,
+} from './console-world.js';
 
 let w: ConsoleWorld;
 beforeAll(async () => {
@@ -78,6 +93,67 @@ describe('installing from an item page', () => {
     await checkPage(page, 'hub-item-install');
   });
 
+  it("offers VS Code's mcp.json and Claude Code's command in tabs a keyboard reaches, each with its own copy", async () => {
+    const page = await w.newPage();
+    await page.goto('/hub/mcp/github');
+    const tabs = page.getByRole('tablist', { name: 'MCP client' });
+    const desktop = tabs.getByRole('tab', { name: 'Claude Desktop, Cursor' });
+    expect(await desktop.getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tabpanel', { name: 'Claude Desktop, Cursor' }).waitFor();
+
+    await desktop.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).toBe('VS Code');
+    await page.getByRole('tabpanel', { name: 'VS Code' }).getByText('.vscode/mcp.json').waitFor();
+    expect(await tabs.getByRole('tab', { name: 'VS Code' }).getAttribute('aria-selected')).toBe('true');
+    expect(JSON.parse((await snippetIn(page, 'Run locally with npx').textContent()) ?? '')).toEqual({
+      inputs: [{ type: 'promptString', id: 'GITHUB_TOKEN', description: 'GITHUB_TOKEN', password: true }],
+      servers: {
+        github: {
+          type: 'stdio',
+          command: 'npx',
+          args: ['-y', '@example/github-mcp'],
+          env: { GITHUB_TOKEN: '${input:GITHUB_TOKEN}' },
+        },
+      },
+    });
+    expect(
+      JSON.parse((await snippetIn(page, 'Connect to the hosted server (streamable-http)').textContent()) ?? ''),
+    ).toEqual({ servers: { github: { type: 'http', url: 'https://mcp.example.com/github' } } });
+    await page.getByText('VS Code asks for GITHUB_TOKEN when it starts the server').waitFor();
+    expect(await page.getByText('Replace each <NAME>').count()).toBe(0);
+
+    await page.keyboard.press('End');
+    expect(await focused(page)).toBe('Claude Code');
+    const local = snippetIn(page, 'Run locally with npx');
+    await local.filter({ hasText: 'claude mcp add' }).waitFor();
+    expect(await local.textContent()).toBe(
+      "claude mcp add github \\\n  -e GITHUB_TOKEN='<GITHUB_TOKEN>' \\\n  -- npx -y @example/github-mcp",
+    );
+    expect(await snippetIn(page, 'Connect to the hosted server (streamable-http)').textContent()).toBe(
+      'claude mcp add --transport http github https://mcp.example.com/github',
+    );
+    await page.getByText('Replace each <NAME> with your own value').waitFor();
+
+    const sent = page.waitForRequest(
+      (r) => r.url().endsWith('/api/v1/telemetry') && r.postDataJSON()?.eventType === 'install',
+    );
+    const region = page.getByRole('region', { name: 'Run locally with npx' });
+    await region.getByRole('button', { name: 'Copy command' }).click();
+    await region.getByText('Copied.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(await local.textContent());
+    expect((await sent).postDataJSON()).toEqual({ itemType: 'mcp', slug: 'github', eventType: 'install' });
+    await checkPage(page, 'hub-item-install-claude-code');
+
+    // Home goes back to the first form; a "Copied." of another tab's text is not carried over.
+    await page.getByRole('tab', { name: 'Claude Code' }).focus();
+    await page.keyboard.press('Home');
+    expect(await focused(page)).toBe('Claude Desktop, Cursor');
+    expect(await region.getByText('Copied.').count()).toBe(0);
+    await tabs.getByRole('tab', { name: 'VS Code' }).click();
+    await checkPage(page, 'hub-item-install-vscode');
+  });
+
   it('shows an SSE server by its URL, and an older version by its own connections', async () => {
     const page = await w.newPage();
     await page.goto('/hub/mcp/web-search');
@@ -132,11 +208,26 @@ describe('installing from an item page', () => {
     expect(after).toBe(before + 1);
   });
 
-  it("says where a skill's folder goes when the hub holds no bundle, and links an agent's package with its checksum", async () => {
+  it("offers a demo skill's seeded bundle, so a new user's first skill page has one to download", async () => {
     const page = await w.newPage();
     await page.goto('/hub/skill/release-notes');
     const install = page.getByRole('region', { name: 'Install' });
-    await install.getByText('~/.claude/skills/release-notes/').waitFor();
+    const link = install.getByRole('link', { name: /^Download the bundle \(\.zip, [\d.]+ (KB|B)\)$/ });
+    const { bundle } = (await publicItem('skill', 'release-notes')).currentVersion;
+    expect(await link.getAttribute('href')).toBe(bundle?.url);
+    await install.getByText(bundle?.sha256 ?? 'no bundle').waitFor();
+    const downloaded = page.waitForEvent('download');
+    await link.click();
+    expect(sha256(await readFile(await (await downloaded).path()))).toBe(bundle?.sha256);
+    await checkPage(page, 'hub-demo-skill-install');
+  });
+
+  it("says where a skill's folder goes when the hub holds no bundle, and links an agent's package with its checksum", async () => {
+    const { slug } = await publishSkillWithoutBundle(w.h, await createActors(w.h));
+    const page = await w.newPage();
+    await page.goto(`/hub/skill/${slug}`);
+    const install = page.getByRole('region', { name: 'Install' });
+    await install.getByText(`~/.claude/skills/${slug}/`).waitFor();
     await install.getByText('This version has no bundle stored on the hub').waitFor();
     expect(await install.getByRole('link', { name: /Download the bundle/ }).count()).toBe(0);
     await page.goto('/hub/agent/code-reviewer');

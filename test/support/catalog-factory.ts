@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { upsertCategory } from '../../shared/catalog/categories.js';
 import { catalogChanged } from '../../shared/catalog/change-feed.js';
 import type { ItemType } from '../../shared/catalog/item-types.js';
+import { submitForReview } from '../../shared/catalog/review-workflow.js';
 import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
 import { catalogItems, catalogVersions } from '../../shared/db/schema/index.js';
 import type { Harness } from './harness.js';
@@ -126,6 +127,19 @@ export async function publishItem(h: Harness, a: Actors, type: ItemType, o: Draf
   // Stands in for the bundle parse (the skill-bundle worker), which approval waits for.
   if (type === 'skill') await recordSkillContents(h.ctx.db, draft.versionId, { bundleFiles: [] });
   const approved = await decide(h, a, type, draft.id, 'approve');
+  if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${approved.text}`);
+  return draft;
+}
+
+/**
+ * A skill published with its contents and no bundle on the hub, as the demo seed published its skills before they
+ * had bundles (databases seeded then still hold such versions): the submit is the seed's, the approval a moderator's.
+ */
+export async function publishSkillWithoutBundle(h: Harness, a: Actors, o: DraftOptions = {}) {
+  const draft = await createDraft(h, a, 'skill', o);
+  await recordSkillContents(h.ctx.db, draft.versionId, { bundleFiles: [{ path: 'SKILL.md', size: 120 }] });
+  await submitForReview(h.ctx, 'skill', a.publisher.accountId, draft.id, undefined, { contentsRecorded: true });
+  const approved = await decide(h, a, 'skill', draft.id, 'approve');
   if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${approved.text}`);
   return draft;
 }

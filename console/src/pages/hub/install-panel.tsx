@@ -1,10 +1,12 @@
 // How to start using an item, from what the API publishes for its shown version: an MCP server's client
-// configuration per connection, a skill's bundle and where its folder goes, an agent's package, a soul's prompt.
+// configuration per connection (one tab per client form), a skill's bundle and where its folder goes, an agent's package, a soul's prompt.
 // Copying a snippet or following a download counts one `install` telemetry event, as the page counts its `view`.
+import { Fragment, useState } from 'react';
 import { formatBytes } from '../../format.js';
 import { CopyButton } from '../../ui/copy-button.js';
+import { type TabItem, Tabs } from '../../ui/tabs.js';
 import { type ItemType, recordEvent, type SkillBundle, type VersionDetail } from './hub-api.js';
-import { type ClientConfig, clientConfigs } from './mcp-client-config.js';
+import { type ClientConfig, clientConfigs, type McpClient } from './mcp-client-config.js';
 
 type Props = { type: ItemType; slug: string; version: VersionDetail };
 
@@ -22,32 +24,87 @@ function Snippet({ label, text, onCopied }: { label: string; text: string; onCop
 const configTitle = (c: ClientConfig) =>
   c.command ? `Run locally with ${c.command}` : `Connect to the hosted server (${c.transport})`;
 
+const clientTabs: TabItem<McpClient>[] = [
+  { key: 'mcp-servers', label: 'Claude Desktop, Cursor' },
+  { key: 'vscode', label: 'VS Code' },
+  { key: 'claude-code', label: 'Claude Code' },
+];
+
+/** Where the selected client's snippet goes, said once above the connections' snippets. */
+function ClientIntro({ client }: { client: McpClient }) {
+  if (client === 'vscode') {
+    return (
+      <p>
+        Add it to <code>.vscode/mcp.json</code> in a workspace, or to your user <code>mcp.json</code> (MCP: Open User
+        Configuration), merging its <code>servers</code> and <code>inputs</code> into those already there.
+      </p>
+    );
+  }
+  if (client === 'claude-code') {
+    return (
+      <p>
+        Run it in a terminal, in your project: Claude Code adds the server for you in this project (add{' '}
+        <code>--scope user</code> after <code>add</code> for every project).
+      </p>
+    );
+  }
+  return (
+    <p>
+      Add it to the <code>mcpServers</code> of your client's configuration: <code>claude_desktop_config.json</code> for
+      Claude Desktop (local servers), <code>.cursor/mcp.json</code> for Cursor.
+    </p>
+  );
+}
+
 function McpInstall({ slug, version, installed }: { slug: string; version: VersionDetail; installed: () => void }) {
+  const [client, setClient] = useState<McpClient>('mcp-servers');
   const configs = clientConfigs(slug, version.connections, version.configFields);
   if (configs.length === 0) {
     return <p className="muted">This version publishes no connection to configure; its readme may say more.</p>;
   }
-  const settings = Array.isArray(version.configFields) && version.configFields.length > 0;
+  const shown = configs.map((c) => c.snippets[client]);
+  const toReplace = shown.some((s) => s.toReplace.length > 0);
+  const asked = [...new Set(shown.flatMap((s) => s.asked))];
+  const command = client === 'claude-code';
   return (
-    <>
-      <p>
-        Add it to the <code>mcpServers</code> of your client's configuration: <code>claude_desktop_config.json</code>{' '}
-        for Claude Desktop (local servers), <code>.cursor/mcp.json</code> for Cursor.
-        {settings ? (
-          <>
-            {' '}
-            Replace each <code>&lt;NAME&gt;</code> with your own value (see Settings).
-          </>
-        ) : null}
-      </p>
+    <Tabs label="MCP client" tabs={clientTabs} selected={client} onSelect={setClient}>
+      <ClientIntro client={client} />
+      {toReplace || asked.length > 0 ? (
+        <p>
+          {toReplace ? (
+            <>
+              Replace each <code>&lt;NAME&gt;</code> with your own value (see Settings).{' '}
+            </>
+          ) : null}
+          {asked.length > 0 ? (
+            <>
+              VS Code asks for{' '}
+              {asked.map((name, i) => (
+                <Fragment key={name}>
+                  {i > 0 ? ', ' : ''}
+                  <code>{name}</code>
+                </Fragment>
+              ))}{' '}
+              when it starts the server, and keeps the answer as a secret.
+            </>
+          ) : null}
+        </p>
+      ) : null}
       {configs.map((c) => (
-        <section key={c.json} aria-label={configTitle(c)}>
+        <section key={c.snippets['mcp-servers'].text} aria-label={configTitle(c)}>
           <h3>{configTitle(c)}</h3>
-          {c.command ? null : <p className="muted">For clients that connect to a server's URL, such as Cursor.</p>}
-          <Snippet label="Configuration" text={c.json} onCopied={installed} />
+          {c.command || client !== 'mcp-servers' ? null : (
+            <p className="muted">For clients that connect to a server's URL, such as Cursor.</p>
+          )}
+          <Snippet
+            key={client}
+            label={command ? 'Command' : 'Configuration'}
+            text={c.snippets[client].text}
+            onCopied={installed}
+          />
         </section>
       ))}
-    </>
+    </Tabs>
   );
 }
 

@@ -1,10 +1,19 @@
-// An MCP version's published connections as the `mcpServers` configuration Claude Desktop and Cursor read: a stdio
-// connection is its command, arguments and environment; a streamable-http or SSE connection is its URL and headers.
-// Settings (config fields) follow the MCP Registry mapping (shared/mcp-registry/connections-out.ts): each becomes an
-// environment variable of a stdio server, and `${NAME}` in an argument, URL, header or variable names one. Where the
-// person must fill a value in, the snippet holds `<NAME>`; a setting's default stands in when it is not a secret.
+// An MCP version's published connections as each client's install snippet: the `mcpServers` configuration Claude
+// Desktop and Cursor read, VS Code's `mcp.json` (`servers`, with `inputs` for secrets) and Claude Code's
+// `claude mcp add` command line. A stdio connection is its command, arguments and environment; a streamable-http or
+// SSE connection is its URL and headers. Settings (config fields) follow the MCP Registry mapping
+// (shared/mcp-registry/connections-out.ts): each becomes an environment variable of a stdio server, and `${NAME}` in
+// an argument, URL, header or variable names one. Where the person must fill a value in, the snippet holds `<NAME>`;
+// a setting's default stands in when it is not a secret; VS Code asks for a secret itself (`${input:NAME}`).
 
-export type ConfigField = { name: string; type?: string; required?: boolean; default?: unknown };
+export type ConfigField = {
+  name: string;
+  label?: string;
+  description?: string;
+  type?: string;
+  required?: boolean;
+  default?: unknown;
+};
 
 type Connection = {
   transport?: unknown;
@@ -15,14 +24,33 @@ type Connection = {
   headers?: unknown;
 };
 
+/** The client forms offered, in the order the panel shows them. */
+export const mcpClients = ['mcp-servers', 'vscode', 'claude-code'] as const;
+export type McpClient = (typeof mcpClients)[number];
+
+export type ClientSnippet = {
+  /** The text to copy: a formatted JSON document, or a shell command line. */
+  text: string;
+  /** Settings the person replaces by hand, shown as `<NAME>` in the text. */
+  toReplace: string[];
+  /** Settings the client asks for itself when it starts the server (VS Code's `inputs`). */
+  asked: string[];
+};
+
 export type ClientConfig = {
   /** `stdio` (run locally) or the remote transport. */
   transport: string;
   /** The command a stdio server runs (`npx`, `uvx`, `docker`, …); absent for a remote one. */
   command?: string;
-  /** The whole `{"mcpServers": {…}}` document, formatted. */
-  json: string;
+  snippets: Record<McpClient, ClientSnippet>;
 };
+
+type Server =
+  | { kind: 'stdio'; command: string; args: string[]; env: [string, string][] }
+  | { kind: 'remote'; transport: string; url: string; headers: [string, string][] };
+
+/** How one client writes a setting's value: a placeholder, a default, or a reference the client resolves. */
+type Render = (field: ConfigField) => string;
 
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -32,42 +60,147 @@ const record = (value: unknown): [string, string][] =>
     ? Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')
     : [];
 
-function placeholder(field: ConfigField | undefined, name: string): string {
-  const usable = field && field.type !== 'secret' && field.default !== undefined && field.default !== '';
-  return usable ? String(field.default) : `<${name}>`;
-}
+const hasDefault = (field: ConfigField) =>
+  field.type !== 'secret' && field.default !== undefined && field.default !== '';
 
-/** `${NAME}` of a setting becomes its placeholder; any other `${…}` is left as written. Linear: one split. */
-function filled(text: string, fields: ReadonlyMap<string, ConfigField>): string {
+/** `${NAME}` of a setting becomes what `render` makes of it; any other `${…}` is left as written. Linear: one split. */
+function filled(text: string, fields: ReadonlyMap<string, ConfigField>, render: Render): string {
   const [head, ...rest] = text.split('${');
   return rest.reduce((out, part) => {
     const close = part.indexOf('}');
     const field = close > 0 ? fields.get(part.slice(0, close)) : undefined;
-    return field ? out + placeholder(field, field.name) + part.slice(close + 1) : `${out}\${${part}`;
+    return field ? out + render(field) + part.slice(close + 1) : `${out}\${${part}`;
   }, head ?? '');
 }
 
-function serverOf(connection: Connection, fields: ReadonlyMap<string, ConfigField>): Record<string, unknown> | null {
-  const fill = (text: string) => filled(text, fields);
+function serverOf(connection: Connection, fields: ReadonlyMap<string, ConfigField>, render: Render): Server | null {
+  const fill = (text: string) => filled(text, fields, render);
   if (connection.transport === 'stdio') {
     if (typeof connection.command !== 'string') return null;
-    const env = Object.fromEntries(record(connection.env).map(([name, value]) => [name, fill(value)]));
+    const env = record(connection.env).map(([name, value]): [string, string] => [name, fill(value)]);
+    const named = new Set(env.map(([name]) => name));
     for (const field of fields.values()) {
-      if (!(field.name in env)) env[field.name] = placeholder(field, field.name);
+      if (!named.has(field.name)) env.push([field.name, render(field)]);
     }
-    const args = strings(connection.args).map(fill);
-    return {
-      command: connection.command,
-      ...(args.length > 0 ? { args } : {}),
-      ...(Object.keys(env).length > 0 ? { env } : {}),
-    };
+    return { kind: 'stdio', command: connection.command, args: strings(connection.args).map(fill), env };
   }
   if (typeof connection.url !== 'string') return null;
-  const headers = Object.fromEntries(record(connection.headers).map(([name, value]) => [name, fill(value)]));
-  return { url: fill(connection.url), ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+  const headers = record(connection.headers).map(([name, value]): [string, string] => [name, fill(value)]);
+  return { kind: 'remote', transport: String(connection.transport), url: fill(connection.url), headers };
 }
 
-/** One configuration per usable connection, in the publisher's order; `name` is the key under `mcpServers`. */
+const pairs = (list: [string, string][]) => (list.length > 0 ? Object.fromEntries(list) : undefined);
+
+/** The server object of a JSON configuration; `type` only where the client reads it (VS Code). */
+function serverJson(server: Server, type?: string): Record<string, unknown> {
+  if (server.kind === 'stdio') {
+    return {
+      ...(type ? { type } : {}),
+      command: server.command,
+      ...(server.args.length > 0 ? { args: server.args } : {}),
+      ...(server.env.length > 0 ? { env: pairs(server.env) } : {}),
+    };
+  }
+  return {
+    ...(type ? { type } : {}),
+    url: server.url,
+    ...(server.headers.length > 0 ? { headers: pairs(server.headers) } : {}),
+  };
+}
+
+/** Characters a POSIX shell never treats specially inside a word; anything else is single-quoted. */
+const plainWord = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * One shell word that stands for exactly `text`: inside single quotes nothing is special (no `$`, backquote,
+ * backslash or newline), and a `'` closes the quotes, adds an escaped `'` and opens them again.
+ */
+export function shellWord(text: string): string {
+  return plainWord.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Claude Code's transport names: `http` for streamable HTTP, `sse`, `stdio`. */
+const claudeTransport = (transport: string) => (transport === 'sse' ? 'sse' : 'http');
+
+/**
+ * `claude mcp add` with one option or argument group per line. The name comes before `-e`: `-e` takes several values
+ * and, placed first, swallows the name (Claude Code issue #46121).
+ */
+function claudeCodeCommand(name: string, server: Server): string {
+  const lines =
+    server.kind === 'stdio'
+      ? [
+          `claude mcp add ${shellWord(name)}`,
+          ...server.env.map(([key, value]) => `-e ${shellWord(key)}=${shellWord(value)}`),
+          ['--', server.command, ...server.args].map((w, i) => (i === 0 ? w : shellWord(w))).join(' '),
+        ]
+      : [
+          `claude mcp add --transport ${claudeTransport(server.transport)} ${shellWord(name)} ${shellWord(server.url)}`,
+          ...server.headers.map(([key, value]) => `--header ${shellWord(`${key}: ${value}`)}`),
+        ];
+  return lines.join(' \\\n  ');
+}
+
+/** An id for VS Code's `${input:…}`: the setting's name, with anything that would end the reference replaced. */
+const inputId = (name: string) => name.replace(/[^A-Za-z0-9_.-]/g, '-');
+
+/** Renders settings for one client and remembers which ones the person fills in or the client asks for. */
+function renderer(kind: 'placeholder' | 'vscode') {
+  const toReplace = new Set<string>();
+  const asked = new Map<string, ConfigField>();
+  const render: Render = (field) => {
+    if (kind === 'vscode' && field.type === 'secret') {
+      asked.set(field.name, field);
+      return `\${input:${inputId(field.name)}}`;
+    }
+    if (hasDefault(field)) return String(field.default);
+    toReplace.add(field.name);
+    return `<${field.name}>`;
+  };
+  return { render, toReplace, asked };
+}
+
+function vscodeInputs(asked: ReadonlyMap<string, ConfigField>) {
+  return [...asked.values()].map((field) => ({
+    type: 'promptString',
+    id: inputId(field.name),
+    description: field.label || field.description || field.name,
+    password: true,
+  }));
+}
+
+function snippetsOf(name: string, connection: Connection, fields: ReadonlyMap<string, ConfigField>) {
+  const plain = renderer('placeholder');
+  const server = serverOf(connection, fields, plain.render);
+  if (!server) return null;
+  const vscode = renderer('vscode');
+  const vsServer = serverOf(connection, fields, vscode.render) as Server;
+  const inputs = vscodeInputs(vscode.asked);
+  const vsType = vsServer.kind === 'stdio' ? 'stdio' : claudeTransport(vsServer.transport);
+  const toReplace = [...plain.toReplace];
+  return {
+    server,
+    snippets: {
+      'mcp-servers': {
+        text: JSON.stringify({ mcpServers: { [name]: serverJson(server) } }, null, 2),
+        toReplace,
+        asked: [],
+      },
+      vscode: {
+        text: JSON.stringify(
+          { ...(inputs.length > 0 ? { inputs } : {}), servers: { [name]: serverJson(vsServer, vsType) } },
+          null,
+          2,
+        ),
+        toReplace: [...vscode.toReplace],
+        asked: [...vscode.asked.keys()],
+      },
+      'claude-code': { text: claudeCodeCommand(name, server), toReplace, asked: [] },
+    } satisfies Record<McpClient, ClientSnippet>,
+  };
+}
+
+/** One configuration per usable connection, in the publisher's order; `name` is the server's name in each client. */
 export function clientConfigs(name: string, connections: unknown, configFields: unknown): ClientConfig[] {
   const fields = new Map(
     (Array.isArray(configFields) ? (configFields as ConfigField[]) : [])
@@ -76,13 +209,14 @@ export function clientConfigs(name: string, connections: unknown, configFields: 
   );
   const list = Array.isArray(connections) ? (connections as Connection[]) : [];
   return list.flatMap((connection) => {
-    const server = serverOf(connection, fields);
-    if (!server) return [];
+    const built = snippetsOf(name, connection, fields);
+    if (!built) return [];
+    const { server, snippets } = built;
     return [
       {
         transport: String(connection.transport),
-        ...(typeof server.command === 'string' ? { command: server.command } : {}),
-        json: JSON.stringify({ mcpServers: { [name]: server } }, null, 2),
+        ...(server.kind === 'stdio' ? { command: server.command } : {}),
+        snippets,
       },
     ];
   });
