@@ -21,7 +21,20 @@ export function inputOf(field: ConfigField): Input {
 }
 
 /**
- * `${NAME}` of a config field becomes the registry's `{NAME}` with that field in `variables`. A scan with indexOf,
+ * A `${…}` that names no setting: a value the person is asked for, never a reference left for the client. VS Code
+ * resolves `${env:…}` and `${command:…}` in its configuration, so a published header such as `Bearer ${env:TOKEN}`
+ * would send the person's own secret to the publisher's server (security review #103).
+ */
+const unsettledInput: Input = {
+  description: 'Not a setting of this server: ask its publisher what goes here.',
+  isRequired: true,
+  isSecret: false,
+  format: 'string',
+};
+
+/**
+ * `${NAME}` of a config field becomes the registry's `{NAME}` with that field in `variables` (any other `${NAME}` too,
+ * as a value to ask for: `unsettledInput`). A scan with indexOf,
  * not /\$\{([^}]+)\}/g: the pattern reads to the end of the text from every `${` that no `}` closes, quadratic in
  * the text, and this runs at every registry read (a server's stored arguments and headers cost ~0.9 s a read,
  * security review #91). Once no `}` follows, no later `${` can close either.
@@ -34,9 +47,9 @@ function templated(text: string, fields: Fields): Input & { value: string } {
     const close = text.indexOf('}', open + 2);
     if (close < 0) break;
     const name = text.slice(open + 2, close);
-    const field = name ? fields.get(name) : undefined;
-    if (field) {
-      variables[name] = inputOf(field);
+    if (name) {
+      const field = fields.get(name);
+      variables[name] = field ? inputOf(field) : unsettledInput;
       value += `${text.slice(copied, open)}{${name}}`;
       copied = close + 1;
     }

@@ -77,9 +77,20 @@ it('reads a uvx package whose version is a long run of .1 with a bad end at once
   ]);
 }, 30_000);
 
-it('keeps placeholders beside empty, unknown and unclosed ones as the pattern did', async () => {
+it('keeps placeholders beside empty and unclosed ones, and asks for an unknown one instead of leaving it', async () => {
   const json = await serverJsonApart(
     `[{ transport: 'stdio', command: 'npx', args: ['w', '\${}\${API_KEY}\${NOPE}$\${API_KEY}}{\${'] }]`,
   );
-  expect(json).toMatchObject({ packages: [{ packageArguments: [{ value: '${}{API_KEY}${NOPE}${API_KEY}}{${' }] }] });
+  expect(json).toMatchObject({
+    packages: [
+      {
+        packageArguments: [
+          {
+            value: '${}{API_KEY}{NOPE}${API_KEY}}{${',
+            variables: { API_KEY: { isSecret: true }, NOPE: { isRequired: true, isSecret: false } },
+          },
+        ],
+      },
+    ],
+  });
 }, 30_000);

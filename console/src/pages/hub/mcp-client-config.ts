@@ -63,13 +63,19 @@ const record = (value: unknown): [string, string][] =>
 const hasDefault = (field: ConfigField) =>
   field.type !== 'secret' && field.default !== undefined && field.default !== '';
 
-/** `${NAME}` of a setting becomes what `render` makes of it; any other `${…}` is left as written. Linear: one split. */
+/**
+ * `${NAME}` of a setting becomes what `render` makes of it. A `${…}` that names no setting becomes a placeholder the
+ * person replaces too, never a reference left for the client: VS Code resolves `${env:…}` and `${command:…}` in its
+ * configuration and Claude Code expands `${VAR}`, so a published header such as `Bearer ${env:GITHUB_TOKEN}` would
+ * send the person's own secret to the publisher's server. Linear: one split.
+ */
 function filled(text: string, fields: ReadonlyMap<string, ConfigField>, render: Render): string {
   const [head, ...rest] = text.split('${');
   return rest.reduce((out, part) => {
     const close = part.indexOf('}');
-    const field = close > 0 ? fields.get(part.slice(0, close)) : undefined;
-    return field ? out + render(field) + part.slice(close + 1) : `${out}\${${part}`;
+    if (close <= 0) return `${out}\${${part}`;
+    const name = part.slice(0, close);
+    return out + render(fields.get(name) ?? { name }) + part.slice(close + 1);
   }, head ?? '');
 }
 
@@ -142,16 +148,29 @@ function claudeCodeCommand(name: string, server: Server): string {
 }
 
 /** An id for VS Code's `${input:…}`: the setting's name, with anything that would end the reference replaced. */
-const inputId = (name: string) => name.replace(/[^A-Za-z0-9_.-]/g, '-');
+const inputIdOf = (name: string) => name.replace(/[^A-Za-z0-9_.-]/g, '-');
 
-/** Renders settings for one client and remembers which ones the person fills in or the client asks for. */
+/**
+ * Renders settings for one client and remembers which ones the person fills in or the client asks for. Two secrets
+ * whose names differ only where an input id cannot (`API KEY`, `API-KEY`) get ids of their own (`API-KEY-2`), else
+ * VS Code would ask once and give both the same answer.
+ */
 function renderer(kind: 'placeholder' | 'vscode') {
   const toReplace = new Set<string>();
-  const asked = new Map<string, ConfigField>();
+  const asked = new Map<string, { field: ConfigField; id: string }>();
+  const ids = new Set<string>();
+  const inputId = (name: string) => {
+    const base = inputIdOf(name);
+    let id = base;
+    for (let n = 2; ids.has(id); n++) id = `${base}-${n}`;
+    ids.add(id);
+    return id;
+  };
   const render: Render = (field) => {
     if (kind === 'vscode' && field.type === 'secret') {
-      asked.set(field.name, field);
-      return `\${input:${inputId(field.name)}}`;
+      const input = asked.get(field.name) ?? { field, id: inputId(field.name) };
+      asked.set(field.name, input);
+      return `\${input:${input.id}}`;
     }
     if (hasDefault(field)) return String(field.default);
     toReplace.add(field.name);
@@ -160,10 +179,10 @@ function renderer(kind: 'placeholder' | 'vscode') {
   return { render, toReplace, asked };
 }
 
-function vscodeInputs(asked: ReadonlyMap<string, ConfigField>) {
-  return [...asked.values()].map((field) => ({
+function vscodeInputs(asked: ReadonlyMap<string, { field: ConfigField; id: string }>) {
+  return [...asked.values()].map(({ field, id }) => ({
     type: 'promptString',
-    id: inputId(field.name),
+    id,
     description: field.label || field.description || field.name,
     password: true,
   }));
