@@ -7,9 +7,9 @@
 // writer locks no key row: a key's last use goes to Redis after the commit and the rollover persists it. Here a key row
 // is held locked as the rollover holds it, and the ledger must write past it; the last use still arrives, listed at
 // once and persisted by the rollover, and many writers and rollovers at once still leave the newest.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { apiKeys } from '../../shared/db/schema/index.js';
+import { apiKeyDailyUsage, apiKeys } from '../../shared/db/schema/index.js';
 import { CredentialCache } from '../../shared/identity/credential-cache.js';
 import { persistAccountUsage } from '../../shared/identity/daily-usage.js';
 import { addDays, utcDay } from '../../shared/time/utc-day.js';
@@ -135,4 +135,21 @@ it('keeps a later last use when an /api/v1 call with the key is counted', async 
   await cache.recordLastUse(new Map([[keyId, later]]), day);
   expect((await w.h.http.get('/api/v1/auth/me').set(bearer(w.key))).status).toBe(200);
   expect(Date.parse((await listedKey())?.lastUsedAt ?? '')).toBe(later);
+});
+
+// The rollover once wrote a usage row of 0 requests for each key used only on the gateway that day.
+it("persists a gateway-only key's last use without a usage row", async () => {
+  const keyId = (await listedKey())?.id ?? '';
+  const cache = new CredentialCache(w.h.ctx.redis, w.h.ctx.config.REDIS_PREFIX);
+  const day = '2020-01-02';
+  const at = Date.now() + 7_200_000;
+  await cache.recordLastUse(new Map([[keyId, at]]), day);
+  await persistAccountUsage(w.h.ctx, day);
+  const usage = await w.h.ctx.db
+    .select()
+    .from(apiKeyDailyUsage)
+    .where(and(eq(apiKeyDailyUsage.keyId, keyId), eq(apiKeyDailyUsage.day, day)));
+  expect(usage).toEqual([]);
+  const [row] = await w.h.ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+  expect(row?.lastUsedAt?.getTime()).toBe(at);
 });
