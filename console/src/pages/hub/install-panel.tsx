@@ -90,8 +90,9 @@ function McpInstall({ slug, version, installed }: { slug: string; version: Versi
           ) : null}
         </p>
       ) : null}
-      {configs.map((c) => (
-        <section key={c.snippets['mcp-servers'].text} aria-label={configTitle(c)}>
+      {configs.map((c, i) => (
+        // By position too: two identical published connections have the same snippet text.
+        <section key={`${i}:${c.snippets['mcp-servers'].text}`} aria-label={configTitle(c)}>
           <h3>{configTitle(c)}</h3>
           {c.command || client !== 'mcp-servers' ? null : (
             <p className="muted">For clients that connect to a server's URL, such as Cursor.</p>
