@@ -56,7 +56,9 @@ export function benchCommand<const A extends readonly BenchArg[]>(
     if (given === undefined) return fallback;
     const value = Number(given);
     if (given.trim() === '' || !Number.isFinite(value) || value <= 0) {
-      problems.push(`${name} must be a positive ${kind === 'count' ? 'integer' : 'number'} (got ${JSON.stringify(given)})`);
+      problems.push(
+        `${name} must be a positive ${kind === 'count' ? 'integer' : 'number'} (got ${JSON.stringify(given)})`,
+      );
     } else if (kind === 'count' && !Number.isInteger(value)) {
       problems.push(`${name} must be a positive integer (got ${JSON.stringify(given)})`);
     }
