@@ -17,7 +17,7 @@ import { reportHeadline } from './headline.js';
 import { type LoadResult, listenOnLoopback, measureGets } from './http-load.js';
 
 const [seconds, connections] = benchArgs(import.meta.url, [
-  ['seconds', 5],
+  ['seconds', 5, 'duration'],
   ['connections', 16],
 ]);
 const ITEMS = 10_000;

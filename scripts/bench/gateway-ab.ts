@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Agent, request } from 'undici';
+import { benchCommand } from './bench-args.js';
 import {
   benchNodeFlags,
   closedLoop,
@@ -131,13 +132,17 @@ export async function compareGateways(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [a, b, rounds, perRound, concurrency] = process.argv.slice(2);
-  if (!a || !b) throw new Error('usage: gateway-ab.ts <checkout A> <checkout B> [rounds] [n] [conc]');
-  await compareGateways(
-    path.resolve(a),
-    path.resolve(b),
-    Number(rounds ?? 20),
-    Number(perRound ?? 300),
-    Number(concurrency ?? 16),
+  const {
+    leading: [a = '', b = ''],
+    values: [rounds, perRound, concurrency],
+  } = benchCommand(
+    import.meta.url,
+    ['checkout-A', 'checkout-B'],
+    [
+      ['rounds', 20],
+      ['n', 300],
+      ['conc', 16],
+    ],
   );
+  await compareGateways(path.resolve(a), path.resolve(b), rounds, perRound, concurrency);
 }

@@ -11,7 +11,7 @@ import { jsonExcess } from '../../shared/validation/json-shape.js';
 import { benchArgs } from './bench-args.js';
 import { reportHeadline } from './headline.js';
 
-const [seconds] = benchArgs(import.meta.url, [['seconds', 3]]);
+const [seconds] = benchArgs(import.meta.url, [['seconds', 3, 'duration']]);
 
 function messagesBody(textBytes: number, imageBytes = 0): Buffer {
   const content: unknown[] = [{ type: 'text', text: 'Summarise the attached notes. '.repeat(textBytes / 30) }];

@@ -15,7 +15,7 @@ import { reportHeadline } from './headline.js';
 import { listenOnLoopback, measureGets } from './http-load.js';
 
 const [seconds, connections] = benchArgs(import.meta.url, [
-  ['seconds', 4],
+  ['seconds', 4, 'duration'],
   ['connections', 16],
 ]);
 const ITEMS = 10_000;

@@ -17,7 +17,7 @@ import { resourceUsage } from './scaling/resource-usage.js';
 import { seedScalingData, startScalingSite } from './scaling/scaling-data.js';
 
 const [seconds, videoTasks] = benchArgs(import.meta.url, [
-  ['seconds', 6],
+  ['seconds', 6, 'duration'],
   ['video-tasks', 1000],
 ]);
 // The baseline runs again at the end: how far it moves is the noise of the shared machine during the run.

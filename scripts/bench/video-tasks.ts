@@ -20,7 +20,7 @@ import { reportHeadline } from './headline.js';
 
 const [total, videoSeconds, workerCount, organizationCount] = benchArgs(import.meta.url, [
   ['tasks', 5000],
-  ['video-seconds', 20],
+  ['video-seconds', 20, 'duration'],
   ['workers', 1],
   ['organizations', 1],
 ]);

@@ -1,14 +1,17 @@
 // Seed steps of the catalog: the default categories of every type, and (outside production) the demo catalog,
 // published by the Admin account under two namespaces: `ockhub` (verified, so `source: official`) and `community`.
 // Demo skills get a real bundle each, built in memory and stored as an upload is, so their Install panel offers it.
-// Items that already exist are left alone, so the step is safe on every start and never resets counters.
+// Items that were published are left alone, so the step is safe on every start and never resets counters. An item an
+// earlier start left unpublished (its bundle's storage was not up yet) is deleted and made again: skipping it left a
+// bundle-less draft for good.
 import { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import yazl from 'yazl';
 import { upsertCategory } from '../../shared/catalog/categories.js';
 import { setFeatured } from '../../shared/catalog/curation.js';
+import { deleteDraft } from '../../shared/catalog/draft-deletion.js';
 import { addVersion, createDraft } from '../../shared/catalog/drafts.js';
-import { decideReview, submitForReview } from '../../shared/catalog/review-workflow.js';
+import { decideReview, submitForReview, withdrawFromReview } from '../../shared/catalog/review-workflow.js';
 import { uploadSkillBundle } from '../../shared/catalog/skill-bundle-upload.js';
 import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
 import type { VersionInput } from '../../shared/catalog/version-payloads.js';
@@ -67,33 +70,44 @@ async function demoBundleZip(slug: string, files: Record<string, string>): Promi
 }
 
 /**
- * Stores a demo skill version's bundle as the upload route does (object storage, size limit, SHA-256, inspection in
- * memory: `uploadSkillBundle`), then records what the skill-bundle worker's review finds in it (the same
- * `reviewSkillBundle`, run here: the seed runs before any request is served). A bundle the review refuses, or whose
- * SKILL.md names another skill, stops the seed: the demo data is wrong.
+ * A demo skill version's bundle and what the skill-bundle worker's review finds in it (the same `reviewSkillBundle`,
+ * run here: the seed runs before any request is served). Built before the item's draft is made: a bundle the review
+ * refuses, or whose SKILL.md names another skill, stops the seed before it writes anything (the demo data is wrong).
  */
-async function storeDemoBundle(
-  ctx: AppContext,
-  adminId: string,
-  slug: string,
-  ref: { skillId: string; versionId: string },
-  files: Record<string, string>,
-) {
+async function reviewedDemoBundle(slug: string, files: Record<string, string>) {
   const zip = await demoBundleZip(slug, files);
-  await uploadSkillBundle(ctx, adminId, ref, Readable.from([zip]));
   const review = await reviewSkillBundle(zip);
   if (!review.ok) throw new Error(`demo skill ${slug}: its bundle fails the review: ${review.problems.join(' ')}`);
   if (review.frontMatter.name !== slug)
     throw new Error(`demo skill ${slug}: its SKILL.md is named ${review.frontMatter.name}`);
-  const { bundleFiles, dependencies, examples, parameters } = review.manifest;
+  return { zip, manifest: review.manifest };
+}
+
+/**
+ * Stores a reviewed demo bundle as the upload route does (object storage, size limit, SHA-256, inspection in memory:
+ * `uploadSkillBundle`), then records the review's findings on the version.
+ */
+async function storeDemoBundle(
+  ctx: AppContext,
+  adminId: string,
+  ref: { skillId: string; versionId: string },
+  { zip, manifest }: Awaited<ReturnType<typeof reviewedDemoBundle>>,
+) {
+  await uploadSkillBundle(ctx, adminId, ref, Readable.from([zip]));
+  const { bundleFiles, dependencies, examples, parameters } = manifest;
   await recordSkillContents(ctx.db, ref.versionId, { bundleFiles, dependencies, examples, parameters });
 }
 
 async function publishDemoItem(ctx: AppContext, adminId: string, item: DemoItem) {
   const { slug, name, summary, description, tags, categories, publisher: publisherSlug } = item;
   let itemId: string | undefined;
+  // Every version's bundle built and reviewed before the first write.
+  const versions = [];
   for (const raw of item.versions) {
-    const { input, bundle } = splitDemoVersion(raw);
+    const { input, bundle: files } = splitDemoVersion(raw);
+    versions.push({ input, bundle: files ? await reviewedDemoBundle(slug, files) : undefined });
+  }
+  for (const { input, bundle } of versions) {
     const created = itemId
       ? await addVersion(ctx, item.type, adminId, itemId, input)
       : await createDraft(ctx, item.type, adminId, {
@@ -107,7 +121,7 @@ async function publishDemoItem(ctx: AppContext, adminId: string, item: DemoItem)
           version: input,
         });
     itemId = created.id;
-    if (bundle) await storeDemoBundle(ctx, adminId, slug, { skillId: itemId, versionId: created.versionId! }, bundle);
+    if (bundle) await storeDemoBundle(ctx, adminId, { skillId: itemId, versionId: created.versionId! }, bundle);
     await submitForReview(ctx, item.type, adminId, itemId, 'Demo catalog.', { contentsRecorded: true });
     await decideReview(ctx, item.type, adminId, itemId, 'approve', 'Demo catalog.');
   }
@@ -129,10 +143,18 @@ export const demoCatalogStep: SeedStep = {
     let created = 0;
     for (const item of demoItems) {
       const [existing] = await ctx.db
-        .select({ id: catalogItems.id })
+        .select({ item: catalogItems, ownerId: publishers.ownerAccountId })
         .from(catalogItems)
+        .innerJoin(publishers, eq(publishers.id, catalogItems.publisherId))
         .where(and(eq(catalogItems.type, item.type), eq(catalogItems.slug, item.slug)));
-      if (existing) continue;
+      if (existing) {
+        // Published once (perhaps unpublished since), or someone else's: left alone.
+        const { status, currentVersionId, publishedAt, id } = existing.item;
+        if (status === 'published' || currentVersionId || publishedAt || existing.ownerId !== account.id) continue;
+        // An earlier start stopped midway: made again from the start.
+        if (status === 'in_review') await withdrawFromReview(ctx, item.type, account.id, id);
+        await deleteDraft(ctx, item.type, account.id, id);
+      }
       await publishDemoItem(ctx, account.id, item);
       created++;
     }

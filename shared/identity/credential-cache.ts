@@ -51,7 +51,10 @@ if ARGV[3] == '1' then
     if kind == 'api-key' then
       local keyCounter = prefix .. ':dk:' .. credId .. ':' .. ARGV[2]
       local n = redis.call('HINCRBY', keyCounter, 'count', 1)
-      redis.call('HSET', keyCounter, 'lastUsedAt', ARGV[4])
+      -- Only moved up, like the ledger's last use: a web process whose clock is behind never moves it back.
+      if tonumber(ARGV[4]) > tonumber(redis.call('HGET', keyCounter, 'lastUsedAt') or '0') then
+        redis.call('HSET', keyCounter, 'lastUsedAt', ARGV[4])
+      end
       if n == 1 then
         redis.call('EXPIRE', keyCounter, ARGV[5])
         redis.call('SADD', prefix .. ':dk-active:' .. ARGV[2], credId)

@@ -54,11 +54,13 @@ export async function persistAccountUsage(ctx: AppContext, day: string): Promise
     }
     for (const [i, keyId] of keyIds.entries()) {
       const [count, lastUsedAt] = keyCounts[i] ?? [];
-      const requestCount = Number(count ?? 0);
-      await tx.execute(sql`
-        insert into ${apiKeyDailyUsage} (key_id, day, request_count)
-        select ${keyId}, ${day}, ${requestCount} where exists (select 1 from api_keys where id = ${keyId})
-        on conflict (key_id, day) do update set request_count = excluded.request_count`);
+      // A key used only on the gateway that day has a last use but no /api/v1 count: no usage row for it.
+      if (count) {
+        await tx.execute(sql`
+          insert into ${apiKeyDailyUsage} (key_id, day, request_count)
+          select ${keyId}, ${day}, ${Number(count)} where exists (select 1 from api_keys where id = ${keyId})
+          on conflict (key_id, day) do update set request_count = excluded.request_count`);
+      }
       if (lastUsedAt) {
         await tx
           .update(apiKeys)

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import { demoItems } from '../../scripts/seed/demo-catalog.data.js';
 import { runSeed } from '../../scripts/seed/seed-steps.js';
+import { catalogItems } from '../../shared/db/schema/index.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -132,5 +134,35 @@ describe('the demo catalog seed step', () => {
     expect(notes.examples).toEqual([
       expect.objectContaining({ title: 'Release notes since v2.3.0', source: 'skill-md' }),
     ]);
+  });
+
+  // A start whose storage was not up yet left the skill's draft without a bundle, and every later start skipped it
+  // because it existed: an unpublished, bundle-less draft for good.
+  it('completes a demo skill that a start with storage down left behind', async () => {
+    await runSeed(h.ctx);
+    const releaseNotes = and(eq(catalogItems.type, 'skill'), eq(catalogItems.slug, 'release-notes'));
+    await h.ctx.db.delete(catalogItems).where(releaseNotes);
+    const storage = h.ctx.storage;
+    const put = storage.put;
+    storage.put = async () => {
+      storage.put = put;
+      throw new Error('storage not up yet');
+    };
+    try {
+      await expect(runSeed(h.ctx)).rejects.toThrow('storage not up yet');
+    } finally {
+      storage.put = put;
+    }
+    const [left] = await h.ctx.db.select().from(catalogItems).where(releaseNotes);
+    expect(left?.status).toBe('draft');
+
+    expect((await runSeed(h.ctx)).join('\n')).toMatch(/demo catalog: published 1 demo items/);
+    const published = await h.http.get('/api/v1/skill/release-notes');
+    expect(published.status).toBe(200);
+    const { currentVersion } = published.body;
+    const bundle = currentVersion.bundle as Bundle;
+    const zip = await download(bundle.url);
+    expect([sha256(zip), zip.length]).toEqual([bundle.sha256, bundle.sizeBytes]);
+    expect(currentVersion.bundleFiles.map((f: { path: string }) => f.path)).toContain('SKILL.md');
   });
 });

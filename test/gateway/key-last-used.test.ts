@@ -7,12 +7,12 @@
 // writer locks no key row: a key's last use goes to Redis after the commit and the rollover persists it. Here a key row
 // is held locked as the rollover holds it, and the ledger must write past it; the last use still arrives, listed at
 // once and persisted by the rollover, and many writers and rollovers at once still leave the newest.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { apiKeys } from '../../shared/db/schema/index.js';
+import { apiKeyDailyUsage, apiKeys } from '../../shared/db/schema/index.js';
 import { CredentialCache } from '../../shared/identity/credential-cache.js';
 import { persistAccountUsage } from '../../shared/identity/daily-usage.js';
-import { utcDay } from '../../shared/time/utc-day.js';
+import { addDays, utcDay } from '../../shared/time/utc-day.js';
 import { type GatewayWorld, openGatewayWorld, writeLedgers } from '../support/gateway.js';
 import { bearer } from '../support/identity.js';
 
@@ -101,8 +101,10 @@ it('writes a batch past a key row the rollover holds, and the last use still arr
   const listed = Date.parse((await listedKey())?.lastUsedAt ?? '');
   expect(listed).toBeGreaterThanOrEqual(before);
   expect(listed).toBeLessThanOrEqual(Date.now());
-  // The rollover of the day persists it to the key's row.
-  await persistAccountUsage(w.h.ctx, utcDay(new Date()));
+  // The rollover of the day persists it to the key's row (the day the call was made, and the next in case 00:00 UTC
+  // passed since).
+  await persistAccountUsage(w.h.ctx, utcDay(new Date(before)));
+  await persistAccountUsage(w.h.ctx, addDays(utcDay(new Date(before)), 1));
   const [row] = await w.h.ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
   expect(row?.lastUsedAt?.getTime()).toBe(listed);
 });
@@ -122,4 +124,32 @@ it('keeps the newest last use when many writers and rollovers run at once', asyn
   await persistAccountUsage(w.h.ctx, day);
   const [row] = await w.h.ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
   expect(row?.lastUsedAt?.getTime()).toBe(newest);
+});
+
+// An /api/v1 call counted by a web process whose clock is behind once wrote its time over a later last use.
+it('keeps a later last use when an /api/v1 call with the key is counted', async () => {
+  const keyId = (await listedKey())?.id ?? '';
+  const cache = new CredentialCache(w.h.ctx.redis, w.h.ctx.config.REDIS_PREFIX);
+  const day = utcDay(new Date());
+  const later = Date.now() + 3_600_000;
+  await cache.recordLastUse(new Map([[keyId, later]]), day);
+  expect((await w.h.http.get('/api/v1/auth/me').set(bearer(w.key))).status).toBe(200);
+  expect(Date.parse((await listedKey())?.lastUsedAt ?? '')).toBe(later);
+});
+
+// The rollover once wrote a usage row of 0 requests for each key used only on the gateway that day.
+it("persists a gateway-only key's last use without a usage row", async () => {
+  const keyId = (await listedKey())?.id ?? '';
+  const cache = new CredentialCache(w.h.ctx.redis, w.h.ctx.config.REDIS_PREFIX);
+  const day = '2020-01-02';
+  const at = Date.now() + 7_200_000;
+  await cache.recordLastUse(new Map([[keyId, at]]), day);
+  await persistAccountUsage(w.h.ctx, day);
+  const usage = await w.h.ctx.db
+    .select()
+    .from(apiKeyDailyUsage)
+    .where(and(eq(apiKeyDailyUsage.keyId, keyId), eq(apiKeyDailyUsage.day, day)));
+  expect(usage).toEqual([]);
+  const [row] = await w.h.ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+  expect(row?.lastUsedAt?.getTime()).toBe(at);
 });

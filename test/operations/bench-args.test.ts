@@ -55,13 +55,41 @@ describe('the benchmarks README names answer --help and refuse bad arguments', (
     expect(notANumber).toEqual({
       code: 2,
       stdout: '',
-      stderr: expect.stringMatching(/^connections must be a positive number \(got "many"\)\nusage: /),
+      stderr: expect.stringMatching(/^connections must be a positive integer \(got "many"\)\nusage: /),
     });
     const tooMany = await tsx(['scripts/bench/large-bodies.ts', '4', '8']);
     expect(tooMany).toEqual({
       code: 2,
       stdout: '',
       stderr: expect.stringMatching(/^takes at most 1 argument\(s\), got 2\nusage: /),
+    });
+  });
+
+  // 0.5 workers left telemetry.ts waiting forever; a duration may still be a fraction.
+  it('stops with exit code 2 on a fraction of a count', async () => {
+    const half = await tsx(['scripts/bench/telemetry.ts', '4000', '3', '20000', '0.5']);
+    expect(half).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^workers must be a positive integer \(got "0\.5"\)\nusage: /),
+    });
+  });
+
+  // gateway-ab.ts threw a stack trace for --help and took any rounds, n or conc.
+  it('gateway-ab.ts answers --help and refuses missing checkouts or a fraction of a count', async () => {
+    const help = await tsx(['scripts/bench/gateway-ab.ts', '--help']);
+    expect([help.code, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toMatch(
+      /^usage: npx tsx scripts\/bench\/gateway-ab\.ts <checkout-A> <checkout-B> \[rounds=20\] \[n=300\] \[conc=16\]\n\nTwo checkouts/,
+    );
+    const none = await tsx(['scripts/bench/gateway-ab.ts']);
+    expect([none.code, none.stdout]).toEqual([2, '']);
+    expect(none.stderr).toMatch(/^checkout-A is required\ncheckout-B is required\nusage: /);
+    const fraction = await tsx(['scripts/bench/gateway-ab.ts', '.', '.', '2.5']);
+    expect(fraction).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^rounds must be a positive integer \(got "2\.5"\)\nusage: /),
     });
   });
 

@@ -90,8 +90,11 @@ function McpInstall({ slug, version, installed }: { slug: string; version: Versi
           ) : null}
         </p>
       ) : null}
-      {configs.map((c) => (
-        <section key={c.snippets['mcp-servers'].text} aria-label={configTitle(c)}>
+      {configs.map((c, i) => (
+        // By position too: two identical published connections have the same snippet text. The list is the
+        // version's connections, in their published order.
+        // biome-ignore lint/suspicious/noArrayIndexKey: identical connections differ only by position
+        <section key={`${i}:${c.snippets['mcp-servers'].text}`} aria-label={configTitle(c)}>
           <h3>{configTitle(c)}</h3>
           {c.command || client !== 'mcp-servers' ? null : (
             <p className="muted">For clients that connect to a server's URL, such as Cursor.</p>
