@@ -32,6 +32,13 @@ export type AdmitResult =
       used: number;
     };
 
+/**
+ * Lua: moves a key counter's last use up to `at`, never down. One rule for both writers (an /api/v1 call, a gateway
+ * call from the ledger), so a process whose clock is behind never moves it back.
+ */
+const raiseLastUsedAt = (counter: string, at: string) =>
+  `if tonumber(${at}) > tonumber(redis.call('HGET', ${counter}, 'lastUsedAt') or '0') then redis.call('HSET', ${counter}, 'lastUsedAt', ${at}) end`;
+
 // The counting part shared by both entry scripts: expects accountId, kind, credId, projectId, roles, limit.
 const countBody = `
 local prefix = ARGV[1]
@@ -51,10 +58,7 @@ if ARGV[3] == '1' then
     if kind == 'api-key' then
       local keyCounter = prefix .. ':dk:' .. credId .. ':' .. ARGV[2]
       local n = redis.call('HINCRBY', keyCounter, 'count', 1)
-      -- Only moved up, like the ledger's last use: a web process whose clock is behind never moves it back.
-      if tonumber(ARGV[4]) > tonumber(redis.call('HGET', keyCounter, 'lastUsedAt') or '0') then
-        redis.call('HSET', keyCounter, 'lastUsedAt', ARGV[4])
-      end
+      ${raiseLastUsedAt('keyCounter', 'ARGV[4]')}
       if n == 1 then
         redis.call('EXPIRE', keyCounter, ARGV[5])
         redis.call('SADD', prefix .. ':dk-active:' .. ARGV[2], credId)
@@ -97,8 +101,7 @@ return 1
 // A key's last use recorded beside its daily counter, never moved back, for the rollover to persist (a gateway call's
 // last use, from the ledger writer). KEYS[1] key counter, KEYS[2] the day's active keys. ARGV: atMs, keyId, ttl.
 const lastUseScript = `
-local current = tonumber(redis.call('HGET', KEYS[1], 'lastUsedAt') or '0')
-if tonumber(ARGV[1]) > current then redis.call('HSET', KEYS[1], 'lastUsedAt', ARGV[1]) end
+${raiseLastUsedAt('KEYS[1]', 'ARGV[1]')}
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('SADD', KEYS[2], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
