@@ -20,8 +20,9 @@ export type NewAccount = { email: string; name: string; roles?: Role[]; dailyQuo
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/** Counts characters (Unicode code points, as NIST SP 800-63B asks), not UTF-16 units: five emoji are five. */
 export function assertStrongPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) {
+  if ([...password].length < MIN_PASSWORD_LENGTH) {
     throw badRequest('Auth.InvalidPassword', `Passwords need at least ${MIN_PASSWORD_LENGTH} characters.`);
   }
 }

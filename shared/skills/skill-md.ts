@@ -154,8 +154,12 @@ export function parseSkillMd(text: string, options: { folderName?: string | null
     problems.push('The front matter must set `description`.');
   } else if (typeof description !== 'string' || description.trim() === '') {
     problems.push('`description` must be a non-empty string.');
-  } else if (description.length > DESCRIPTION_MAX) {
-    problems.push(`\`description\` must be at most ${DESCRIPTION_MAX} characters (it has ${description.length}).`);
+  } else {
+    // Characters are code points (as the Agent Skills reference validator counts), not UTF-16 units.
+    const characters = [...description].length;
+    if (characters > DESCRIPTION_MAX) {
+      problems.push(`\`description\` must be at most ${DESCRIPTION_MAX} characters (it has ${characters}).`);
+    }
   }
   const license = optionalString(fields, 'license', null, problems);
   const compatibility = optionalString(fields, 'compatibility', COMPATIBILITY_MAX, problems);

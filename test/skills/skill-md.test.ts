@@ -154,6 +154,13 @@ describe('SKILL.md front matter', () => {
         '`description` must be at most 1024 characters (it has 1025).',
       ]);
     });
+
+    it('counts characters, not UTF-16 units: 1024 emoji pass, 1025 do not', () => {
+      expect(parseSkillMd(doc(`name: x\ndescription: ${'🧩'.repeat(1024)}`)).ok).toBe(true);
+      expect(problemsOf(parseSkillMd(doc(`name: x\ndescription: ${'🧩'.repeat(1025)}`)))).toEqual([
+        '`description` must be at most 1024 characters (it has 1025).',
+      ]);
+    });
   });
 
   it('reports every problem at once', () => {
