@@ -5,7 +5,7 @@ import { newVideoId } from '../../shared/video/video-ids.js';
 import { imageProblem } from '../../shared/video/reference-images.js';
 import { aProjectWithKey, type GatewayWorld, openGatewayWorld, recharge } from '../support/gateway.js';
 import { bearer } from '../support/identity.js';
-import { inOrg, type TestOrg } from '../support/org-fixtures.js';
+import { anOrganization, aProject, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
 import { usd } from '../support/wallet-factory.js';
 import { spend } from '../support/wallet-spend.js';
 
@@ -149,5 +149,38 @@ describe('SPEC 4, balance alerts: from ≥ a threshold to < it, one alert per cr
       [10, 9.7],
       [10, 9.7],
     ]);
+  });
+});
+
+describe('SPEC 4, the organization a route acts in', () => {
+  it('takes a /api/projects/{projectId} route’s organization from the project, whatever the header or the count', async () => {
+    const first = await anOrganization(w.h, undefined, 'First');
+    const second = await anOrganization(w.h, first.admin, 'Second');
+    const project = await aProject(w.h, first, 'In the first');
+    const caller = first.admin;
+    for (const headers of [bearer(caller.session), inOrg(caller, second.id)]) {
+      const read = await w.h.http.get(`/api/projects/${project.id}`).set(headers);
+      expect(read.status).toBe(200);
+      expect(read.body.data).toMatchObject({ id: project.id, organizationId: first.id });
+      const usage = await w.h.http.get(`/api/projects/${project.id}/quota-usage`).set(headers);
+      expect(usage.status).toBe(200);
+      expect(usage.body.data).toMatchObject({ projectId: project.id, period: 'month' });
+    }
+  });
+
+  it('lists with GET /api/projects only the current organization’s projects', async () => {
+    const first = await anOrganization(w.h, undefined, 'First');
+    const second = await anOrganization(w.h, first.admin, 'Second');
+    const a = await aProject(w.h, first, 'A');
+    const b = await aProject(w.h, second, 'B');
+    const ids = async (orgId: string) =>
+      (await w.h.http.get('/api/projects').set(inOrg(first.admin, orgId))).body.data.map((p: { id: string }) => p.id);
+    expect(await ids(first.id)).toEqual([a.id]);
+    expect(await ids(second.id)).toEqual([b.id]);
+    expectEnvelopeError(
+      await w.h.http.get('/api/projects').set(bearer(first.admin.session)),
+      400,
+      'Organization.NotSelected',
+    );
   });
 });
