@@ -1,8 +1,8 @@
 // SPEC sections 3, 4 and 5, statement by statement: the statements no other test held to the letter (a boundary
 // accepted as well as the one past it refused, a header passed through with a value other than the default, a
 // second crossing of the same threshold). Real PostgreSQL and Redis, the simulated provider in process.
-import { newVideoId } from '../../shared/video/video-ids.js';
 import { imageProblem } from '../../shared/video/reference-images.js';
+import { newVideoId } from '../../shared/video/video-ids.js';
 import { aProjectWithKey, type GatewayWorld, openGatewayWorld, recharge } from '../support/gateway.js';
 import { bearer } from '../support/identity.js';
 import { anOrganization, aProject, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
@@ -32,10 +32,7 @@ describe('SPEC 3, messages: the version header is passed through', () => {
     ['/v1/messages', { model: 'claude-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }],
     ['/v1/messages/count_tokens', { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'hi' }] }],
   ])('forwards the caller’s anthropic-version, not the default, on %s', async (path, body) => {
-    const res = await w.h.http
-      .post(path)
-      .set({ 'x-api-key': w.key, 'anthropic-version': '2099-01-01' })
-      .send(body);
+    const res = await w.h.http.post(path).set({ 'x-api-key': w.key, 'anthropic-version': '2099-01-01' }).send(body);
     expect(res.status).toBe(200);
     expect(upstream(path)?.headers['anthropic-version']).toBe('2099-01-01');
   });
