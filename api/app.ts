@@ -9,7 +9,7 @@ import type { LeanRoute } from './http/lean-lane.js';
 import { routeFamilyOf } from './http/route-family.js';
 import { securityHeaders, securityHeadersByPath } from './http/security-headers.js';
 import { acceptedBodyTypes } from './middleware/body-guards.js';
-import { assignCorrelationId, correlationId } from './middleware/correlation-id.js';
+import { correlationId, takeCorrelationId } from './middleware/correlation-id.js';
 import { errorHandler, unknownRoute } from './middleware/errors.js';
 import { LargeBodyBudget } from './middleware/large-body-budget.js';
 import { knownCallerForLargeBody, LARGE_BODY_BYTES } from './middleware/large-body-caller.js';
@@ -54,15 +54,17 @@ const LEAN_BODY_BYTES = LARGE_BODY_BYTES;
  * What every request gets first (`everyRequest` in createApp), in the same order, on Node's own objects for a request
  * to `path` the lean lane serves; the body type check is `takesLean`'s.
  */
-function leanBegin(ctx: AppContext, path: string): LeanRoute['begin'] {
-  const headers = securityHeadersByPath()(path);
+function leanBegin(ctx: AppContext, path: string): Pick<LeanRoute, 'begin' | 'headers'> {
+  const security = securityHeadersByPath()(path).flat();
   const family = routeFamilyOf(path);
-  return (req, res) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
-    const id = assignCorrelationId(req.headers['x-correlation-id'], res);
-    logWhenAnswered(ctx.logger, req.method, path, res);
-    observeWhenAnswered(family, res);
-    return id;
+  return {
+    begin: (req, res) => {
+      const id = takeCorrelationId(req.headers['x-correlation-id'], res);
+      logWhenAnswered(ctx.logger, req.method, path, res);
+      observeWhenAnswered(family, res);
+      return id;
+    },
+    headers: (id) => [...security, 'x-correlation-id', id],
   };
 }
 
@@ -89,7 +91,7 @@ export function createApp(ctx: AppContext): Express {
       const parser = parsers.find((p) => holds(p.prefix, path));
       const lean: LeanRoute = {
         maxBytes: Math.min(LEAN_BODY_BYTES, parser?.limit ?? LEAN_BODY_BYTES),
-        begin: leanBegin(ctx, path),
+        ...leanBegin(ctx, path),
         address: (req) => clientAddressOf(req, trust),
         ...(leanAnswer ? { answer: leanAnswer } : {}),
         rest: [...chain, unknownRoute],

@@ -131,7 +131,8 @@ export function residentMb(pid: number | undefined): { now: number; peak: number
  * Node flags for the servers a benchmark measures, from an environment variable (space-separated, e.g.
  * `BENCH_NODE_FLAGS="--max-semi-space-size=32"`): the API and, so that the ratio stays fair, its baselines (bare
  * route, bare relay, floor) get the same ones. `BENCH_NODE_FLAGS_B` makes telemetry.ts also run a second API and bare
- * route with other flags in alternating rounds; gateway-ab.ts reads `BENCH_NODE_FLAGS_A` and `_B`.
+ * route with other flags in alternating rounds (`BENCH_CHECKOUT_B`: another checkout's API); gateway-ab.ts reads
+ * `BENCH_NODE_FLAGS_A` and `_B`.
  */
 export function benchNodeFlags(variable: string): string[] {
   return (process.env[variable] ?? '').split(/\s+/).filter(Boolean);

@@ -6,7 +6,9 @@
 // ≥ 10,000 events/s. Usage: npx tsx scripts/bench/telemetry.ts [events per round] [rounds] [batch events] [workers]
 // BENCH_NODE_FLAGS: Node flags for the API and its baselines alike; BENCH_NODE_FLAGS_B: a second API and bare route
 // with these flags take turns with the first ones (the order swapped every round), and B's figures are printed over A's.
-import { spawn } from 'node:child_process';
+// BENCH_CHECKOUT_B=<dir>: B's API is that checkout's (another branch, built there too under BENCH_BUILT=1), with
+// BENCH_NODE_FLAGS_B or, without it, the same flags as A.
+import { execFileSync, spawn } from 'node:child_process';
 import { eq } from 'drizzle-orm';
 import { Agent, request } from 'undici';
 import { createPublisher } from '../../shared/catalog/publishers.js';
@@ -37,7 +39,13 @@ const publisher = await createPublisher(ctx.db, account.id, { slug: 'bench', nam
 const agentId = await publishBenchAgent(ctx, account.id, publisher.slug, { slug: 'bench-agent', name: 'Bench agent' });
 
 const flags = benchNodeFlags('BENCH_NODE_FLAGS');
-const flagsB = process.env.BENCH_NODE_FLAGS_B === undefined ? undefined : benchNodeFlags('BENCH_NODE_FLAGS_B');
+const checkoutB = process.env.BENCH_CHECKOUT_B;
+const flagsB =
+  process.env.BENCH_NODE_FLAGS_B !== undefined
+    ? benchNodeFlags('BENCH_NODE_FLAGS_B')
+    : checkoutB !== undefined
+      ? flags
+      : undefined;
 const bare = await spawnService('scripts/bench/bare-telemetry.ts', {}, { nodeFlags: flags });
 // The design's floor: the bare route plus one Redis step per event, what issue 16 allows the intake.
 const floor = await spawnService(
@@ -48,13 +56,15 @@ const floor = await spawnService(
 // BENCH_BUILT=1: the API (and the ledger worker) compiled, as production runs them (bench-context.ts).
 const built = builtServices();
 const profileDir = process.env.BENCH_CPU_PROF;
-const startApi = (nodeFlags: string[]) =>
+if (built && checkoutB) execFileSync('npm', ['run', 'build'], { cwd: checkoutB, stdio: 'ignore' });
+const startApi = (nodeFlags: string[], cwd?: string) =>
   spawnService(
     'api/server.ts',
     { ...bench.env, LOG_LEVEL: logLevel },
     {
       listens: true,
       built,
+      ...(cwd ? { cwd } : {}),
       nodeFlags: [...nodeFlags, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])],
     },
   );
@@ -62,7 +72,7 @@ const api = await startApi(flags);
 const b = flagsB
   ? {
       bare: await spawnService('scripts/bench/bare-telemetry.ts', {}, { nodeFlags: flagsB }),
-      api: await startApi(flagsB),
+      api: await startApi(flagsB, checkoutB),
     }
   : undefined;
 
@@ -192,7 +202,7 @@ try {
   );
   if (flagsB) {
     console.log(
-      `  B, node flags ${flagsB.join(' ') || '(none)'}: bare ${rate('bareB').toFixed(0)}/s, API ${rate('apiB').toFixed(0)}/s (${(rate('apiB') / rate('bareB')).toFixed(2)}x); CPU per event bare ${cpuPer('bareB').toFixed(0)} µs, API ${cpuPer('apiB').toFixed(0)} µs (${(cpuPer('apiB') / cpuPer('bareB')).toFixed(2)}x); API ${memory('apiB')}, bare route ${memory('bareB')}`,
+      `  B${checkoutB ? ` (${checkoutB})` : ''}, node flags ${flagsB.join(' ') || '(none)'}: bare ${rate('bareB').toFixed(0)}/s, API ${rate('apiB').toFixed(0)}/s (${(rate('apiB') / rate('bareB')).toFixed(2)}x); CPU per event bare ${cpuPer('bareB').toFixed(0)} µs, API ${cpuPer('apiB').toFixed(0)} µs (${(cpuPer('apiB') / cpuPer('bareB')).toFixed(2)}x); API ${memory('apiB')}, bare route ${memory('bareB')}`,
     );
     console.log(
       `  B over A: API CPU per event ${(cpuPer('apiB') / cpuPer('api')).toFixed(3)}x, rate ${(rate('apiB') / rate('api')).toFixed(3)}x; bare CPU per event ${(cpuPer('bareB') / cpuPer('bare')).toFixed(3)}x, rate ${(rate('bareB') / rate('bare')).toFixed(3)}x`,

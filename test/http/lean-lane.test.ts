@@ -22,11 +22,11 @@ describe('serveDirectly with a lean route on a small application', () => {
   };
   const lean: LeanRoute = {
     maxBytes: 64,
-    begin: (_req, res) => {
+    begin: () => {
       seen.begin++;
-      res.setHeader('x-begun', 'yes');
       return '00000000-0000-4000-8000-000000000000';
     },
+    headers: (id) => ['x-begun', 'yes', 'x-correlation-id', id],
     address: (req) => req.socket.remoteAddress ?? 'unknown',
     // Not an async function: one case throws before any promise is made.
     answer: (body) => {
@@ -54,6 +54,7 @@ describe('serveDirectly with a lean route on a small application', () => {
       expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { lane: 'lean', body: { a: 1 } } });
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(res.headers['x-begun']).toBe('yes');
+      expect(res.headers['x-correlation-id']).toBe('00000000-0000-4000-8000-000000000000');
     }
     expect(seen.begin).toBe(3);
   });
@@ -100,6 +101,8 @@ describe('serveDirectly with a lean route on a small application', () => {
     const notJson = await request(app).post('/hot').set('content-type', 'application/json').send('{"a":');
     expect({ status: notJson.status, code: notJson.body.code }).toEqual({ status: 400, code: 'Request.InvalidJson' });
     expect(seen.begin).toBe(5);
+    // The headers of every answer reach the chain's answers and the error handler's too.
+    for (const res of [left, failed, failedNow, unwritable, notJson]) expect(res.headers['x-begun']).toBe('yes');
   });
 });
 
