@@ -58,8 +58,10 @@ function optionalString(fields: Record<string, unknown>, key: string, max: numbe
     problems.push(`\`${key}\` must be a non-empty string.`);
     return undefined;
   }
-  if (max !== null && value.length > max) {
-    problems.push(`\`${key}\` must be at most ${max} characters (it has ${value.length}).`);
+  // Characters are code points, as for `description`.
+  const characters = max === null ? 0 : [...value].length;
+  if (max !== null && characters > max) {
+    problems.push(`\`${key}\` must be at most ${max} characters (it has ${characters}).`);
   }
   return value;
 }

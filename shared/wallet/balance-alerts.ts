@@ -1,5 +1,6 @@
 // Threshold crossings: a settlement that moves the settled balance from ≥ a threshold to < it raises one alert
-// row per crossed threshold in the same transaction; the row's id is the `alerts` job's payload.
+// row per crossed threshold in the same transaction (the ledger writer, ledger-writer.ts); the row's id is the
+// `alerts` job's payload.
 import { and, asc, eq, isNull, lt } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
@@ -21,31 +22,6 @@ export async function alertThresholds(db: DbExecutor, organizationId: string): P
     .from(walletAlertSettings)
     .where(eq(walletAlertSettings.organizationId, organizationId));
   return (settings?.thresholds ?? []).map(BigInt);
-}
-
-/** Inside the settling transaction (the wallet row is locked, so crossings are exact and never double). */
-export async function raiseCrossingAlerts(
-  tx: DbExecutor,
-  thresholds: readonly bigint[],
-  input: Crossing & { organizationId: string; currency: string; recordId: string },
-): Promise<string[]> {
-  const crossed = crossedThresholds(thresholds, input);
-  if (crossed.length === 0) return [];
-  const rows = await tx
-    .insert(walletBalanceAlerts)
-    .values(
-      crossed.map((threshold) => ({
-        organizationId: input.organizationId,
-        kind: 'balance' as const,
-        threshold,
-        balance: input.current,
-        currency: input.currency,
-        recordId: input.recordId,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ id: walletBalanceAlerts.id });
-  return rows.map((r) => r.id);
 }
 
 /**

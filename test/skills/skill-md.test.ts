@@ -163,6 +163,13 @@ describe('SKILL.md front matter', () => {
     });
   });
 
+  it('counts the compatibility limit in characters too: 500 emoji pass, 501 do not', () => {
+    expect(parseSkillMd(doc(`name: x\ndescription: d\ncompatibility: ${'🧩'.repeat(500)}`)).ok).toBe(true);
+    expect(problemsOf(parseSkillMd(doc(`name: x\ndescription: d\ncompatibility: ${'🧩'.repeat(501)}`)))).toEqual([
+      '`compatibility` must be at most 500 characters (it has 501).',
+    ]);
+  });
+
   it('reports every problem at once', () => {
     const problems = problemsOf(
       parseSkillMd(
