@@ -9,6 +9,7 @@
 //   window again per pass, and produce up to max_tokens per pass;
 // - priced at the dearest input price the body can reach (cache writes only when it asks for caching).
 import type { ModelEntry } from './model-registry.js';
+import { type PriceOptionValues, priceMultipliersOf } from './price-options.js';
 import { type TokenUsage, tokenCostMicros } from './pricing.js';
 
 /** Resized images cost about width × height / 750 tokens: ~1,600 at 1,568 px, ~4,800 at 2,576 px (high resolution). */
@@ -273,8 +274,9 @@ function maxOutputTokens(body: Body): number {
   return most;
 }
 
-/** The bound priced for one model: every input token at the dearest input price the request can reach. */
-function boundCostMicros(model: ModelEntry, bound: MessagesBound): bigint {
+/** The bound priced for one model: every input token at the dearest input price the request can reach, every token
+ * price times the request's price-raising options (fast mode, US-only inference) as the settlement prices it. */
+function boundCostMicros(model: ModelEntry, bound: MessagesBound, options: PriceOptionValues | undefined): bigint {
   const p = model.prices;
   const inputPrice = Math.max(
     p.inputPerMTok ?? 0,
@@ -290,16 +292,21 @@ function boundCostMicros(model: ModelEntry, bound: MessagesBound): bigint {
     webSearchRequests: bound.webSearchRequests,
     webFetchRequests: bound.webFetchRequests,
   };
-  return tokenCostMicros({ ...model, prices: { ...p, inputPerMTok: inputPrice } }, usage);
+  return tokenCostMicros(
+    { ...model, prices: { ...p, inputPerMTok: inputPrice } },
+    usage,
+    priceMultipliersOf(model, options),
+  );
 }
 
-/** What to reserve for a Messages request served by `models` (the request's model and its fallbacks' models). */
-export function messagesReservationMicros(body: Body, models: ModelEntry[]): bigint {
+/** What to reserve for a Messages request served by `models` (the request's model and its fallbacks' models), with
+ * the price-raising option values `options` (checked by priceOptionsOf). */
+export function messagesReservationMicros(body: Body, models: ModelEntry[], options?: PriceOptionValues): bigint {
   const demand = bodyDemand(body);
   let most = 0n;
   // A body may name the same few registry models thousands of times: each is priced once.
   for (const model of new Set(models)) {
-    const cost = boundCostMicros(model, boundOf(demand, model));
+    const cost = boundCostMicros(model, boundOf(demand, model), options);
     if (cost > most) most = cost;
   }
   return most;

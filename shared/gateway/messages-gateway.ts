@@ -18,6 +18,7 @@ import {
   usageOf,
 } from './messages-usage.js';
 import type { ModelEntry } from './model-registry.js';
+import { type PriceOptionValues, priceMultipliersOf, priceOptionsOf } from './price-options.js';
 import { type TokenUsage, tokenCostMicros } from './pricing.js';
 
 export type MessagesRequest = {
@@ -36,7 +37,14 @@ export type MessagesRequest = {
   signal: AbortSignal;
 };
 
-export type StartedMessages = { charge: Charge; status: number; body: Readable; contentType: string };
+export type StartedMessages = {
+  charge: Charge;
+  status: number;
+  body: Readable;
+  contentType: string;
+  /** The request's price-raising options: what the settlement multiplies the token prices by, as the hold did. */
+  priceOptions?: PriceOptionValues;
+};
 
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -80,7 +88,11 @@ export async function startMessages(
   req: MessagesRequest,
 ): Promise<StartedMessages> {
   const paid = req.operation !== 'count_tokens';
-  const reserveMicros = paid ? messagesReservationMicros(req.body, req.servingModels ?? [req.model]) : 0n;
+  const servingModels = req.servingModels ?? [req.model];
+  // Before anything is held or counted: an option value the registry cannot price (fast mode on a model without a
+  // multiplier) is a 400, never a premium sold at the standard price. count_tokens is free: nothing to price.
+  const priceOptions = paid ? priceOptionsOf(req.body, servingModels) : undefined;
+  const reserveMicros = paid ? messagesReservationMicros(req.body, servingModels, priceOptions) : 0n;
   // count_tokens holds nothing but needs a wallet with money: else an organization that never paid (any free
   // account's own) made the upstream calls and request logs it likes at no cost (a review finding).
   const charge = await openCharge(ctx, caller, {
@@ -113,7 +125,7 @@ export async function startMessages(
       throw error;
     }
     const contentType = String(reply.headers['content-type'] ?? 'application/json');
-    return { charge, status: reply.status, body: reply.body, contentType };
+    return { charge, status: reply.status, body: reply.body, contentType, ...(priceOptions ? { priceOptions } : {}) };
   } catch (err) {
     if (err instanceof AppError) throw err;
     // The outbound error names the configured upstream host: the log keeps it, the caller and request log do not.
@@ -135,10 +147,18 @@ const less = (a: number | undefined, b: number | undefined) => Math.max(0, (a ??
  * the model that answered. (Until a security review, all of it was priced at the answering model: a Haiku executor
  * got Opus advice at Haiku's prices.)
  */
-function answerCostMicros(req: MessagesRequest, upstreamModel: unknown, usage: TokenUsage, advisor: AdvisorCall[]) {
+function answerCostMicros(
+  req: MessagesRequest,
+  started: StartedMessages,
+  upstreamModel: unknown,
+  usage: TokenUsage,
+  advisor: AdvisorCall[],
+) {
   const executor = billedModel(req, upstreamModel);
+  const cost = (model: ModelEntry, u: TokenUsage) =>
+    tokenCostMicros(model, u, priceMultipliersOf(model, started.priceOptions));
   let own = usage;
-  let cost = 0n;
+  let total = 0n;
   for (const call of advisor) {
     const u = call.usage;
     own = {
@@ -150,9 +170,9 @@ function answerCostMicros(req: MessagesRequest, upstreamModel: unknown, usage: T
       webSearchRequests: less(own.webSearchRequests, u.webSearchRequests),
       webFetchRequests: less(own.webFetchRequests, u.webFetchRequests),
     };
-    cost += tokenCostMicros(advisorModel(req.advisorModels ?? [], call.model) ?? executor, u);
+    total += cost(advisorModel(req.advisorModels ?? [], call.model) ?? executor, u);
   }
-  return cost + tokenCostMicros(executor, own);
+  return total + cost(executor, own);
 }
 
 /**
@@ -190,7 +210,7 @@ export async function finishJsonMessages(
     status: 'succeeded',
     httpStatus: started.status,
     ...(usage ? { usage } : {}),
-    costMicros: usage ? answerCostMicros(req, json.model, usage, advisorCallsOf(fields)) : 0n,
+    costMicros: usage ? answerCostMicros(req, started, json.model, usage, advisorCallsOf(fields)) : 0n,
   }).then(
     () => undefined,
     (err: Error) =>
@@ -221,7 +241,7 @@ export async function settleStream(
     status,
     httpStatus: 200,
     usage,
-    costMicros: answerCostMicros(req, meter.servedModel, usage, meter.advisorCalls()),
+    costMicros: answerCostMicros(req, started, meter.servedModel, usage, meter.advisorCalls()),
     ...(meter.upstreamError ? { errorMessage: meter.upstreamError } : {}),
   });
 }

@@ -10,6 +10,12 @@ export type Capability = (typeof capabilities)[number];
 
 const price = z.number().min(0).max(1_000_000);
 
+/** A premium's multiplier of the token prices (at most 6 decimals meaningful): from 1 (no premium) to 100. A value
+ * below 1 is refused, since these options only ever raise the vendor's price (a 0.6 meant for 6 would sell fast mode at
+ * a tenth of its cost). */
+const multiplier = z.number().min(1, { error: 'a price multiplier is at least 1' }).max(100);
+const optionValues = z.record(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/), multiplier);
+
 const modelSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/),
   displayName: z.string().min(1),
@@ -38,6 +44,15 @@ const modelSchema = z.object({
     webFetchPerRequest: price.optional(),
     perVideoSecond: price.optional(),
   }),
+  /** Multipliers of the token prices per value of a price-raising request option (shared/gateway/price-options.ts),
+   * e.g. `{speed: {fast: 6}, inference_geo: {us: 1.1}}`. A value neither listed nor standard is refused (400). */
+  priceMultipliers: z
+    .strictObject({
+      speed: optionValues.optional(),
+      inference_geo: optionValues.optional(),
+      service_tier: optionValues.optional(),
+    })
+    .optional(),
 });
 
 const registrySchema = z.object({ models: z.array(modelSchema).min(1) }).superRefine((r, ctx) => {
@@ -90,7 +105,9 @@ export function loadModelRegistry(path = defaultRegistryPath): ModelRegistry {
   if (!registry) {
     const parsed = registrySchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     if (!parsed.success) {
-      throw new Error(`MODEL_REGISTRY ${path} is invalid: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      throw new Error(
+        `MODEL_REGISTRY ${path} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     registry = new ModelRegistry(parsed.data.models);
     cache.set(path, registry);

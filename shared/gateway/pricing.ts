@@ -19,7 +19,9 @@ export type TokenUsage = {
 export const usdToMicros = (usd: number): bigint => BigInt(Math.round(usd * 1_000_000));
 
 // Price per MTok in micro-USD per MTok, times tokens, over 1M → micro-USD. Summed exactly, rounded up once.
-export function tokenCostMicros(model: ModelEntry, usage: TokenUsage): bigint {
+// `multipliers` (millionths, from a request's price-raising options: shared/gateway/price-options.ts) multiply the
+// token prices, not the per-request prices, inside the same exact sum, so the total is still rounded up once.
+export function tokenCostMicros(model: ModelEntry, usage: TokenUsage, multipliers: readonly bigint[] = []): bigint {
   const p = model.prices;
   const write5m = p.cacheWritePerMTok ?? p.inputPerMTok ?? 0;
   const write1h = p.cacheWrite1hPerMTok ?? write5m;
@@ -33,7 +35,13 @@ export function tokenCostMicros(model: ModelEntry, usage: TokenUsage): bigint {
   const requests =
     BigInt(usage.webSearchRequests ?? 0) * usdToMicros(p.webSearchPerRequest ?? 0) +
     BigInt(usage.webFetchRequests ?? 0) * usdToMicros(p.webFetchPerRequest ?? 0);
-  return (scaled + 999_999n) / 1_000_000n + requests;
+  let numerator = scaled;
+  let denominator = 1_000_000n;
+  for (const m of multipliers) {
+    numerator *= m;
+    denominator *= 1_000_000n;
+  }
+  return (numerator + denominator - 1n) / denominator + requests;
 }
 
 /** The dearest price a token of input can be billed at: plain, cache write (either TTL) or cache read. */

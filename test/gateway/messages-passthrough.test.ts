@@ -88,8 +88,8 @@ describe('POST /v1/messages forwards what the gateway does not own', () => {
     ['top-level cache control', { cache_control: { type: 'ephemeral', ttl: '1h' } }, {}],
     ['metadata', { metadata: { user_id: 'user-42' } }, {}],
     [
-      'service tier, speed and inference geography',
-      { service_tier: 'auto', speed: 'standard', inference_geo: 'us' },
+      'service tier, speed and inference geography at their standard values',
+      { service_tier: 'auto', speed: 'standard', inference_geo: 'global' },
       {},
     ],
     [
