@@ -122,7 +122,7 @@ describe("an organization's copy of actors outside it (review of 2026-11-27, sec
       .post('/api/organization/wallet/recharge')
       .set(inOrg(platformAdmin, paid.id))
       .send({ amount: 5, description: 'goodwill' });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     await revokeAnInvite(paid);
 
     const [mine, recharged] = (await orgLog('', paid.admin, paid.id)).body.data;
