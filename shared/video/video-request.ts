@@ -1,6 +1,6 @@
 // The checks of a video create that cost nothing (count, URL scheme, data URL type and size, model, resolution,
-// parameter commands in the prompt),
-// run before anything is charged, and the normalized request the worker submits upstream.
+// parameter commands in the prompt), run before anything is charged, and the normalized request the worker submits
+// upstream.
 
 import { createHash } from 'node:crypto';
 import type { InlineImageDescriptor, VideoTaskImage, VideoTaskRequest } from '../db/schema/index.js';
@@ -59,7 +59,6 @@ export type VideoCreateInput = {
   content?: ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string }; role: string })[];
   input_reference?: string | { image_url: string };
 };
-
 
 /** Decoded byte length of a base64 payload, without decoding it. */
 export function base64Bytes(payload: string): number {

@@ -162,9 +162,14 @@ describe("an organization's copy of actors outside it (review of 2026-11-27, sec
       .set(inOrg(secondAdmin, team.id));
     expect(revoked.status).toBe(200);
     const before = (await orgLog('?action=invite_token.revoke', team.admin, team.id)).body.data[0];
-    expect(before).toMatchObject({ clientAddress: expect.any(String), actor: { credential: { id: expect.any(String) } } });
+    expect(before).toMatchObject({
+      clientAddress: expect.any(String),
+      actor: { credential: { id: expect.any(String) } },
+    });
 
-    const removed = await h.http.delete(`/api/organization/members/${secondAdmin.accountId}`).set(inOrg(team.admin, team.id));
+    const removed = await h.http
+      .delete(`/api/organization/members/${secondAdmin.accountId}`)
+      .set(inOrg(team.admin, team.id));
     expect(removed.status).toBe(200);
     const after = (await orgLog('?action=invite_token.revoke', team.admin, team.id)).body.data[0];
     expect(after.actor).toEqual({

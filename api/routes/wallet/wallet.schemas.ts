@@ -96,12 +96,9 @@ const headerName = z
  * trailing whitespace is not part of a header value on the wire.
  */
 const isHeaderText = (value: string) => /^[\t\x20-\x7e]*$/.test(value) && value.trim() === value;
-const headerValue = z
-  .string()
-  .max(1024)
-  .refine(isHeaderText, {
-    message: 'must be visible ASCII characters, spaces and tabs, with no whitespace at either end',
-  });
+const headerValue = z.string().max(1024).refine(isHeaderText, {
+  message: 'must be visible ASCII characters, spaces and tabs, with no whitespace at either end',
+});
 
 export const alertSettingsBody = z.object({
   emailAlertEnabled: z.boolean().optional(),
