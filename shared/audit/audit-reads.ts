@@ -1,10 +1,14 @@
 // Reading the audit log: newest first, paged, filtered by organization, action and a time range [from, to).
-import { and, count, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gte, lt, sql } from 'drizzle-orm';
 import type { DbExecutor } from '../db/client.js';
-import { auditLog } from '../db/schema/index.js';
+import { accounts, auditLog, organizationMemberships } from '../db/schema/index.js';
 import type { AuditAction } from './audit-log.js';
 
-export type AuditRow = typeof auditLog.$inferSelect;
+/**
+ * A row, and where its actor stands now: a member of the row's organization or not, a platform Admin or not. An
+ * organization's copy of the log shows less of an actor who is not its member (audit-log.presenters.ts).
+ */
+export type AuditRow = typeof auditLog.$inferSelect & { actorIsMember: boolean; actorIsPlatformAdmin: boolean };
 
 export type AuditFilter = {
   /** One organization's entries; `undefined` for every entry (platform Admins). */
@@ -28,7 +32,11 @@ export async function listAuditEntries(
   );
   const [rows, [totals]] = await Promise.all([
     db
-      .select()
+      .select({
+        ...getTableColumns(auditLog),
+        actorIsMember: sql<boolean>`exists (select 1 from ${organizationMemberships} where ${organizationMemberships.organizationId} = ${auditLog.organizationId} and ${organizationMemberships.accountId} = ${auditLog.actorAccountId})`,
+        actorIsPlatformAdmin: sql<boolean>`coalesce((select 'Admin' = any(${accounts.roles}) from ${accounts} where ${accounts.id} = ${auditLog.actorAccountId}), false)`,
+      })
       .from(auditLog)
       .where(where)
       .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))

@@ -1,5 +1,6 @@
-// The checks of a video create that cost nothing (count, URL scheme, data URL type and size, model, resolution),
-// run before anything is charged, and the normalized request the worker submits upstream.
+// The checks of a video create that cost nothing (count, URL scheme, data URL type and size, model, resolution,
+// parameter commands in the prompt), run before anything is charged, and the normalized request the worker submits
+// upstream.
 
 import { createHash } from 'node:crypto';
 import type { InlineImageDescriptor, VideoTaskImage, VideoTaskRequest } from '../db/schema/index.js';
@@ -14,8 +15,37 @@ export const MAX_IMAGE_URL_CHARS = 8_192;
 /** The prompt with every text content item joined, as stored with the task (each part alone allows as much). */
 export const MAX_PROMPT_CHARS = 20_000;
 
+const invalid = (message: string) => badRequest('Video.InvalidRequest', message);
+
 const DATA_URL = /^data:([^;,]*)(;[^,]*)?,/i;
 const IMAGE_DATA_URL = /^data:image\/(jpeg|png|webp);base64,/i;
+
+/**
+ * A parameter command of Seedance (BytePlus/Volcengine), which reads them from the prompt text and lets them win over
+ * the request's fields: `--rs 1080p --dur 10 --frames 289 --wm false --seed 1 --ratio 16:9 --fps 24 --cf true`, and the
+ * long forms. Sent on, `--dur 12` in a prompt charged for 5 s made 12 s, `--rs` a resolution the registry does not
+ * offer (security review 2026-11-27, second round). A command is `--name` as a whole word, at the start or after
+ * whitespace, then whitespace and a value; any case. `a -- b`, `pre--fix` or a closing `--seed` stay ordinary text.
+ */
+const SEEDANCE_COMMAND =
+  /(?:^|\s)--(resolution|rs|ratio|rt|duration|dur|frames|framespersecond|fps|watermark|wm|seed|camerafixed|cf)\s+\S/i;
+
+/** The first Seedance parameter command in a prompt (`--dur`), or undefined. */
+export function seedancePromptCommand(prompt: string): string | undefined {
+  const found = SEEDANCE_COMMAND.exec(prompt);
+  return found ? `--${found[1]}` : undefined;
+}
+
+/** 400 when the prompt holds a Seedance parameter command (see `seedancePromptCommand`). */
+export function checkNoPromptCommands(prompt: string): void {
+  const command = seedancePromptCommand(prompt);
+  if (command) {
+    throw invalid(
+      `The prompt holds the parameter command ${command}: set resolution, duration, ratio, seed and the others as ` +
+        'request fields, not in the prompt.',
+    );
+  }
+}
 
 export type VideoCreateInput = {
   model: string;
@@ -29,8 +59,6 @@ export type VideoCreateInput = {
   content?: ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string }; role: string })[];
   input_reference?: string | { image_url: string };
 };
-
-const invalid = (message: string) => badRequest('Video.InvalidRequest', message);
 
 /** Decoded byte length of a base64 payload, without decoding it. */
 export function base64Bytes(payload: string): number {
@@ -94,8 +122,15 @@ function storedImages(images: { url: string; role: string }[]) {
   return { stored, inlineImages };
 }
 
-/** Both request forms as one task request; throws 400 on the first problem. */
-export function normalizeVideoRequest(input: VideoCreateInput, model: ModelEntry): NormalizedVideoRequest {
+/**
+ * Both request forms as one task request; throws 400 on the first problem. `providerKind` is the video upstream's
+ * (UPSTREAM_VIDEO_KIND): prompt commands are refused for `seedance`, and for every kind when it is not given.
+ */
+export function normalizeVideoRequest(
+  input: VideoCreateInput,
+  model: ModelEntry,
+  options: { providerKind?: 'seedance' | 'openai' } = {},
+): NormalizedVideoRequest {
   const texts = (input.content ?? []).flatMap((item) => (item.type === 'text' ? [item.text] : []));
   const images = (input.content ?? []).flatMap((item) =>
     item.type === 'image_url' ? [{ url: item.image_url.url, role: item.role }] : [],
@@ -117,6 +152,7 @@ export function normalizeVideoRequest(input: VideoCreateInput, model: ModelEntry
       `The prompt and text items together may have at most ${MAX_PROMPT_CHARS} characters (got ${prompt.length}).`,
     );
   }
+  if (options.providerKind !== 'openai') checkNoPromptCommands(prompt);
 
   const sizeResolution = input.size ? resolutionOfSize(input.size) : undefined;
   // A provider reads one of the two (Seedance `resolution`, OpenAI-style `size`): when they disagree, the one checked

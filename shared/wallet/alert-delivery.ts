@@ -9,6 +9,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import {
+  organizations,
   type WalletAlertChannelStatus,
   walletAlertDeliveries,
   walletAlertSettings,
@@ -90,7 +91,7 @@ async function deliverChannels(
 ): Promise<DeliveryResult> {
   const message = renderAlertMessage(settings.messageTemplate, alert);
   let emailError: unknown;
-  const email = await deliverEmail(ctx, alert, settings, message, deps.mailer).catch((err: unknown) => {
+  const email = await deliverEmail(ctx, alert, settings, deps.mailer).catch((err: unknown) => {
     emailError = err;
     return 'sending' as const;
   });
@@ -104,11 +105,32 @@ async function deliverChannels(
   return { email, webhook: webhook.status, ...retry };
 }
 
+/**
+ * The e-mail is our fixed text with the figures and the organization's name, never the Admin-written
+ * `messageTemplate` (seed 03 gives it to the webhook): no recipient address is verified, so an Admin could name any
+ * address as an Admin of their organization and have the operator's mail server send it their own words (review of
+ * 2026-11-27, second round).
+ */
+function alertEmail(alert: Alert, organizationName: string): { subject: string; text: string } {
+  const threshold = `${formatMicros(alert.threshold)} ${alert.currency}`;
+  const subject = alert.kind === 'test' ? '[ockhub] Test balance alert' : `[ockhub] Wallet balance below ${threshold}`;
+  const text = [
+    alert.kind === 'test'
+      ? 'This is a test of the balance alerts of your ockhub organization.'
+      : `The wallet balance of your ockhub organization has fallen below ${threshold}.`,
+    '',
+    `Organization: ${organizationName} (${alert.organizationId})`,
+    `Balance: ${formatMicros(alert.balance)} ${alert.currency}`,
+    `Threshold: ${threshold}`,
+    `Time: ${alert.occurredAt.toISOString()}`,
+  ].join('\n');
+  return { subject, text };
+}
+
 async function deliverEmail(
   ctx: Ctx,
   alert: Alert,
   settings: AlertSettings,
-  message: string,
   mailer: Mailer | undefined,
 ): Promise<WalletAlertChannelStatus> {
   if (!open.has(alert.emailStatus)) return alert.emailStatus;
@@ -136,18 +158,11 @@ async function deliverEmail(
   if (alert.kind === 'balance' && alert.emailStatus === 'pending' && !(await claimDailySlot(ctx.db, alert))) {
     return finish('capped');
   }
-  const subject =
-    alert.kind === 'test'
-      ? '[ockhub] Test balance alert'
-      : `[ockhub] Wallet balance below ${formatMicros(alert.threshold)} ${alert.currency}`;
-  const text = [
-    message,
-    '',
-    `Organization: ${alert.organizationId}`,
-    `Balance: ${formatMicros(alert.balance)} ${alert.currency}`,
-    `Threshold: ${formatMicros(alert.threshold)} ${alert.currency}`,
-    `Time: ${alert.occurredAt.toISOString()}`,
-  ].join('\n');
+  const [organization] = await ctx.db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, alert.organizationId));
+  const { subject, text } = alertEmail(alert, organization?.name ?? 'unknown');
   try {
     await mailer.send({ to, subject, text });
   } catch (err) {

@@ -115,6 +115,72 @@ describe('GET /api/organization/audit-log', () => {
   });
 });
 
+describe("an organization's copy of actors outside it (review of 2026-11-27, second round)", () => {
+  it("shows a platform Admin's recharge without its client address or credential id, labelled; the platform log keeps both", async () => {
+    const paid = await anOrganization(h);
+    const res = await h.http
+      .post('/api/organization/wallet/recharge')
+      .set(inOrg(platformAdmin, paid.id))
+      .send({ amount: 5, description: 'goodwill' });
+    expect(res.status).toBe(201);
+    await revokeAnInvite(paid);
+
+    const [mine, recharged] = (await orgLog('', paid.admin, paid.id)).body.data;
+    expect(recharged).toEqual({
+      id: expect.any(String),
+      occurredAt: expect.any(String),
+      action: 'wallet.recharge',
+      organizationId: paid.id,
+      actor: { accountId: platformAdmin.accountId, credential: { kind: 'session' }, label: 'platform administrator' },
+      target: { type: 'wallet', id: paid.id },
+      before: { balance: '0' },
+      after: expect.objectContaining({ balance: '5', amount: '5' }),
+      correlationId: expect.any(String),
+    });
+    // The organization's own Admin, a member, is shown in full.
+    expect(mine).toMatchObject({
+      action: 'invite_token.revoke',
+      actor: { accountId: paid.admin.accountId, credential: { kind: 'session', id: expect.any(String) } },
+      clientAddress: expect.any(String),
+    });
+    expect(mine.actor.label).toBeUndefined();
+
+    const platform = await adminLog(`?organizationId=${paid.id}&action=wallet.recharge`);
+    expect(platform.body.items[0]).toMatchObject({
+      actor: { accountId: platformAdmin.accountId, credential: { kind: 'session', id: expect.any(String) } },
+      clientAddress: expect.any(String),
+    });
+    expect(platform.body.items[0].actor.label).toBeUndefined();
+  });
+
+  it('leaves out the client address and credential id of an actor removed from the organization since', async () => {
+    const team = await anOrganization(h);
+    const secondAdmin = await aMember(h, team, 'Admin');
+    const invite = await anInviteToken(h, team);
+    const revoked = await h.http
+      .delete(`/api/organization/invite-tokens/${invite.id}`)
+      .set(inOrg(secondAdmin, team.id));
+    expect(revoked.status).toBe(200);
+    const before = (await orgLog('?action=invite_token.revoke', team.admin, team.id)).body.data[0];
+    expect(before).toMatchObject({
+      clientAddress: expect.any(String),
+      actor: { credential: { id: expect.any(String) } },
+    });
+
+    const removed = await h.http
+      .delete(`/api/organization/members/${secondAdmin.accountId}`)
+      .set(inOrg(team.admin, team.id));
+    expect(removed.status).toBe(200);
+    const after = (await orgLog('?action=invite_token.revoke', team.admin, team.id)).body.data[0];
+    expect(after.actor).toEqual({
+      accountId: secondAdmin.accountId,
+      credential: { kind: 'session' },
+      label: 'not a member',
+    });
+    expect(after.clientAddress).toBeUndefined();
+  });
+});
+
 describe('GET /api/v1/admin/audit-log', () => {
   it('lists every organization’s entries to a platform Admin, and one organization’s on request', async () => {
     const all = await adminLog(`?from=${encodeURIComponent(startedAt)}&pageSize=100`);

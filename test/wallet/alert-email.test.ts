@@ -1,6 +1,7 @@
 // Balance-alert e-mails through a real SMTP server (smtp-server on 127.0.0.1): to the organization's Admins only,
 // exactly once per crossing even when the job runs again, at most maxDailyAlerts a day, and a recorded
-// "not configured" without SMTP_URL.
+// "not configured" without SMTP_URL; our fixed text, never the Admin-written messageTemplate (review of 2026-11-27,
+// second round).
 import { asc, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { walletAlertDeliveries, walletBalanceAlerts } from '../../shared/db/schema/index.js';
@@ -57,8 +58,15 @@ const emailAttemptsOf = async (alertId: string) =>
       .orderBy(asc(walletAlertDeliveries.attempt))
   ).filter((a) => a.channel === 'email');
 
-async function organizationWithAlerts(balance: number, settings: Record<string, unknown> = {}): Promise<TestOrg> {
-  const org = await anOrganization(h);
+/** The message's text with quoted-printable soft line breaks joined. */
+const textOf = (raw: string | undefined) => (raw ?? '').replace(/=\r?\n/g, '');
+
+async function organizationWithAlerts(
+  balance: number,
+  settings: Record<string, unknown> = {},
+  name?: string,
+): Promise<TestOrg> {
+  const org = await anOrganization(h, undefined, name);
   const headers = inOrg(org.admin, org.id);
   await recharge(h, org, balance);
   await h.http.put('/api/organization/wallet/alerts').set(headers).send(settings).expect(200);
@@ -184,5 +192,37 @@ describe('balance alert e-mails', () => {
         expect.objectContaining({ channel: 'webhook', attempt: 1, succeeded: true, statusCode: 200 }),
       ],
     });
+  });
+
+  it('e-mails our fixed text with the figures and the organization name, never the messageTemplate', async () => {
+    // No address is verified: an Admin could list anyone as an Admin and write them what it likes through our mail.
+    const template = 'URGENT: pay the overdue invoice at https://pay.example/{threshold} today';
+    const org = await organizationWithAlerts(
+      10.5,
+      { messageTemplate: template, webhookUrl: `${receiver.origin}/hook` },
+      'Tulip Fields Ltd',
+    );
+    await spend(h.ctx, org.id, usd('1'));
+    const [alert] = await alertsOf(org.id);
+    expect(await deliverAlert(h.ctx, alert?.id ?? '', deps(), { lastAttempt: false })).toEqual({
+      email: 'sent',
+      webhook: 'sent',
+    });
+    const text = textOf(smtp.messages[0]?.raw);
+    expect(text).toContain('The wallet balance of your ockhub organization has fallen below 10 USD.');
+    expect(text).toContain(`Organization: Tulip Fields Ltd (${org.id})`);
+    expect(text).toContain('Balance: 9.5 USD');
+    expect(text).toContain('Threshold: 10 USD');
+    expect(text).not.toMatch(/URGENT|invoice|pay\.example/);
+    // The webhook, the template's channel in seed 03, still carries it.
+    expect(JSON.parse(receiver.requests[0]?.body ?? '{}').message).toBe(
+      'URGENT: pay the overdue invoice at https://pay.example/10 today',
+    );
+
+    const test = await h.http.post('/api/organization/wallet/alerts/test').set(inOrg(org.admin, org.id)).expect(202);
+    await deliverAlert(h.ctx, test.body.data.alertId, deps(), { lastAttempt: false });
+    const testText = textOf(smtp.messages[1]?.raw);
+    expect(testText).toContain('This is a test of the balance alerts of your ockhub organization.');
+    expect(testText).not.toMatch(/URGENT|invoice|pay\.example/);
   });
 });

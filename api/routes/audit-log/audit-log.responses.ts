@@ -15,6 +15,14 @@ export const auditEntry = z
     actor: z.object({
       accountId: z.uuid().optional().meta({ description: 'Absent for the system.' }),
       credential: z.object({ kind: z.enum(auditCredentialKind.enumValues), id: z.uuid().optional() }),
+      label: z
+        .enum(['platform administrator', 'not a member'])
+        .optional()
+        .meta({
+          description:
+            "Only in an organization's log, for an actor who is not its member; such an entry has no clientAddress " +
+            'and no credential id.',
+        }),
     }),
     target: z.object({ type: z.string(), id: z.string() }),
     before: state.meta({ description: 'The state the change replaced (JSON; money as decimal strings).' }),

@@ -10,13 +10,13 @@ import { query } from '../../http/validate.js';
 import { organizationOf } from '../../middleware/organization-access.js';
 import { itemsPage, pageFields } from '../../openapi/response-parts.js';
 import type { Route } from '../route.js';
-import { presentAuditEntry } from './audit-log.presenters.js';
+import { presentAuditEntry, presentOrganizationAuditEntry } from './audit-log.presenters.js';
 import { auditEntry } from './audit-log.responses.js';
 import { adminAuditQuery, organizationAuditQuery } from './audit-log.schemas.js';
 
 const entry =
-  'Entries newest first: {id, occurredAt, action, organizationId?, actor:{accountId?, credential:{kind, id?}}, ' +
-  'target:{type, id}, before?, after?, clientAddress?, correlationId?}.';
+  'Entries newest first: {id, occurredAt, action, organizationId?, actor:{accountId?, credential:{kind, id?}, ' +
+  'label?}, target:{type, id}, before?, after?, clientAddress?, correlationId?}.';
 
 /** Under /api/organization, once the current organization is resolved. */
 export const organizationAuditLogRoute: Route = {
@@ -28,7 +28,9 @@ export const organizationAuditLogRoute: Route = {
   dailyQuota: 'shown',
   organization: true,
   query: organizationAuditQuery,
-  returns: `${entry} Paged: total, page, size.`,
+  returns:
+    `${entry} Paged: total, page, size. An actor who is not a member of the organization (a platform Admin's ` +
+    'recharge or refund) has a label and no clientAddress or credential id.',
   response: z.array(auditEntry),
   envelopeFields: pageFields,
   handler: (ctx) => async (req, res) => {
@@ -36,7 +38,7 @@ export const organizationAuditLogRoute: Route = {
     requireOrganizationAdmin(access, 'read the audit log');
     const q = query(req, organizationAuditQuery, 'AuditLog.InvalidQuery');
     const { rows, total } = await listAuditEntries(ctx.db, { ...q, organizationId: access.organizationId });
-    sendPage(res, rows.map(presentAuditEntry), { total, page: q.page, size: q.size });
+    sendPage(res, rows.map(presentOrganizationAuditEntry), { total, page: q.page, size: q.size });
   },
 };
 

@@ -38,7 +38,7 @@ export const videosRoutes = defineRoutes([
         const input = parseOrThrow(createVideoBody, raw, 'Video.InvalidRequest');
         const key = parseOrThrow(idempotencyKeyHeader, req.header('idempotency-key'), 'Video.InvalidIdempotencyKey');
         const model = registry.resolve(input.model, 'video');
-        const normalized = normalizeVideoRequest(input, model);
+        const normalized = normalizeVideoRequest(input, model, { providerKind: ctx.config.UPSTREAM_VIDEO_KIND });
         const task = await createVideoTask(ctx, gatewayCallerOf(res), {
           model,
           normalized,

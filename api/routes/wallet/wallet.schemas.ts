@@ -89,16 +89,16 @@ const headerName = z
   .refine((name) => !reservedHeaders.has(name.toLowerCase()) && !name.toLowerCase().startsWith('proxy-'), {
     message: 'is set by ockhub and cannot be replaced',
   });
-/** Tab and visible characters only: a line break would let a value inject another header. */
-const isHeaderText = (value: string) =>
-  [...value].every((ch) => {
-    const code = ch.charCodeAt(0);
-    return code === 9 || (code >= 32 && code !== 127);
-  });
-const headerValue = z
-  .string()
-  .max(1024)
-  .refine(isHeaderText, { message: 'must not contain line breaks or control characters' });
+/**
+ * Visible ASCII, spaces and tabs, nothing around: a line break would let a value inject another header; a character
+ * above U+00FF is refused by undici at send time (so every attempt of every alert failed), and one of U+0080–U+00FF
+ * goes out as a Latin-1 byte that a receiver reads as something else (review of 2026-11-27, second round); leading or
+ * trailing whitespace is not part of a header value on the wire.
+ */
+const isHeaderText = (value: string) => /^[\t\x20-\x7e]*$/.test(value) && value.trim() === value;
+const headerValue = z.string().max(1024).refine(isHeaderText, {
+  message: 'must be visible ASCII characters, spaces and tabs, with no whitespace at either end',
+});
 
 export const alertSettingsBody = z.object({
   emailAlertEnabled: z.boolean().optional(),

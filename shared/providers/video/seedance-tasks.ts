@@ -1,5 +1,6 @@
 // Seedance (Volcengine Ark) content generation tasks: POST/GET/DELETE /api/v3/contents/generations/tasks.
 import type { Config } from '../../config/index.js';
+import { seedancePromptCommand } from '../../video/video-request.js';
 import { upstreamClient } from '../upstream-client.js';
 import {
   callVideoUpstream,
@@ -25,6 +26,10 @@ export function seedanceVideoProvider(config: Config): VideoProvider {
   return {
     kind: 'seedance',
     async submit(request) {
+      // Refused at create (shared/video/video-request.ts); a task created while the upstream was another kind is
+      // refused here rather than read by Seedance (a permanent 4xx fails the task and releases its reservation).
+      const command = seedancePromptCommand(request.prompt);
+      if (command) throw new UpstreamVideoError(`the prompt holds the parameter command ${command}`, 400);
       const content: unknown[] = [{ type: 'text', text: request.prompt }];
       for (const image of request.images) {
         content.push({ type: 'image_url', image_url: { url: image.url }, role: image.role });
