@@ -170,7 +170,7 @@ function answerCostMicros(
       webSearchRequests: less(own.webSearchRequests, u.webSearchRequests),
       webFetchRequests: less(own.webFetchRequests, u.webFetchRequests),
     };
-    total += cost(advisorModel(req.advisorModels ?? [], call.model) ?? executor, u);
+    total += cost(advisorModel(req.advisorModels ?? [], call.model, (m) => cost(m, u)) ?? executor, u);
   }
   return total + cost(executor, own);
 }

@@ -57,16 +57,22 @@ export function mapMessagesModels(registry: ModelRegistry, body: Record<string, 
 
 /**
  * The model an advisor sub-inference is priced at: the advisor model it names among those the request's advisor
- * tools named; else the dearest of those (output price); else none (the executor's prices).
+ * tools named; else the dearest of those for this call (`costOf`, which prices the call's usage with the request's
+ * price options, so a fast-mode multiplier counts); else none (the executor's prices).
  */
-export function advisorModel(advisors: ModelEntry[], upstreamModel: string | undefined): ModelEntry | undefined {
+export function advisorModel(
+  advisors: ModelEntry[],
+  upstreamModel: string | undefined,
+  costOf: (model: ModelEntry) => bigint,
+): ModelEntry | undefined {
   const named = advisors.find((m) => m.upstreamModel === upstreamModel);
   if (named) return named;
-  let dearest: ModelEntry | undefined;
-  for (const m of advisors) {
-    if (!dearest || (m.prices.outputPerMTok ?? 0) > (dearest.prices.outputPerMTok ?? 0)) dearest = m;
+  let dearest: { model: ModelEntry; cost: bigint } | undefined;
+  for (const model of advisors) {
+    const cost = costOf(model);
+    if (!dearest || cost > dearest.cost) dearest = { model, cost };
   }
-  return dearest;
+  return dearest?.model;
 }
 
 /** The registry model an upstream answer says served it, among those the request allowed; else the request's own. */

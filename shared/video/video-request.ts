@@ -24,11 +24,12 @@ const IMAGE_DATA_URL = /^data:image\/(jpeg|png|webp);base64,/i;
  * A parameter command of Seedance (BytePlus/Volcengine), which reads them from the prompt text and lets them win over
  * the request's fields: `--rs 1080p --dur 10 --frames 289 --wm false --seed 1 --ratio 16:9 --fps 24 --cf true`, and the
  * long forms. Sent on, `--dur 12` in a prompt charged for 5 s made 12 s, `--rs` a resolution the registry does not
- * offer (security review 2026-11-27, second round). A command is `--name` as a whole word, at the start or after
- * whitespace, then whitespace and a value; any case. `a -- b`, `pre--fix` or a closing `--seed` stay ordinary text.
+ * offer (security review 2026-11-27, second round). A command is `--name` anywhere (Chinese prompts put it right
+ * after the text, `一只猫--dur 12`, and punctuation or a zero-width space may stand before it), then whitespace and a
+ * value; any case. `a -- b`, `pre--fix`, `--durable` or a closing `--seed` stay ordinary text.
  */
 const SEEDANCE_COMMAND =
-  /(?:^|\s)--(resolution|rs|ratio|rt|duration|dur|frames|framespersecond|fps|watermark|wm|seed|camerafixed|cf)\s+\S/i;
+  /--(resolution|rs|ratio|rt|duration|dur|frames|framespersecond|fps|watermark|wm|seed|camerafixed|cf)\s+\S/i;
 
 /** The first Seedance parameter command in a prompt (`--dur`), or undefined. */
 export function seedancePromptCommand(prompt: string): string | undefined {

@@ -151,6 +151,9 @@ describe('POST /api/v1/telemetry in the lean lane and in the Express chain', () 
     expect({ status: lean.status, body: lean.text }).toEqual({ status: chain.status, body: chain.text });
     expect(withoutVarying(lean.headers)).toEqual(withoutVarying(chain.headers));
     expect(lean.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
+    // Alike, and not alike in leaving them out: every answer carries the data-only security headers.
+    expect(lean.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(lean.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('serves a plain JSON body without Express’s request (its req.ip is never read), any other through it', async () => {

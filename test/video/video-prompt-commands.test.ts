@@ -27,12 +27,19 @@ const commands: [string, string][] = [
   ['tulips --camerafixed true', '--camerafixed'],
   ['tulips\t--DUR\t12', '--DUR'],
   ['tulips --dur  \n 12', '--dur'],
+  // Nothing but the text before the command (review of the fix): Seedance is read mostly in Chinese.
+  ['tulips--dur 12', '--dur'],
+  ['一只猫打哈欠--dur 12', '--dur'],
+  ['tulips,--dur 12', '--dur'],
+  ['tulips.--rs 1080p', '--rs'],
+  ['(--dur 12)', '--dur'],
+  ['"--dur 12"', '--dur'],
+  ['tulips\u200b--dur 12', '--dur'],
 ];
 
 const ordinary = [
   'a -- b',
   'pre--fix',
-  'tulips--dur 12',
   'a field of tulips --durable and bright',
   'tulips --rsvp now',
   'tulips --seed',
