@@ -288,6 +288,10 @@ describe('a withdrawn or removed server', () => {
       const latest = await w.entry(`${serversPath(name)}/latest?include_deleted=true`);
       expect(latest.server.version).toBe('2.0.0');
       expect(official(latest).status).toBe('deleted');
+      // How to connect (packages, remotes, their headers), links and icons are not served for a deleted server.
+      for (const entry of [...withDeleted, ...versions.servers, latest]) {
+        expect(Object.keys(entry.server).sort()).toEqual(['$schema', 'description', 'name', 'title', 'version']);
+      }
     },
   );
 

@@ -3,7 +3,7 @@
 
 import type { Published } from '../../../shared/mcp-registry/registry-publish.js';
 import type { RegistryEntry } from '../../../shared/mcp-registry/registry-reads.js';
-import { toServerJson } from '../../../shared/mcp-registry/server-json.js';
+import { type ServerJson, toServerJson } from '../../../shared/mcp-registry/server-json.js';
 import { catalogMetaKey, serverName } from '../../../shared/mcp-registry/server-names.js';
 import { withoutNulls } from '../../http/json.js';
 import { roundRating } from '../catalog/catalog.presenters.js';
@@ -12,10 +12,21 @@ export const OFFICIAL_META_KEY = 'io.modelcontextprotocol.registry/official';
 
 export type RegistryPresenter = { namespace: string; publicBaseUrl: string };
 
+/**
+ * A deleted server (withdrawn by its publisher or removed by a moderator, perhaps for a leaked secret or a malicious
+ * endpoint) keeps only what a mirror needs to drop it: name, version, title and description, never how to connect
+ * (packages, remotes and their headers) nor links and icons (security review, 2026-11-27).
+ */
+function deletedServerJson(server: ServerJson): ServerJson {
+  const { $schema, name, description, title, version } = server;
+  return { $schema, name, description, title, version };
+}
+
 export function presentEntry(p: RegistryPresenter, row: RegistryEntry) {
   const name = serverName(p.namespace, row.publisherSlug, row.slug);
+  const server = toServerJson({ ...row, name });
   return {
-    server: toServerJson({ ...row, name }),
+    server: row.active ? server : deletedServerJson(server),
     _meta: {
       [OFFICIAL_META_KEY]: {
         status: row.active ? 'active' : 'deleted',
