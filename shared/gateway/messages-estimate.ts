@@ -7,10 +7,11 @@
 //   top-level field it does not know) fills the model's whole context window;
 // - a server-side tool loop (web search, code execution, MCP, ...) or a compaction pass may read a full context
 //   window again per pass, and produce up to max_tokens per pass;
-// - priced at the dearest input price the body can reach (cache writes only when it asks for caching).
+// - priced at the dearest input price the body can reach (cache writes only when it asks for caching), at the
+//   model's long-context prices when the bound's input is over their threshold.
 import type { ModelEntry } from './model-registry.js';
 import { type PriceOptionValues, priceMultipliersOf } from './price-options.js';
-import { type TokenUsage, tokenCostMicros } from './pricing.js';
+import { costAtMicros, type TokenUsage, tokenPricesFor } from './pricing.js';
 
 /** Resized images cost about width × height / 750 tokens: ~1,600 at 1,568 px, ~4,800 at 2,576 px (high resolution). */
 export const IMAGE_TOKENS = 5_000;
@@ -275,14 +276,17 @@ function maxOutputTokens(body: Body): number {
 }
 
 /** The bound priced for one model: every input token at the dearest input price the request can reach, every token
- * price times the request's price-raising options (fast mode, US-only inference) as the settlement prices it. */
+ * price times the request's price-raising options (fast mode, US-only inference) as the settlement prices it, and at
+ * the model's long-context prices when the bound's input is over their threshold. The bound's input is at least the
+ * input of any one (sub-)inference of the request (one token per byte, whole windows per extra pass), so a request the
+ * settlement can bill at the long-context prices is held at them, and one whose bound stays under is not. */
 function boundCostMicros(model: ModelEntry, bound: MessagesBound, options: PriceOptionValues | undefined): bigint {
-  const p = model.prices;
+  const p = tokenPricesFor(model, bound.inputTokens);
   const inputPrice = Math.max(
-    p.inputPerMTok ?? 0,
-    p.cacheReadPerMTok ?? 0,
-    bound.cacheWrite5m || bound.cacheWrite1h ? (p.cacheWritePerMTok ?? p.inputPerMTok ?? 0) : 0,
-    bound.cacheWrite1h ? (p.cacheWrite1hPerMTok ?? p.cacheWritePerMTok ?? p.inputPerMTok ?? 0) : 0,
+    p.inputPerMTok,
+    p.cacheReadPerMTok,
+    bound.cacheWrite5m || bound.cacheWrite1h ? p.cacheWritePerMTok : 0,
+    bound.cacheWrite1h ? p.cacheWrite1hPerMTok : 0,
   );
   const usage: TokenUsage = {
     inputTokens: bound.inputTokens,
@@ -292,11 +296,7 @@ function boundCostMicros(model: ModelEntry, bound: MessagesBound, options: Price
     webSearchRequests: bound.webSearchRequests,
     webFetchRequests: bound.webFetchRequests,
   };
-  return tokenCostMicros(
-    { ...model, prices: { ...p, inputPerMTok: inputPrice } },
-    usage,
-    priceMultipliersOf(model, options),
-  );
+  return costAtMicros({ ...p, inputPerMTok: inputPrice }, model, usage, priceMultipliersOf(model, options));
 }
 
 /** What to reserve for a Messages request served by `models` (the request's model and its fallbacks' models), with

@@ -16,6 +16,34 @@ const price = z.number().min(0).max(1_000_000);
 const multiplier = z.number().min(1, { error: 'a price multiplier is at least 1' }).max(100);
 const optionValues = z.record(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/), multiplier);
 
+const tokenPriceNames = [
+  'inputPerMTok',
+  'outputPerMTok',
+  'cacheReadPerMTok',
+  'cacheWritePerMTok',
+  'cacheWrite1hPerMTok',
+] as const;
+
+/** The five token prices of a model, each named: what a token of each kind is billed at (USD per 1M tokens). */
+export type TokenPrices = Record<(typeof tokenPriceNames)[number], number>;
+
+/**
+ * A vendor's long-context tier: a (sub-)inference whose input (input + cache read + cache write tokens) is over
+ * `aboveInputTokens` has every one of its tokens billed at these prices (Anthropic's rule for its 1M-token beta).
+ * Every token price is named (none falls back on another, so none is billed at the standard price by omission);
+ * the per-request prices of web search and fetch do not change.
+ */
+const longContextSchema = z.strictObject({
+  aboveInputTokens: z.number().int().min(1),
+  prices: z.strictObject({
+    inputPerMTok: price,
+    outputPerMTok: price,
+    cacheReadPerMTok: price,
+    cacheWritePerMTok: price,
+    cacheWrite1hPerMTok: price,
+  }),
+});
+
 const modelSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/),
   displayName: z.string().min(1),
@@ -53,14 +81,57 @@ const modelSchema = z.object({
       service_tier: optionValues.optional(),
     })
     .optional(),
+  /** Higher token prices for a long-context request (see longContextSchema); none: one price whatever the input. */
+  longContext: longContextSchema.optional(),
 });
+
+/** The registry's token prices with their documented fallbacks applied: cache read and the 5-minute write at the
+ * input price, the 1-hour write at the 5-minute one, a missing price at 0. */
+export function tokenPricesOf(p: z.infer<typeof modelSchema>['prices']): TokenPrices {
+  const write5m = p.cacheWritePerMTok ?? p.inputPerMTok ?? 0;
+  return {
+    inputPerMTok: p.inputPerMTok ?? 0,
+    outputPerMTok: p.outputPerMTok ?? 0,
+    cacheReadPerMTok: p.cacheReadPerMTok ?? p.inputPerMTok ?? 0,
+    cacheWritePerMTok: write5m,
+    cacheWrite1hPerMTok: p.cacheWrite1hPerMTok ?? write5m,
+  };
+}
+
+/** A long-context tier must start inside the window and never price a token below its standard price. */
+function checkLongContext(m: z.infer<typeof modelSchema>, ctx: z.RefinementCtx, index: number): void {
+  const tier = m.longContext;
+  if (!tier) return;
+  const at = (...path: (string | number)[]) => ['models', index, 'longContext', ...path];
+  if (m.capability !== 'messages') {
+    ctx.addIssue({ code: 'custom', path: at(), message: 'a long-context tier prices messages models only' });
+  }
+  if (tier.aboveInputTokens >= m.contextWindowTokens) {
+    ctx.addIssue({
+      code: 'custom',
+      path: at('aboveInputTokens'),
+      message: `must be below the model's contextWindowTokens (${m.contextWindowTokens})`,
+    });
+  }
+  const standard = tokenPricesOf(m.prices);
+  for (const name of tokenPriceNames) {
+    if (tier.prices[name] < standard[name]) {
+      ctx.addIssue({
+        code: 'custom',
+        path: at('prices', name),
+        message: `a long-context price is at least the standard one (${standard[name]})`,
+      });
+    }
+  }
+}
 
 const registrySchema = z.object({ models: z.array(modelSchema).min(1) }).superRefine((r, ctx) => {
   const seen = new Set<string>();
-  for (const m of r.models) {
+  r.models.forEach((m, i) => {
     if (seen.has(m.id)) ctx.addIssue({ code: 'custom', message: `duplicate model id ${m.id}` });
     seen.add(m.id);
-  }
+    checkLongContext(m, ctx, i);
+  });
 });
 
 export type ModelEntry = z.infer<typeof modelSchema>;

@@ -1,6 +1,6 @@
 // Exact prices: registry prices (USD per 1M tokens, USD per request, USD per video second) turned into integer
 // micro-USD.
-import type { ModelEntry } from './model-registry.js';
+import { type ModelEntry, type TokenPrices, tokenPricesOf } from './model-registry.js';
 
 export type TokenUsage = {
   inputTokens: number;
@@ -18,23 +18,45 @@ export type TokenUsage = {
 /** USD amount (at most 6 decimals meaningful) to integer micro-USD; prices are written by operators. */
 export const usdToMicros = (usd: number): bigint => BigInt(Math.round(usd * 1_000_000));
 
-// Price per MTok in micro-USD per MTok, times tokens, over 1M → micro-USD. Summed exactly, rounded up once.
-// `multipliers` (millionths, from a request's price-raising options: shared/gateway/price-options.ts) multiply the
-// token prices, not the per-request prices, inside the same exact sum, so the total is still rounded up once.
+/** The input a (sub-)inference is judged by for a long-context tier, as the vendor counts it: input, cache read and
+ * cache write tokens. */
+export const billedInputTokens = (u: TokenUsage) => u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+
+/** The token prices of a (sub-)inference of `model` that read `inputTokens`: the long-context tier's over its threshold
+ * (every token of it, not only those past the threshold), else the standard ones. */
+export function tokenPricesFor(model: ModelEntry, inputTokens: number): TokenPrices {
+  const tier = model.longContext;
+  return tier && inputTokens > tier.aboveInputTokens ? tier.prices : tokenPricesOf(model.prices);
+}
+
+/** The cost of one (sub-)inference's usage at the model's prices, its long-context tier's when its input is over the
+ * threshold. */
 export function tokenCostMicros(model: ModelEntry, usage: TokenUsage, multipliers: readonly bigint[] = []): bigint {
-  const p = model.prices;
-  const write5m = p.cacheWritePerMTok ?? p.inputPerMTok ?? 0;
-  const write1h = p.cacheWrite1hPerMTok ?? write5m;
+  return costAtMicros(tokenPricesFor(model, billedInputTokens(usage)), model, usage, multipliers);
+}
+
+/**
+ * The cost of `usage` at the token prices `p` and the model's per-request (web search and fetch) prices, which no
+ * tier changes. Price per MTok in micro-USD per MTok, times tokens, over 1M → micro-USD. Summed exactly, rounded up
+ * once. `multipliers` (millionths, from a request's price-raising options: shared/gateway/price-options.ts) multiply
+ * the token prices, not the per-request prices, inside the same exact sum, so the total is still rounded up once.
+ */
+export function costAtMicros(
+  p: TokenPrices,
+  model: ModelEntry,
+  usage: TokenUsage,
+  multipliers: readonly bigint[] = [],
+): bigint {
   const oneHour = Math.min(usage.cacheWrite1hTokens ?? 0, usage.cacheWriteTokens);
   const scaled =
-    BigInt(usage.inputTokens) * usdToMicros(p.inputPerMTok ?? 0) +
-    BigInt(usage.outputTokens) * usdToMicros(p.outputPerMTok ?? 0) +
-    BigInt(usage.cacheReadTokens) * usdToMicros(p.cacheReadPerMTok ?? p.inputPerMTok ?? 0) +
-    BigInt(usage.cacheWriteTokens - oneHour) * usdToMicros(write5m) +
-    BigInt(oneHour) * usdToMicros(write1h);
+    BigInt(usage.inputTokens) * usdToMicros(p.inputPerMTok) +
+    BigInt(usage.outputTokens) * usdToMicros(p.outputPerMTok) +
+    BigInt(usage.cacheReadTokens) * usdToMicros(p.cacheReadPerMTok) +
+    BigInt(usage.cacheWriteTokens - oneHour) * usdToMicros(p.cacheWritePerMTok) +
+    BigInt(oneHour) * usdToMicros(p.cacheWrite1hPerMTok);
   const requests =
-    BigInt(usage.webSearchRequests ?? 0) * usdToMicros(p.webSearchPerRequest ?? 0) +
-    BigInt(usage.webFetchRequests ?? 0) * usdToMicros(p.webFetchPerRequest ?? 0);
+    BigInt(usage.webSearchRequests ?? 0) * usdToMicros(model.prices.webSearchPerRequest ?? 0) +
+    BigInt(usage.webFetchRequests ?? 0) * usdToMicros(model.prices.webFetchPerRequest ?? 0);
   let numerator = scaled;
   let denominator = 1_000_000n;
   for (const m of multipliers) {
@@ -42,12 +64,6 @@ export function tokenCostMicros(model: ModelEntry, usage: TokenUsage, multiplier
     denominator *= 1_000_000n;
   }
   return (numerator + denominator - 1n) / denominator + requests;
-}
-
-/** The dearest price a token of input can be billed at: plain, cache write (either TTL) or cache read. */
-export function dearestInputPerMTok(model: ModelEntry): number {
-  const p = model.prices;
-  return Math.max(p.inputPerMTok ?? 0, p.cacheWritePerMTok ?? 0, p.cacheWrite1hPerMTok ?? 0, p.cacheReadPerMTok ?? 0);
 }
 
 export function videoCostMicros(model: ModelEntry, seconds: number): bigint {

@@ -6,7 +6,7 @@
 // Anthropic does; the simulated provider has no advisor tool.
 import { eq } from 'drizzle-orm';
 import { requestLogs } from '../../shared/db/schema/index.js';
-import { type GatewayWorld, openGatewayWorld, writeLedgers } from '../support/gateway.js';
+import { answerUsage, type GatewayWorld, openGatewayWorld, writeLedgers } from '../support/gateway.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 
 let w: GatewayWorld;
@@ -22,20 +22,7 @@ const usage = {
 };
 
 beforeAll(async () => {
-  upstream = await startLoopbackServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        id: 'msg_x',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-haiku-4-5',
-        content: [{ type: 'text', text: 'ok' }],
-        stop_reason: 'end_turn',
-        usage,
-      }),
-    );
-  });
+  upstream = await startLoopbackServer((_req, res) => answerUsage(res, 'claude-haiku-4-5', usage));
   w = await openGatewayWorld({ balance: '100', env: { UPSTREAM_MESSAGES_URL: upstream.origin } });
 });
 afterAll(async () => {

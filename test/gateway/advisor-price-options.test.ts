@@ -2,61 +2,37 @@
 // dearest of them for that call. With fast mode the dearest is the one whose multiplied price is highest, not the one
 // with the highest list price (review of the price-raising options): here A lists $25 per output MTok with fast ×2
 // (50), B $20 with fast ×6 (120), so the call is B's.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { requestLogs } from '../../shared/db/schema/index.js';
-import { defaultRegistryPath } from '../../shared/gateway/model-registry.js';
-import { type GatewayWorld, openGatewayWorld, writeLedgers } from '../support/gateway.js';
+import { answerUsage, type GatewayWorld, openGatewayWorld, writeLedgers } from '../support/gateway.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { shippedModel, shippedModels, writeRegistry } from '../support/registry.js';
 
 let w: GatewayWorld;
 let upstream: LoopbackServer;
 
-const defaults = (JSON.parse(readFileSync(defaultRegistryPath, 'utf8')) as { models: Record<string, unknown>[] })
-  .models;
-const entry = (id: string) => defaults.find((m) => m.id === id) as Record<string, unknown> & { prices: object };
-
 beforeAll(async () => {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'ockhub-registry-')), 'models.json');
-  const opus = entry('claude-opus-5');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      models: [
-        ...defaults,
-        { ...entry('claude-haiku-4-5'), id: 'exec-fast', priceMultipliers: { speed: { fast: 2 } } },
-        { ...opus, id: 'adv-a', upstreamModel: 'adv-a', priceMultipliers: { speed: { fast: 2 } } },
-        {
-          ...opus,
-          id: 'adv-b',
-          upstreamModel: 'adv-b',
-          prices: { ...opus.prices, inputPerMTok: 0, outputPerMTok: 20 },
-          priceMultipliers: { speed: { fast: 6 } },
-        },
-      ],
+  const opus = shippedModel('claude-opus-5');
+  const file = writeRegistry([
+    ...shippedModels,
+    { ...shippedModel('claude-haiku-4-5'), id: 'exec-fast', priceMultipliers: { speed: { fast: 2 } } },
+    { ...opus, id: 'adv-a', upstreamModel: 'adv-a', priceMultipliers: { speed: { fast: 2 } } },
+    {
+      ...opus,
+      id: 'adv-b',
+      upstreamModel: 'adv-b',
+      prices: { ...opus.prices, inputPerMTok: 0, outputPerMTok: 20 },
+      priceMultipliers: { speed: { fast: 6 } },
+    },
+  ]);
+  upstream = await startLoopbackServer((_req, res) =>
+    answerUsage(res, 'claude-haiku-4-5', {
+      input_tokens: 0,
+      output_tokens: 1_000,
+      // An advisor model the request did not name: priced at the dearest of its advisors for this call.
+      iterations: [{ type: 'advisor_message', model: 'some-other-advisor', input_tokens: 0, output_tokens: 1_000 }],
     }),
   );
-  upstream = await startLoopbackServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        id: 'msg_x',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-haiku-4-5',
-        content: [{ type: 'text', text: 'ok' }],
-        stop_reason: 'end_turn',
-        usage: {
-          input_tokens: 0,
-          output_tokens: 1_000,
-          // An advisor model the request did not name: priced at the dearest of its advisors for this call.
-          iterations: [{ type: 'advisor_message', model: 'some-other-advisor', input_tokens: 0, output_tokens: 1_000 }],
-        },
-      }),
-    );
-  });
   w = await openGatewayWorld({
     // An advisor's bound covers its whole context window at the fast price: a large balance.
     balance: '100000',

@@ -3,33 +3,23 @@
 // price) at the standard price and the operator paid the difference (security review). Now a value the registry
 // does not price is refused before anything is held, and a priced one multiplies the token prices in the hold and
 // the charge alike.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { messagesReservationMicros } from '../../shared/gateway/messages-estimate.js';
-import { defaultRegistryPath, loadModelRegistry } from '../../shared/gateway/model-registry.js';
+import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
 import { priceOptionsOf } from '../../shared/gateway/price-options.js';
 import { tokenCostMicros } from '../../shared/gateway/pricing.js';
 import { aProjectWithKey, type GatewayWorld, openGatewayWorld, requestLogsOf, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
+import { shippedModel, shippedModels, writeRegistry } from '../support/registry.js';
 
 let w: GatewayWorld;
 let registryPath: string;
 
-function writeRegistry(models: Record<string, unknown>[]): string {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'ockhub-registry-')), 'models.json');
-  writeFileSync(file, JSON.stringify({ models }));
-  return file;
-}
-
-const defaults = (JSON.parse(readFileSync(defaultRegistryPath, 'utf8')) as { models: Record<string, unknown>[] })
-  .models;
-const sonnetEntry = defaults.find((m) => m.id === 'claude-sonnet-5') as Record<string, unknown>;
+const sonnetEntry = shippedModel('claude-sonnet-5');
 
 beforeAll(async () => {
   // The default registry plus a copy of Sonnet 5 ($3 in, $15 out per MTok) that prices fast mode and US inference.
   registryPath = writeRegistry([
-    ...defaults,
+    ...shippedModels,
     {
       ...sonnetEntry,
       id: 'test-premium',

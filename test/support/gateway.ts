@@ -91,18 +91,23 @@ export async function consumeRecords(h: Harness, org: TestOrg) {
   return res.body.data as { amount: number; requestLogId: string; currentBalance: number }[];
 }
 
-/** A loopback upstream's answer: one short Messages reply that reports `inputTokens` read. */
-export function answerMessage(res: ServerResponse, inputTokens: number): void {
+/** A loopback upstream's answer: one short Messages reply from `model` that reports `usage`. */
+export function answerUsage(res: ServerResponse, model: string, usage: Record<string, unknown>): void {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(
     JSON.stringify({
       id: 'msg_01',
       type: 'message',
       role: 'assistant',
-      model: 'claude-haiku-4-5',
+      model,
       content: [{ type: 'text', text: 'done' }],
       stop_reason: 'end_turn',
-      usage: { input_tokens: inputTokens, output_tokens: 1 },
+      usage,
     }),
   );
+}
+
+/** A loopback upstream's answer: one short Messages reply that reports `inputTokens` read. */
+export function answerMessage(res: ServerResponse, inputTokens: number): void {
+  answerUsage(res, 'claude-haiku-4-5', { input_tokens: inputTokens, output_tokens: 1 });
 }
