@@ -6,8 +6,17 @@ import type { Logger } from '../../shared/logging/logger.js';
 /** The most of a path a log line carries: the caller chooses it, up to Node's 16 KiB header limit. */
 export const LOGGED_PATH_CHARS = 1_024;
 
-/** The path as a log line records it: its first LOGGED_PATH_CHARS characters, and its length when it was cut. */
-export function loggedPath(path: string): { path: string; pathLength?: number } {
+// Paths that carry a secret: an invite token (the API's preview and accept routes, the console's join page) joins an
+// organization, perhaps as Admin, so it must not reach a log (the database keeps only its keyed hash). Any letter
+// case, as the router matches any (security review #111).
+const SECRET_IN_PATH = /^(\/api\/organization\/invites\/|\/join\/)[^/]+/i;
+
+/**
+ * The path as a log line records it: a secret segment replaced by `[redacted]`, then its first LOGGED_PATH_CHARS
+ * characters, and its length when it was cut.
+ */
+export function loggedPath(rawPath: string): { path: string; pathLength?: number } {
+  const path = rawPath.replace(SECRET_IN_PATH, '$1[redacted]');
   if (path.length <= LOGGED_PATH_CHARS) return { path };
   return { path: path.slice(0, LOGGED_PATH_CHARS), pathLength: path.length };
 }

@@ -52,3 +52,24 @@ it('logs a request with a 16,000-character path in a line of a few KB, saying ho
   expect(line.length).toBeLessThan(4_096);
   expect(JSON.parse(line)).toMatchObject({ msg: 'request', status: 404, pathLength: 16_016 });
 });
+
+// An invite token in the path joins an organization (perhaps as Admin); the database keeps only its keyed hash, and
+// the request log kept it in clear (security review #111). Any letter case, as the router matches any.
+it('logs invite and join paths with the token replaced by [redacted]', async () => {
+  const token = 'invsecret0123456789abcdefghijklmnopqrstu';
+  const paths = [`/api/organization/invites/${token}`, `/API/Organization/Invites/${token}/accept`, `/join/${token}`];
+  for (const path of paths) expect(await rawGet(path)).toMatch(/^HTTP\/1\.1 \d{3}/);
+  const lines = await waitUntil(async () => {
+    const found = api.logs
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('[redacted]'));
+    return found.length >= paths.length ? found : undefined;
+  });
+  expect(lines.map((l) => JSON.parse(l).path).sort()).toEqual([
+    '/API/Organization/Invites/[redacted]/accept',
+    '/api/organization/invites/[redacted]',
+    '/join/[redacted]',
+  ]);
+  expect(api.logs.join('')).not.toContain(token);
+});
