@@ -1,16 +1,8 @@
 // A name people read beside other text (an account, organization, project, template, API key, publisher, item or
 // category): one line of visible characters, in Unicode's composed form (NFC), so the same letters typed two ways are
-// the same name. Pure zod: the console's forms check the same rule (security review #79).
+// the same name. Pure zod: the console's forms check the same rule (security review #79 and its follow-up).
 import { z } from 'zod';
-
-/**
- * What a reader cannot see, or what rearranges the text after it: control characters (line breaks, tabs, NUL…),
- * the bidirectional marks, embeddings, overrides and isolates (a right-to-left override shows what follows it
- * backwards), zero-width spaces, word joiners and invisible operators, the byte order mark, and the Hangul fillers
- * that render as blank. ZWJ and ZWNJ stay: scripts such as Persian and Devanagari and emoji sequences need them.
- */
-const unseen =
-  /[\p{Cc}\u061C\u115F\u1160\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0]/u;
+import { firstUnseenCharacter, hasSeenCharacter, hasUntrimmedBlankEdge } from './unseen-characters.js';
 
 /** A display name of 1 to 100 characters after trimming and composing. */
 export const displayName = () =>
@@ -21,6 +13,10 @@ export const displayName = () =>
     .min(1)
     .max(100)
     .refine(
-      (v) => !unseen.test(v),
+      (v) => firstUnseenCharacter(v) === null,
       'must be one line of visible text: no control, bidirectional or invisible formatting characters',
+    )
+    .refine(
+      (v) => hasSeenCharacter(v) && !hasUntrimmedBlankEdge(v),
+      'must be visible text: at least one letter, digit, punctuation mark or symbol, and no blank at either end',
     );
