@@ -24,8 +24,9 @@ export function entryNameProblems(name: string, maxPathLength: number): string[]
   if (name.length === 0) return ['The bundle has an entry with an empty name.'];
   if (/\p{Cc}/u.test(name)) problems.push(`The entry ${shown} has control characters in its name.`);
   // A right-to-left override shows `notes\u202Edm.sh` as `noteshs.md`; a zero-width space makes `read\u200Bme.md`
-  // look like `readme.md`. The same characters as display names refuse (shared/validation/unseen-characters.ts).
-  const unseen = firstUnseenCharacter(name, { allowControls: true });
+  // look like `readme.md`. The same characters as display names refuse (shared/validation/unseen-characters.ts);
+  // a name past the length limit is refused for that alone, without walking it.
+  const unseen = name.length > maxPathLength ? null : firstUnseenCharacter(name, { allowControls: true });
   if (unseen !== null) {
     problems.push(
       `The entry ${shown} has an invisible or direction-changing character (${codePointName(unseen)}) in its name.`,
