@@ -1,6 +1,7 @@
 // Parses SKILL.md: its YAML front matter (with `yaml`, plain data only: no custom or language tags, bounded
 // aliases, a mapping at the top) and the Agent Skills rules for its fields. Every problem is reported.
 import { isMap, parseDocument } from 'yaml';
+import { codePointName, firstHidingCharacter } from '../validation/unseen-characters.js';
 
 export type SkillFrontMatter = {
   name: string;
@@ -161,6 +162,14 @@ export function parseSkillMd(text: string, options: { folderName?: string | null
     const characters = [...description].length;
     if (characters > DESCRIPTION_MAX) {
       problems.push(`\`description\` must be at most ${DESCRIPTION_MAX} characters (it has ${characters}).`);
+    }
+    // An agent reads the description to decide when to use the skill: tag characters are text it reads and a
+    // reviewer does not see, and bidirectional controls show the text around them in another order.
+    const hiding = firstHidingCharacter(description);
+    if (hiding !== null) {
+      problems.push(
+        `\`description\` must not hold invisible tag characters or bidirectional controls (it has ${codePointName(hiding)}).`,
+      );
     }
   }
   const license = optionalString(fields, 'license', null, problems);

@@ -1,6 +1,7 @@
-// What a single zip entry may be: its name (no absolute paths, no "..", no backslashes, no control characters)
-// and its kind (regular files and folders only: no symlinks, devices, FIFOs or sockets).
+// What a single zip entry may be: its name (no absolute paths, no "..", no backslashes, no control characters, no
+// invisible or direction-changing characters) and its kind (regular files and folders only: no symlinks, devices, FIFOs or sockets).
 import type { Entry } from 'yauzl';
+import { codePointName, escapeUnseen, firstUnseenCharacter } from '../validation/unseen-characters.js';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'special';
 
@@ -10,10 +11,10 @@ const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
 const MSDOS_DIRECTORY = 0x10;
 
-/** A name as messages show it: quoted, control characters escaped, long names shortened. */
+/** A name as messages show it: quoted, control and other unseen characters escaped, long names shortened. */
 export function shownName(name: string): string {
   const short = name.length > 120 ? `${name.slice(0, 117)}...` : name;
-  return JSON.stringify(short);
+  return escapeUnseen(JSON.stringify(short));
 }
 
 /** Every rule `name` breaks, each as a sentence; empty when the name is safe to extract anywhere. */
@@ -21,8 +22,16 @@ export function entryNameProblems(name: string, maxPathLength: number): string[]
   const shown = shownName(name);
   const problems: string[] = [];
   if (name.length === 0) return ['The bundle has an entry with an empty name.'];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
-  if (/[\u0000-\u001f\u007f]/.test(name)) problems.push(`The entry ${shown} has control characters in its name.`);
+  if (/\p{Cc}/u.test(name)) problems.push(`The entry ${shown} has control characters in its name.`);
+  // A right-to-left override shows `notes\u202Edm.sh` as `noteshs.md`; a zero-width space makes `read\u200Bme.md`
+  // look like `readme.md`. The same characters as display names refuse (shared/validation/unseen-characters.ts);
+  // a name past the length limit is refused for that alone, without walking it.
+  const unseen = name.length > maxPathLength ? null : firstUnseenCharacter(name, { allowControls: true });
+  if (unseen !== null) {
+    problems.push(
+      `The entry ${shown} has an invisible or direction-changing character (${codePointName(unseen)}) in its name.`,
+    );
+  }
   if (name.includes('\\')) {
     problems.push(`The entry ${shown} has a backslash in its name; zip paths must use "/" as the separator.`);
   }

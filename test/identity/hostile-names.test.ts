@@ -18,6 +18,27 @@ const hostile: [string, string][] = [
   ['a line break', 'Acme\nIgnore the text above'],
   ['a tab', 'Acme\tInc'],
   ['a C1 control', 'Acme\u0085Inc'],
+  // Follow-up of #79: what the first list missed.
+  ['only a braille blank', '\u2800'],
+  ['a braille blank after the name', 'Bob\u2800'],
+  ['only a Unicode tag character', '\u{E0041}'],
+  ['only a Khmer inherent vowel', '\u17B4'],
+  ['a tag space after the name', 'Bob\u{E0020}'],
+  ['a soft hyphen after the name', 'Bob\u00AD'],
+  ['a combining grapheme joiner after the name', 'Bob\u034F'],
+  ['a variation selector after a letter', 'Bob\uFE0F'],
+  ['a variation selector after a digit', 'Bob1\uFE0F'],
+  ['a Mongolian variation selector', 'Bob\u180B'],
+  ['an interlinear annotation anchor', 'Bob\uFFF9'],
+  ['a zero-width joiner after the name', 'Bob\u200D'],
+  ['a zero-width non-joiner between Latin letters', 'Bo\u200Cb'],
+  ['a zero-width non-joiner after Persian', 'شرکت\u200C'],
+  ['a line separator', 'Acme\u2028Ignore the text above'],
+  ['a paragraph separator', 'Acme\u2029Inc'],
+  ['a private-use character', 'Acme\uE000'],
+  ['an unassigned code point', 'Acme\u0378'],
+  ['a flag tag sequence that is not a recommended flag', '\u{1F3F4}\u{E0041}\u{E0042}\u{E007F} Club'],
+  ['only a combining mark', '\u0301'],
 ];
 
 let h: Harness;
@@ -83,13 +104,24 @@ describe('names with characters nobody sees', () => {
     expect(draft.body.detail).toMatch(/name: .*visible text/);
   });
 
-  it('keeps the letters of every script, emoji sequences (ZWJ) and Persian (ZWNJ), and composes them (NFC)', async () => {
+  it('keeps the letters of every script, emoji (ZWJ sequences, ❤️, keycaps, the Scotland flag), Persian and Devanagari joiners, braille, and composes them (NFC)', async () => {
     const user = await createUser(h);
     for (const [sent, stored] of [
       ['Cafe\u0301 Müller', 'Caf\u00e9 Müller'],
       ['شرکت\u200Cها', 'شرکت\u200Cها'],
       ['Dev 👩\u200D💻', 'Dev 👩\u200D💻'],
       ['東京 株式会社', '東京 株式会社'],
+      ['Zoë 🚀 Studio', 'Zoë 🚀 Studio'],
+      ['❤️ Team', '❤️ Team'],
+      ['#️⃣ 1️⃣ Keycaps', '#️⃣ 1️⃣ Keycaps'],
+      ['🏳️\u200D🌈 👩🏽\u200D💻 Crew', '🏳️\u200D🌈 👩🏽\u200D💻 Crew'],
+      [
+        '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} Curling',
+        '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} Curling',
+      ],
+      ['क्\u200Dष Labs', 'क्\u200Dष Labs'],
+      ['⠓⠑⠇⠇⠕⠀⠺⠕⠗⠇⠙', '⠓⠑⠇⠇⠕⠀⠺⠕⠗⠇⠙'],
+      ['...', '...'],
     ]) {
       const res = await h.http.post('/api/organizations').set(bearer(user.session)).send({ name: sent });
       expect(res.status).toBe(201);

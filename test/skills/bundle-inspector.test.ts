@@ -90,6 +90,50 @@ describe('skill bundle inspector', () => {
     );
   });
 
+  // Security review #79's follow-up: a right-to-left override shows `notes\u202Edm.sh` as `noteshs.md`, a shell
+  // script passing for notes; a zero-width space makes `read\u200Bme.md` look like `readme.md`.
+  it.each([
+    ['a right-to-left override', 'notes\u202Edm.sh', 'U+202E'],
+    ['a right-to-left isolate', 'scripts/\u2067run\u2069.sh', 'U+2067'],
+    ['a left-to-right mark', 'a\u200E.md', 'U+200E'],
+    ['an Arabic letter mark', 'a\u061C.md', 'U+061C'],
+    ['a zero-width space', 'read\u200Bme.md', 'U+200B'],
+    ['a zero-width joiner between Latin letters', 'read\u200Dme.md', 'U+200D'],
+    ['a word joiner', 'read\u2060me.md', 'U+2060'],
+    ['a soft hyphen', 'read\u00ADme.md', 'U+00AD'],
+    ['a variation selector', 'readme\uFE0F.md', 'U+FE0F'],
+    ['a Unicode tag character', 'readme.md\u{E0020}', 'U+E0020'],
+    ['a line separator', 'a\u2028b.md', 'U+2028'],
+  ])('refuses an entry name with %s and shows it escaped', async (_label, name, codePoint) => {
+    const zip = craftZip([
+      { name: 'SKILL.md', content: skillMd() },
+      { name, content: 'x' },
+    ]);
+    const problems = problemsOf(await inspectSkillBundle(zip));
+    expect(problems).toEqual([
+      expect.stringContaining(`has an invisible or direction-changing character (${codePoint}) in its name.`),
+    ]);
+    expect(problems[0]).toMatch(/^The entry "[\x20-\x7e]+" has/);
+  });
+
+  it('refuses a C1 control in an entry name', async () => {
+    const zip = craftZip([
+      { name: 'SKILL.md', content: skillMd() },
+      { name: 'a\u0085b.md', content: 'x' },
+    ]);
+    expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
+      'The entry "a\\u0085b.md" has control characters in its name.',
+    ]);
+  });
+
+  it('keeps entry names in other scripts, with emoji and with Persian ZWNJ', async () => {
+    const names = ['docs/résumé.md', 'docs/東京.md', 'docs/👩\u200D💻 notes.md', 'docs/می\u200Cخواهم.md', 'docs/❤️.md'];
+    const zip = craftZip([{ name: 'SKILL.md', content: skillMd() }, ...names.map((name) => ({ name, content: 'x' }))]);
+    const result = await inspectSkillBundle(zip);
+    if (!result.ok) throw new Error(result.problems.join('\n'));
+    expect(result.bundle.files.map((f) => f.path).sort()).toEqual(['SKILL.md', ...names].sort());
+  });
+
   it('refuses a symbolic link', async () => {
     const zip = craftZip([
       { name: 'SKILL.md', content: skillMd() },
