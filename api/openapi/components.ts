@@ -54,9 +54,10 @@ export function registerComponents(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', 'consoleCookie', {
     type: 'apiKey',
     in: 'cookie',
-    name: 'ockhub_session',
+    name: '__Host-ockhub_session',
     description:
-      'The HttpOnly console session cookie set by POST /api/v1/auth/session; a state-changing request with it must ' +
+      'The HttpOnly console session cookie set by POST /api/v1/auth/session (`ockhub_session` over plain http; two ' +
+      'of it in one request: 401, and it is cleared); a state-changing request with it must ' +
       'come from this origin (Sec-Fetch-Site or Origin), else 403 Auth.CrossSiteRequest.',
   });
   registry.registerComponent('securitySchemes', 'metricsToken', {

@@ -5,7 +5,13 @@ import { authenticateToken } from '../../../shared/identity/authenticator.js';
 import { login, revokeSession } from '../../../shared/identity/sessions.js';
 import { clientAddress } from '../../http/client-address.js';
 import { assertSameOrigin } from '../../http/same-origin.js';
-import { CONSOLE_COOKIE, clearSessionCookie, readCookie, setSessionCookie } from '../../http/session-cookies.js';
+import {
+  clearSessionCookie,
+  consoleCookie,
+  cookieName,
+  cookieValues,
+  setSessionCookie,
+} from '../../http/session-cookies.js';
 import { body } from '../../http/validate.js';
 import { authenticatedByCookie, principalOf, signedIn } from '../../middleware/auth.js';
 import { guessing, hashingBusy, signingIn } from '../../openapi/limit-notes.js';
@@ -15,7 +21,6 @@ import { consoleSessionAnswer, loggedOut, loginAnswer, me, passwordChanged } fro
 import { loginBody, passwordChangeBody, profileBody } from './auth.schemas.js';
 
 // The console's sign-in: the session token goes only into the HttpOnly, SameSite=Strict cookie, never the body.
-const consoleCookie = { name: CONSOLE_COOKIE, path: '/' };
 const account = { access: 'bearer', dailyQuota: 'counted', before: signedIn } as const;
 const wrongCredentials =
   'Auth.InvalidCredentials: the e-mail or the password is wrong (the same answer for an unknown e-mail).';
@@ -49,7 +54,9 @@ export const authArea: Area = {
       summary: 'Console sign-in: sets the HttpOnly, SameSite=Strict session cookie (same-origin requests only)',
       access: 'public',
       body: loginBody,
-      returns: '`{expiresAt, account}`; the session token is only in the `ockhub_session` cookie.',
+      returns:
+        '`{expiresAt, account}`; the session token is only in the `__Host-ockhub_session` cookie (`ockhub_session` ' +
+        'over plain http).',
       response: consoleSessionAnswer,
       unauthorized: wrongCredentials,
       rateLimited: signingIn,
@@ -77,14 +84,16 @@ export const authArea: Area = {
       status: 204,
       content: 'none',
       handler: (ctx) => async (req, res) => {
-        const token = readCookie(req, CONSOLE_COOKIE);
-        if (token) {
-          assertSameOrigin(req, ctx.config);
+        // Two cookies of the name (one tossed in from a sibling subdomain): every session presented is revoked, none
+        // picked; holding a token is the right to end its session.
+        const tokens = cookieValues(req, cookieName(req, ctx.config, consoleCookie)).filter(Boolean);
+        if (tokens.length > 0) assertSameOrigin(req, ctx.config);
+        for (const token of tokens) {
           const signedInAs = await authenticateToken(ctx, token, { consumeDailyQuota: false }).catch(() => undefined);
           const sessionId = signedInAs?.principal.sessionId;
           if (sessionId) await revokeSession(ctx, sessionId);
         }
-        clearSessionCookie(res, consoleCookie);
+        clearSessionCookie(req, res, ctx.config, consoleCookie);
         res.status(204).end();
       },
     },
@@ -137,10 +146,10 @@ export const authArea: Area = {
       summary: 'Revoke the current console session',
       ...account,
       response: loggedOut,
-      handler: (ctx) => async (_req, res) => {
+      handler: (ctx) => async (req, res) => {
         const principal = principalOf(res);
         if (principal.sessionId) await revokeSession(ctx, principal.sessionId);
-        if (authenticatedByCookie(res)) clearSessionCookie(res, consoleCookie);
+        if (authenticatedByCookie(res)) clearSessionCookie(req, res, ctx.config, consoleCookie);
         res.json({ loggedOut: Boolean(principal.sessionId) });
       },
     },

@@ -42,7 +42,7 @@ export const inviteRoutes = defineRoutes([
     busy: hashingBusy,
     before: (ctx, route) => {
       const signedIn = authenticate(ctx, route);
-      return [(req, res, next) => (hasCredential(req) ? signedIn(req, res, next) : next())];
+      return [(req, res, next) => (hasCredential(req, ctx.config) ? signedIn(req, res, next) : next())];
     },
     handler: (ctx) => async (req, res) => {
       const invitee = res.locals.principal

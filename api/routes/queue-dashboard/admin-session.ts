@@ -8,7 +8,7 @@ import { forbidden, unauthorized } from '../../../shared/errors/app-error.js';
 import { authenticateToken } from '../../../shared/identity/authenticator.js';
 import type { Principal } from '../../../shared/identity/principal.js';
 import { assertSameOrigin, changesState } from '../../http/same-origin.js';
-import { ADMIN_COOKIE, CONSOLE_COOKIE, readCookie } from '../../http/session-cookies.js';
+import { adminCookie, consoleCookie, readSessionCookie } from '../../http/session-cookies.js';
 
 export function bearerToken(req: Request): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1];
@@ -24,12 +24,13 @@ export async function adminSessionOf(ctx: AppContext, token: string | undefined)
   return principal;
 }
 
-/** Guards the dashboard: its own cookie first, then a bearer header, then the console cookie. */
+/** Guards the dashboard: its own cookie first, then a bearer header, then the console cookie (either cookie twice in
+ * one request: 401, that cookie cleared). */
 export function requireAdminSession(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
-    const dashboardCookie = readCookie(req, ADMIN_COOKIE);
+    const dashboardCookie = readSessionCookie(req, res, ctx.config, adminCookie);
     const header = dashboardCookie ? undefined : bearerToken(req);
-    const token = dashboardCookie ?? header ?? readCookie(req, CONSOLE_COOKIE);
+    const token = dashboardCookie ?? header ?? readSessionCookie(req, res, ctx.config, consoleCookie);
     if (token && !header && changesState(req)) assertSameOrigin(req, ctx.config);
     res.locals.principal = await adminSessionOf(ctx, token);
     next();

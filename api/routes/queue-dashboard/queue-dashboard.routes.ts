@@ -5,13 +5,11 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Express } from 'express';
 import { queueNames } from '../../../shared/queues/registry.js';
-import { ADMIN_COOKIE, ADMIN_COOKIE_PATH, clearSessionCookie, setSessionCookie } from '../../http/session-cookies.js';
+import { adminCookie, clearSessionCookie, setSessionCookie } from '../../http/session-cookies.js';
 import type { Area } from '../route.js';
 import { adminSessionOf, bearerToken, requireAdminSession } from './admin-session.js';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
-
-const cookie = { name: ADMIN_COOKIE, path: ADMIN_COOKIE_PATH };
 
 export const queueDashboardArea: Area = {
   tag: 'Operations',
@@ -39,11 +37,13 @@ export const queueDashboardArea: Area = {
       dailyQuota: 'none',
       status: 204,
       content: 'none',
-      returns: 'The HttpOnly, SameSite=Strict cookie is set for /admin.',
+      returns:
+        'The HttpOnly, SameSite=Strict cookie `__Secure-ockhub_admin_session` (`ockhub_admin_session` over plain ' +
+        'http) is set for /admin.',
       handler: (ctx) => async (req, res) => {
         const token = bearerToken(req);
         await adminSessionOf(ctx, token);
-        setSessionCookie(req, res, ctx.config, { ...cookie, token: token as string });
+        setSessionCookie(req, res, ctx.config, { ...adminCookie, token: token as string });
         res.status(204).end();
       },
     },
@@ -54,8 +54,8 @@ export const queueDashboardArea: Area = {
       access: 'public',
       status: 204,
       content: 'none',
-      handler: () => (_req, res) => {
-        clearSessionCookie(res, cookie);
+      handler: (ctx) => (req, res) => {
+        clearSessionCookie(req, res, ctx.config, adminCookie);
         res.status(204).end();
       },
     },

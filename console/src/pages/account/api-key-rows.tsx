@@ -2,6 +2,7 @@
 // the API keys page and, for the keys bound to one project, on that project's page.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatCount, formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import type { Column } from '../../ui/data-table.js';
@@ -43,8 +44,8 @@ export function KeyRow({ apiKey, withProject }: { apiKey: ApiKey; withProject: b
   const action = useMutation({
     mutationFn: (what: 'enable' | 'disable' | 'delete') =>
       what === 'delete'
-        ? api<void>(`/api/v1/api-keys/${apiKey.id}`, { method: 'DELETE' })
-        : api<void>(`/api/v1/api-keys/${apiKey.id}/${what}`, { method: 'POST' }),
+        ? api<void>(apiPath`/api/v1/api-keys/${apiKey.id}`, { method: 'DELETE' })
+        : api<void>(apiPath`/api/v1/api-keys/${apiKey.id}/${what}`, { method: 'POST' }),
     onSuccess: () => client.invalidateQueries({ queryKey: API_KEYS_QUERY }),
   });
   return (

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, type Envelope } from '../../api/http.js';
+import { apiPath, isUuid } from '../../api/paths.js';
 import { formatCount, formatMoney, formatTime } from '../../format.js';
 import { useLeaveOnOrganizationSwitch, useOrganization } from '../../session/organization.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -11,7 +12,7 @@ import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { Empty, FormError, Loading, StatusBadge } from '../../ui/status.js';
 import { ProjectChooser } from '../organization/project-chooser.js';
-import { useProjects } from '../organization/projects-api.js';
+import { projectNotFound, useProjects } from '../organization/projects-api.js';
 
 type Video = {
   id: string;
@@ -48,7 +49,7 @@ function Videos({ projectId, organizationId }: { projectId: string; organization
   const videos = useQuery({
     queryKey: ['videos', projectId],
     queryFn: () =>
-      api<Envelope<Video[]> & { hasMore: boolean }>(`/api/projects/${projectId}/videos`, {
+      api<Envelope<Video[]> & { hasMore: boolean }>(apiPath`/api/projects/${projectId}/videos`, {
         organizationId,
         query: { limit: 12 },
       }),
@@ -104,7 +105,7 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
   const requests = useQuery({
     queryKey: ['requests', projectId, page],
     queryFn: () =>
-      api<Envelope<RequestLog[]> & { reach: number }>(`/api/projects/${projectId}/requests`, {
+      api<Envelope<RequestLog[]> & { reach: number }>(apiPath`/api/projects/${projectId}/requests`, {
         organizationId,
         query: { page, size: 20 },
       }),
@@ -187,8 +188,15 @@ export function GatewayPage() {
             value={chosen}
             onChange={(id) => navigate(`/gateway/${id}`)}
           />
-          <Videos projectId={chosen} organizationId={current.id} />
-          <Requests projectId={chosen} organizationId={current.id} />
+          {isUuid(chosen) ? (
+            <>
+              <Videos projectId={chosen} organizationId={current.id} />
+              <Requests projectId={chosen} organizationId={current.id} />
+            </>
+          ) : (
+            // An address whose id is no UUID names no project: its not-found state, no request built from it.
+            <FormError error={projectNotFound()} />
+          )}
         </>
       ) : null}
       {firstPage.data && !chosen ? (

@@ -2,6 +2,7 @@
 // so the browser's HTTP cache revalidates them with the ETag the API sends (304 costs no body).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type CatalogPage } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 
 export const itemTypes = ['mcp', 'skill', 'agent', 'soul'] as const;
 export type ItemType = (typeof itemTypes)[number];
@@ -86,7 +87,7 @@ export type ListParams = {
 export function useCatalogList(type: ItemType, params: ListParams) {
   return useQuery({
     queryKey: ['catalog', type, params],
-    queryFn: ({ signal }) => api<CatalogPage<ItemSummary>>(`/api/v1/${type}`, { query: params, signal }),
+    queryFn: ({ signal }) => api<CatalogPage<ItemSummary>>(apiPath`/api/v1/${type}`, { query: params, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -94,30 +95,30 @@ export function useCatalogList(type: ItemType, params: ListParams) {
 export const useCategories = (type: ItemType) =>
   useQuery({
     queryKey: ['categories', type],
-    queryFn: () => api<{ slug: string; name: string; count: number }[]>(`/api/v1/${type}/categories`),
+    queryFn: () => api<{ slug: string; name: string; count: number }[]>(apiPath`/api/v1/${type}/categories`),
     staleTime: 300_000,
   });
 
 export const useItem = (type: ItemType, slug: string) =>
-  useQuery({ queryKey: ['item', type, slug], queryFn: () => api<ItemDetail>(`/api/v1/${type}/${slug}`) });
+  useQuery({ queryKey: ['item', type, slug], queryFn: () => api<ItemDetail>(apiPath`/api/v1/${type}/${slug}`) });
 
 export const useVersions = (type: ItemType, slug: string) =>
   useQuery({
     queryKey: ['versions', type, slug],
-    queryFn: () => api<VersionDetail[]>(`/api/v1/${type}/${slug}/versions`),
+    queryFn: () => api<VersionDetail[]>(apiPath`/api/v1/${type}/${slug}/versions`),
   });
 
 export const useVersion = (type: ItemType, slug: string, version: string | undefined) =>
   useQuery({
     queryKey: ['version', type, slug, version],
-    queryFn: () => api<VersionDetail>(`/api/v1/${type}/${slug}/versions/${version}`),
+    queryFn: () => api<VersionDetail>(apiPath`/api/v1/${type}/${slug}/versions/${version ?? ''}`),
     enabled: Boolean(version),
   });
 
 export const useSoulPrompt = (slug: string, enabled: boolean) =>
   useQuery({
     queryKey: ['prompt', slug],
-    queryFn: () => api<string>(`/api/v1/soul/${slug}/prompt.txt`),
+    queryFn: () => api<string>(apiPath`/api/v1/soul/${slug}/prompt.txt`),
     enabled,
   });
 

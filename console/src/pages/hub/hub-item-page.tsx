@@ -3,6 +3,7 @@
 // the report form for signed-in people.
 import { useEffect } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { apiPath } from '../../api/paths.js';
 import { formatCount, formatTime } from '../../format.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { Page } from '../../ui/page.js';
@@ -68,7 +69,7 @@ function SoulPrompt({ slug, onCopied }: { slug: string; onCopied: () => void }) 
         {prompt.data}
       </pre>
       <CopyButton text={prompt.data} label="Copy prompt" onCopied={onCopied} />{' '}
-      <a href={`/api/v1/soul/${slug}/prompt.txt`}>prompt.txt</a>
+      <a href={apiPath`/api/v1/soul/${slug}/prompt.txt`}>prompt.txt</a>
     </section>
   );
 }

@@ -2,6 +2,7 @@
 // configuration per connection (one tab per client form), a skill's bundle and where its folder goes, an agent's package, a soul's prompt.
 // Copying a snippet or following a download counts one `install` telemetry event, as the page counts its `view`.
 import { Fragment, useState } from 'react';
+import { apiPath } from '../../api/paths.js';
 import { formatBytes } from '../../format.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { type TabItem, Tabs } from '../../ui/tabs.js';
@@ -180,12 +181,12 @@ function PackageInstall({ version, installed }: { version: VersionDetail; instal
 }
 
 function SoulInstall({ slug, version, installed }: { slug: string; version: VersionDetail; installed: () => void }) {
-  const url = `${window.location.origin}/api/v1/soul/${slug}/prompt.txt`;
+  const url = `${window.location.origin}${apiPath`/api/v1/soul/${slug}/prompt.txt`}`;
   return (
     <>
       <p>
         Use its prompt as your assistant's system prompt: copy it from Prompt below, or fetch it (
-        <a href={`/api/v1/soul/${slug}/prompt.txt`} onClick={installed}>
+        <a href={apiPath`/api/v1/soul/${slug}/prompt.txt`} onClick={installed}>
           prompt.txt
         </a>
         ):

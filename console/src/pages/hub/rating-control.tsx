@@ -5,6 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
 import { ApiError, api } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatCount } from '../../format.js';
 import { useMe } from '../../session/session.js';
 import { FormError } from '../../ui/status.js';
@@ -27,7 +28,7 @@ function useOwnRating(type: ItemType, slug: string, signedIn: boolean) {
     queryKey: ['rating', type, slug],
     queryFn: async () => {
       try {
-        return (await api<{ score: number }>(`/api/v1/${type}/${slug}/rating`)).score;
+        return (await api<{ score: number }>(apiPath`/api/v1/${type}/${slug}/rating`)).score;
       } catch (err) {
         if (err instanceof ApiError && err.code === 'Rating.NotFound') return null;
         throw err;
@@ -44,7 +45,8 @@ export function RatingControl({ type, slug, item }: { type: ItemType; slug: stri
   const own = useOwnRating(type, slug, Boolean(me.data));
   const given = own.data ?? undefined;
   const rate = useMutation({
-    mutationFn: (score: number) => api<Rated>(`/api/v1/${type}/${slug}/rating`, { method: 'PUT', body: { score } }),
+    mutationFn: (score: number) =>
+      api<Rated>(apiPath`/api/v1/${type}/${slug}/rating`, { method: 'PUT', body: { score } }),
     onSuccess: (rated) => {
       client.setQueryData(['rating', type, slug], rated.score);
       client.setQueryData<ItemDetail>(['item', type, slug], (old) =>

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { api } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { useMe } from '../../session/session.js';
 import { Field } from '../../ui/field.js';
 import { FormError, Notice } from '../../ui/status.js';
@@ -17,7 +18,7 @@ export function ReportForm({ type, slug }: { type: ItemType; slug: string }) {
   const [detail, setDetail] = useState('');
   const report = useMutation({
     mutationFn: () =>
-      api<{ id: string; status: string }>(`/api/v1/${type}/${slug}/report`, {
+      api<{ id: string; status: string }>(apiPath`/api/v1/${type}/${slug}/report`, {
         method: 'POST',
         body: { reason, ...(detail.trim() ? { detail } : {}) },
       }),

@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, type CatalogPage } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatTime } from '../../format.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Page } from '../../ui/page.js';
@@ -28,7 +29,7 @@ function Resolve({ report }: { report: Report }) {
   const [note, setNote] = useState('');
   const resolve = useMutation({
     mutationFn: () =>
-      api(`/api/v1/moderation/reports/${report.id}/resolve`, {
+      api(apiPath`/api/v1/moderation/reports/${report.id}/resolve`, {
         method: 'POST',
         body: note.trim() ? { resolution: note } : {},
       }),

@@ -5,13 +5,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { ApiError, api } from '../../api/http.js';
+import { apiPath, isUuid } from '../../api/paths.js';
 import { formatTime } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
 import { type ItemDetail, type ItemType, isItemType, useCategories, type VersionDetail } from '../hub/hub-api.js';
 import { VersionContents } from '../hub/type-fields.js';
-import type { DraftDetail } from '../publisher/publisher-api.js';
+import { type DraftDetail, itemNotFound } from '../publisher/publisher-api.js';
 import { ReviewHistory } from '../publisher/review-state.js';
 import { ModerationTabs } from './moderation-tabs.js';
 
@@ -84,7 +85,7 @@ function Decision(props: { type: ItemType; id: string; revision: string; parsing
               ? { comment: text }
               : {};
       const headers = { 'if-match': `"${revision}"` };
-      return api(`/api/v1/moderation/${type}/${id}/${action}`, { method: 'POST', body, headers });
+      return api(apiPath`/api/v1/moderation/${type}/${id}/${action}`, { method: 'POST', body, headers });
     },
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['queue'] });
@@ -155,13 +156,14 @@ export function ReviewPage() {
 function Review({ type, id }: { type: ItemType; id: string }) {
   const detail = useQuery({
     queryKey: ['review', type, id],
-    queryFn: () => api<DraftDetail>(`/api/v1/moderation/${type}/${id}`),
+    queryFn: () =>
+      isUuid(id) ? api<DraftDetail>(apiPath`/api/v1/moderation/${type}/${id}`) : Promise.reject(itemNotFound(type)),
     // A skill's bundle is parsed after the submit: look again every 1.5 s until its files (or a verdict) arrive.
     refetchInterval: (query) => (parsingBundle(query.state.data) ? 1500 : false),
   });
   const published = useQuery({
     queryKey: ['item', type, detail.data?.slug],
-    queryFn: () => api<ItemDetail>(`/api/v1/${type}/${detail.data?.slug}`),
+    queryFn: () => api<ItemDetail>(apiPath`/api/v1/${type}/${detail.data?.slug ?? ''}`),
     enabled: Boolean(detail.data?.isPublished),
   });
   if (detail.isPending) return <Loading />;

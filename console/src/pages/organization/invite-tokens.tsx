@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, apiData, type Envelope } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatCount, formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { ShownOnce } from '../../ui/copy-button.js';
@@ -91,7 +92,8 @@ export function InviteTokens({ organizationId }: { organizationId: string }) {
     queryFn: () => api<Envelope<InviteToken[]>>('/api/organization/invite-tokens', { organizationId }),
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => apiData(`/api/organization/invite-tokens/${id}`, { method: 'DELETE', organizationId }),
+    mutationFn: (id: string) =>
+      apiData(apiPath`/api/organization/invite-tokens/${id}`, { method: 'DELETE', organizationId }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['invite-tokens', organizationId] }),
   });
   return (

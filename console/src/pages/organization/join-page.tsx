@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { apiData } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatTime } from '../../format.js';
 import { ORGANIZATIONS_KEY, useOrganization } from '../../session/organization.js';
 import { useMe, useSignIn } from '../../session/session.js';
@@ -33,7 +34,7 @@ export function JoinPage() {
   const [password, setPassword] = useState('');
   const preview = useQuery({
     queryKey: ['invite', token],
-    queryFn: () => apiData<Preview>(`/api/organization/invites/${encodeURIComponent(token)}`),
+    queryFn: () => apiData<Preview>(apiPath`/api/organization/invites/${token}`),
     retry: false,
   });
   const done = (accepted: Accepted) => {
@@ -43,7 +44,7 @@ export function JoinPage() {
   };
   const accept = useMutation({
     mutationFn: (body: object) =>
-      apiData<Accepted>(`/api/organization/invites/${encodeURIComponent(token)}/accept`, { method: 'POST', body }),
+      apiData<Accepted>(apiPath`/api/organization/invites/${token}/accept`, { method: 'POST', body }),
     onSuccess: (accepted, body) => {
       if (me.data) return done(accepted);
       signIn.mutate(body as { email: string; password: string }, { onSuccess: () => done(accepted) });

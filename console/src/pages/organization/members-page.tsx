@@ -2,6 +2,7 @@
 // the invite by e-mail, the invite tokens and the CSV bulk invite.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiData } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatTime } from '../../format.js';
 import { ORGANIZATIONS_KEY } from '../../session/organization.js';
 import { useMe } from '../../session/session.js';
@@ -26,12 +27,12 @@ function Members({ organizationId, isAdmin }: { organizationId: string; isAdmin:
   const change = useMutation({
     mutationFn: (c: { userId: string; role?: string }) =>
       c.role
-        ? apiData(`/api/organization/members/${c.userId}/role`, {
+        ? apiData(apiPath`/api/organization/members/${c.userId}/role`, {
             method: 'PUT',
             organizationId,
             body: { role: c.role },
           })
-        : apiData(`/api/organization/members/${c.userId}`, { method: 'DELETE', organizationId }),
+        : apiData(apiPath`/api/organization/members/${c.userId}`, { method: 'DELETE', organizationId }),
     onSuccess: (_, c) => {
       void client.invalidateQueries({ queryKey: ['members', organizationId] });
       // Leaving takes the organization out of the switcher (the console then acts in the next one, if any).

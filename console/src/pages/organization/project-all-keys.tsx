@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, apiData, type Envelope } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatCount, formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -22,7 +23,7 @@ function useRevokeKey(projectId: string, organizationId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (key: ProjectApiKey) =>
-      apiData(`/api/projects/${projectId}/api-keys/${key.id}`, { method: 'DELETE', organizationId }),
+      apiData(apiPath`/api/projects/${projectId}/api-keys/${key.id}`, { method: 'DELETE', organizationId }),
     onSuccess: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: projectKeysKey(projectId) }),
@@ -37,7 +38,7 @@ export function ProjectAllKeys({ projectId, organizationId }: { projectId: strin
   const keys = useQuery({
     queryKey: [...projectKeysKey(projectId), page],
     queryFn: () =>
-      api<Envelope<ProjectApiKey[]>>(`/api/projects/${projectId}/api-keys`, {
+      api<Envelope<ProjectApiKey[]>>(apiPath`/api/projects/${projectId}/api-keys`, {
         organizationId,
         query: { page, size: PAGE_SIZE },
       }),

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { apiData } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -25,7 +26,7 @@ const membersKey = (projectId: string) => ['project-members', projectId];
 export function useProjectMembers(projectId: string, organizationId: string) {
   return useQuery({
     queryKey: membersKey(projectId),
-    queryFn: () => apiData<ProjectMember[]>(`/api/projects/${projectId}/members`, { organizationId }),
+    queryFn: () => apiData<ProjectMember[]>(apiPath`/api/projects/${projectId}/members`, { organizationId }),
   });
 }
 
@@ -34,12 +35,12 @@ function useChangeMember(projectId: string, organizationId: string) {
   return useMutation({
     mutationFn: (c: { member: { userId: string; name: string }; role?: ProjectRole }) =>
       c.role
-        ? apiData(`/api/projects/${projectId}/members`, {
+        ? apiData(apiPath`/api/projects/${projectId}/members`, {
             method: 'POST',
             organizationId,
             body: { userId: c.member.userId, role: c.role },
           })
-        : apiData(`/api/projects/${projectId}/members/${c.member.userId}`, { method: 'DELETE', organizationId }),
+        : apiData(apiPath`/api/projects/${projectId}/members/${c.member.userId}`, { method: 'DELETE', organizationId }),
     onSuccess: () => client.invalidateQueries({ queryKey: membersKey(projectId) }),
   });
 }

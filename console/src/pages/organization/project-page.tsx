@@ -2,6 +2,7 @@
 // organization's Admins, the signed-in account's own otherwise), then its quota usage and limits (the long form last,
 // so a phone reaches the members and keys first).
 import { Link, useParams } from 'react-router';
+import { isUuid } from '../../api/paths.js';
 import { formatTime } from '../../format.js';
 import { useLeaveOnOrganizationSwitch, useOrganization } from '../../session/organization.js';
 import { useMe } from '../../session/session.js';
@@ -11,7 +12,7 @@ import { OrgTabs, WithOrganization } from './org-tabs.js';
 import { ProjectKeys } from './project-keys.js';
 import { ProjectMembers, useProjectMembers } from './project-members.js';
 import { ProjectQuota } from './project-quota.js';
-import { useProject } from './projects-api.js';
+import { projectNotFound, useProject } from './projects-api.js';
 
 type ShownOrganization = { id: string; name: string; isAdmin: boolean };
 
@@ -57,7 +58,12 @@ export function ProjectPage() {
   return (
     <Page title={project.data?.name ?? 'Project'}>
       <OrgTabs />
-      <WithOrganization>{(org) => <ProjectDetail projectId={projectId} current={org} />}</WithOrganization>
+      {/* An id that is no UUID names no project: its not-found state, and no request built from it. */}
+      {isUuid(projectId) ? (
+        <WithOrganization>{(org) => <ProjectDetail projectId={projectId} current={org} />}</WithOrganization>
+      ) : (
+        <FormError error={projectNotFound()} />
+      )}
     </Page>
   );
 }

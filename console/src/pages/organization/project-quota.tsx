@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, apiData } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatCount, formatTime } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { UsageBar } from '../../ui/meter.js';
@@ -21,7 +22,7 @@ function useQuota(projectId: string, organizationId: string) {
     queryKey: ['quota', projectId],
     queryFn: async () => {
       try {
-        return await apiData<Quota>(`/api/projects/${projectId}/quota`, { organizationId });
+        return await apiData<Quota>(apiPath`/api/projects/${projectId}/quota`, { organizationId });
       } catch (err) {
         if (err instanceof ApiError && err.status === 404 && err.code === 'Quota.NotFound') return null;
         throw err;
@@ -50,7 +51,7 @@ function QuotaForm({
   useEffect(() => setValues(initial()), [quota]);
   const save = useMutation({
     mutationFn: () =>
-      apiData<Quota>(`/api/projects/${projectId}/quota`, {
+      apiData<Quota>(apiPath`/api/projects/${projectId}/quota`, {
         method: 'POST',
         organizationId,
         body: {
@@ -112,7 +113,7 @@ export function ProjectQuota(props: { projectId: string; organizationId: string;
   const usage = useQuery({
     queryKey: ['quota-usage', props.projectId],
     queryFn: () =>
-      apiData<Usage>(`/api/projects/${props.projectId}/quota-usage`, {
+      apiData<Usage>(apiPath`/api/projects/${props.projectId}/quota-usage`, {
         organizationId: props.organizationId,
         query: { period: 'month' },
       }),

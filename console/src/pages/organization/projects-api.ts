@@ -1,6 +1,7 @@
 // Projects of the current organization, for the pages that list or choose one.
 import { useQuery } from '@tanstack/react-query';
 import { api, apiData, type Envelope } from '../../api/http.js';
+import { apiPath, isUuid, notFoundError } from '../../api/paths.js';
 
 export type Project = {
   id: string;
@@ -30,11 +31,18 @@ export function useProjects(organizationId: string | undefined, page = 1, mine =
   });
 }
 
-/** One project, read by id: the API takes its organization from the project (404 outside the caller's organizations). */
+/** What the API answers for a project the caller cannot see, or an id that names none. */
+export const projectNotFound = () => notFoundError('Project.NotFound', 'No such project.');
+
+/** One project, read by id: the API takes its organization from the project (404 outside the caller's organizations);
+ * an id that is no UUID (an address typed or crafted) is not found without asking. */
 export function useProject(projectId: string | undefined, organizationId?: string) {
   return useQuery({
     queryKey: ['project', projectId],
-    queryFn: () => apiData<Project>(`/api/projects/${projectId}`, { organizationId }),
+    queryFn: () =>
+      isUuid(projectId)
+        ? apiData<Project>(apiPath`/api/projects/${projectId}`, { organizationId })
+        : Promise.reject(projectNotFound()),
     enabled: Boolean(projectId),
   });
 }

@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { apiData } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { FormError } from '../../ui/status.js';
 import type { WalletRecord } from './wallet-api.js';
 
@@ -20,7 +21,7 @@ export function RefundForm({
   const [reason, setReason] = useState('');
   const refund = useMutation({
     mutationFn: () =>
-      apiData<WalletRecord>(`/api/organization/wallet/records/${record.id}/refund`, {
+      apiData<WalletRecord>(apiPath`/api/organization/wallet/records/${record.id}/refund`, {
         method: 'POST',
         organizationId,
         body: { reason, ...(amount.trim() ? { amount } : {}) },

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { apiData } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatCount } from '../../format.js';
 import { useOrganization } from '../../session/organization.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
@@ -105,7 +106,8 @@ function CreateTemplate({ organizationId }: { organizationId: string }) {
 function DeleteTemplate({ template, organizationId }: { template: Template; organizationId: string }) {
   const client = useQueryClient();
   const remove = useMutation({
-    mutationFn: () => apiData<Template>(`/api/project-templates/${template.id}`, { method: 'DELETE', organizationId }),
+    mutationFn: () =>
+      apiData<Template>(apiPath`/api/project-templates/${template.id}`, { method: 'DELETE', organizationId }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['templates', organizationId] }),
   });
   return (

@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type CatalogPage } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatCount, formatTime } from '../../format.js';
 import type { Role } from '../../session/session.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -26,7 +27,7 @@ function AccountRow({ account }: { account: Account }) {
   const roles = draft ?? account.roles;
   const save = useMutation({
     mutationFn: (sent: Role[]) =>
-      api<Account>(`/api/v1/admin/accounts/${account.id}/roles`, { method: 'PUT', body: { roles: sent } }),
+      api<Account>(apiPath`/api/v1/admin/accounts/${account.id}/roles`, { method: 'PUT', body: { roles: sent } }),
     // Pending (the button disabled) until the list shows the saved roles; then the saved draft is done with (one
     // changed again meanwhile stays, to be saved).
     onSuccess: async (_saved, sent) => {

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatCount, formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -22,7 +23,7 @@ export function QuotaRequestsPage() {
   });
   const decide = useMutation({
     mutationFn: (d: { request: Request; action: 'approve' | 'reject' }) =>
-      api(`/api/v1/admin/quota-requests/${d.request.id}/${d.action}`, { method: 'POST' }),
+      api(apiPath`/api/v1/admin/quota-requests/${d.request.id}/${d.action}`, { method: 'POST' }),
     // Also after an error: a request the account replaced meanwhile is gone (404), and the list shows its successor.
     // Returned, so the decision stays pending (its buttons disabled) until the list no longer offers the request.
     onSettled: () => client.invalidateQueries({ queryKey: ['admin-quota-requests'] }),

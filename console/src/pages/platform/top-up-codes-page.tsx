@@ -10,6 +10,7 @@ import {
   topUpCodeStatuses,
 } from '../../../../shared/wallet/top-up-code-rules.js';
 import { api, type CatalogPage } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatMoney, formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { ShownOnce } from '../../ui/copy-button.js';
@@ -114,7 +115,7 @@ function IssueForm() {
 function RevokeCode({ code }: { code: TopUpCode }) {
   const client = useQueryClient();
   const revoke = useMutation({
-    mutationFn: () => api<TopUpCode>(`/api/v1/admin/top-up-codes/${code.id}/revoke`, { method: 'POST' }),
+    mutationFn: () => api<TopUpCode>(apiPath`/api/v1/admin/top-up-codes/${code.id}/revoke`, { method: 'POST' }),
     onSuccess: () => client.invalidateQueries({ queryKey: CODES }),
   });
   return (

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type CatalogPage } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { formatCount, formatMoney, formatTime } from '../../format.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -27,7 +28,7 @@ function Consumptions({ org }: { org: Org }) {
   const records = useQuery({
     queryKey: ['admin-records', org.id, page],
     queryFn: () =>
-      api<CatalogPage<WalletRecord>>(`/api/v1/admin/organizations/${org.id}/wallet/records`, {
+      api<CatalogPage<WalletRecord>>(apiPath`/api/v1/admin/organizations/${org.id}/wallet/records`, {
         query: { type: 'Consume', page, pageSize: 10 },
       }),
     placeholderData: keepPreviousData,
@@ -36,7 +37,7 @@ function Consumptions({ org }: { org: Org }) {
   const refunds = useQuery({
     queryKey: ['admin-records', org.id, 'refunds'],
     queryFn: () =>
-      api<CatalogPage<WalletRecord>>(`/api/v1/admin/organizations/${org.id}/wallet/records`, {
+      api<CatalogPage<WalletRecord>>(apiPath`/api/v1/admin/organizations/${org.id}/wallet/records`, {
         query: { type: 'Refund', pageSize: 100 },
       }),
   });

@@ -2,6 +2,7 @@
 // SHA-256) or every problem it refused it for.
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { apiPath } from '../../api/paths.js';
 import { uploadFile } from '../../api/upload.js';
 import { formatBytes, formatCount } from '../../format.js';
 import { Field } from '../../ui/field.js';
@@ -14,9 +15,13 @@ export function BundleUpload(props: { skillId: string; versionId: string; versio
   const [progress, setProgress] = useState(0);
   const upload = useMutation({
     mutationFn: (chosen: File) =>
-      uploadFile<Uploaded>(`/api/v1/publisher/skill/${props.skillId}/versions/${props.versionId}/package`, chosen, {
-        onProgress: setProgress,
-      }),
+      uploadFile<Uploaded>(
+        apiPath`/api/v1/publisher/skill/${props.skillId}/versions/${props.versionId}/package`,
+        chosen,
+        {
+          onProgress: setProgress,
+        },
+      ),
     onSuccess: props.onUploaded,
   });
   const submit = (e: FormEvent) => {

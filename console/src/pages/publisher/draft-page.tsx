@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/http.js';
+import { apiPath, isUuid } from '../../api/paths.js';
 import { formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -23,7 +24,7 @@ import {
   versionBody,
 } from './draft-state.js';
 import { ItemStatus } from './item-status.js';
-import { type DraftDetail, type DraftVersion, type Mutation, pendingVersionOf } from './publisher-api.js';
+import { type DraftDetail, type DraftVersion, itemNotFound, type Mutation, pendingVersionOf } from './publisher-api.js';
 import { ReviewHistory, ReviewState } from './review-state.js';
 
 const editable = ['draft', 'changes_requested', 'rejected'];
@@ -37,7 +38,8 @@ export function DraftPage() {
 function useDraft(type: ItemType, id: string) {
   return useQuery({
     queryKey: ['draft', type, id],
-    queryFn: () => api<DraftDetail>(`/api/v1/publisher/${type}/${id}`),
+    queryFn: () =>
+      isUuid(id) ? api<DraftDetail>(apiPath`/api/v1/publisher/${type}/${id}`) : Promise.reject(itemNotFound(type)),
     // While a skill's bundle is being parsed, look again every 1.5 s until the parse result or the reasons arrive.
     refetchInterval: (query) => {
       const d = query.state.data;
@@ -60,7 +62,7 @@ function EditForm(props: {
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useMutation({
     mutationFn: ({ body }: { body: unknown; state: DraftState }) =>
-      api<Mutation>(`/api/v1/publisher/${type}/${detail.id}/draft`, { method: 'PUT', body }),
+      api<Mutation>(apiPath`/api/v1/publisher/${type}/${detail.id}/draft`, { method: 'PUT', body }),
     onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state)),
     onSuccess: () => {
       onUnsaved(false);
@@ -109,7 +111,7 @@ function NewVersionForm({ type, detail, onAdded }: { type: ItemType; detail: Dra
   const [errors, setErrors] = useState<FieldErrors>({});
   const add = useMutation({
     mutationFn: ({ body }: { body: unknown; state: DraftState }) =>
-      api<Mutation>(`/api/v1/publisher/${type}/${id}/versions`, { method: 'POST', body }),
+      api<Mutation>(apiPath`/api/v1/publisher/${type}/${id}/versions`, { method: 'POST', body }),
     onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state)),
     onSuccess: onAdded,
   });
@@ -138,7 +140,7 @@ function ReviewActions(props: { type: ItemType; detail: DraftDetail; unsaved: bo
   const [comment, setComment] = useState('');
   const act = useMutation({
     mutationFn: (what: 'submit-review' | 'withdraw') =>
-      api<Mutation>(`/api/v1/publisher/${type}/${detail.id}/${what}`, {
+      api<Mutation>(apiPath`/api/v1/publisher/${type}/${detail.id}/${what}`, {
         method: 'POST',
         body: what === 'submit-review' && comment.trim() ? { comment } : {},
       }),
@@ -189,7 +191,7 @@ function DeleteDraft({ type, detail }: { type: ItemType; detail: DraftDetail }) 
   const client = useQueryClient();
   const navigate = useNavigate();
   const remove = useMutation({
-    mutationFn: () => api<{ deleted: true }>(`/api/v1/publisher/${type}/${detail.id}`, { method: 'DELETE' }),
+    mutationFn: () => api<{ deleted: true }>(apiPath`/api/v1/publisher/${type}/${detail.id}`, { method: 'DELETE' }),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['mine', type] });
       void navigate('/publisher');

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError } from '../../ui/status.js';
@@ -33,7 +34,7 @@ function NewDraft({ type }: { type: ItemType }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const create = useMutation({
     mutationFn: ({ body }: { body: unknown; state: DraftState }) =>
-      api<Mutation>(`/api/v1/publisher/${type}/drafts`, { method: 'POST', body }),
+      api<Mutation>(apiPath`/api/v1/publisher/${type}/drafts`, { method: 'POST', body }),
     // The API's field errors go where the page's own would, against the rows the body was made of.
     onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state)),
     onSuccess: (created) => {

@@ -1,7 +1,12 @@
 // The publisher side of the catalog: namespaces, own items, a draft in full, and the shapes they come in.
 import { useQuery } from '@tanstack/react-query';
+import { typeCode } from '../../../../shared/catalog/item-types.js';
 import { api } from '../../api/http.js';
+import { apiPath, notFoundError } from '../../api/paths.js';
 import type { ItemType, VersionDetail } from '../hub/hub-api.js';
+
+/** What the API answers for an item id that names nothing (`Mcp.NotFound`, `Skill.NotFound`, ...). */
+export const itemNotFound = (type: ItemType) => notFoundError(`${typeCode[type]}.NotFound`, 'No such item.');
 
 export type PublisherNamespace = { id: string; slug: string; name: string; verified: boolean; createdAt: string };
 
@@ -71,7 +76,7 @@ export const usePublishers = () =>
   });
 
 export const useMine = (type: ItemType) =>
-  useQuery({ queryKey: ['mine', type], queryFn: () => api<WorkflowEntry[]>(`/api/v1/publisher/${type}/mine`) });
+  useQuery({ queryKey: ['mine', type], queryFn: () => api<WorkflowEntry[]>(apiPath`/api/v1/publisher/${type}/mine`) });
 
 /** The version a publisher is working on: the newest one not yet published (draft, in review, sent back). */
 export const pendingVersionOf = (detail: { versions: DraftVersion[] }) =>
