@@ -2,13 +2,13 @@
 // problems it finds. Nothing is ever written to disk: entries are inflated into counters (and, for SKILL.md and
 // the files the caller asks for, into memory), never extracted.
 import yauzl, { type ZipFile } from 'yauzl';
+import { codePointName } from '../validation/unseen-characters.js';
 import { locateSkill } from './bundle-layout.js';
 import { type BundleLimits, formatBytes, SKILL_BUNDLE_LIMITS } from './bundle-limits.js';
 import { findingKind, TextEntryScan } from './text-entry-scan.js';
 import { inflateEntry } from './zip-entry-content.js';
 import { isPlatformJunk, shownName } from './zip-entry-rules.js';
 import { type EntryRecord, readEntryTable } from './zip-entry-table.js';
-import { codePointName } from '../validation/unseen-characters.js';
 
 export type BundleFile = { path: string; size: number };
 

@@ -65,7 +65,6 @@ export class TextEntryScan {
     const text = this.held + decoded;
     const cut = final ? text.length : Math.max(0, text.length - HOLD_BACK);
     let resume = cut;
-    let counted = 0; // newlines are counted up to here
     hidingInFileText.lastIndex = 0;
     for (let match = hidingInFileText.exec(text); match !== null; match = hidingInFileText.exec(text)) {
       if (match.index >= cut) break;
@@ -75,12 +74,12 @@ export class TextEntryScan {
         resume = Math.max(resume, hidingInFileText.lastIndex);
         continue;
       }
-      this.line += newlinesIn(text, counted, match.index);
+      this.line += newlinesIn(text, 0, match.index);
       this.found = { line: this.line, character: seen };
       this.held = '';
       return;
     }
-    this.line += newlinesIn(text, counted, resume);
+    this.line += newlinesIn(text, 0, resume);
     this.held = text.slice(resume);
   }
 }

@@ -29,7 +29,8 @@ describe('hidden text in a skill bundle', () => {
   it('refuses a right-to-left override in a Python or shell script (Trojan Source)', async () => {
     const zip = await buildZip({
       'pdf-tools/SKILL.md': skillMd(),
-      'pdf-tools/scripts/check.py': 'def ok(user):\n    if user != "admin\u202E \u2066# check\u2069 \u2066":\n        return True\n',
+      'pdf-tools/scripts/check.py':
+        'def ok(user):\n    if user != "admin\u202E \u2066# check\u2069 \u2066":\n        return True\n',
       'pdf-tools/scripts/run.sh': '#!/bin/sh\n\n\necho "\u2067done\u2069"\n',
     });
     expect(problemsOf(await inspectSkillBundle(zip))).toEqual([
@@ -49,7 +50,11 @@ describe('hidden text in a skill bundle', () => {
   it('leaves a binary file alone: NUL bytes and bytes that are not UTF-8, whatever else it holds', async () => {
     const rlo = Buffer.from('\u202E', 'utf8');
     const tag = Buffer.from('\u{E0041}', 'utf8');
-    const image = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0xff]), rlo, tag]);
+    const image = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0xff]),
+      rlo,
+      tag,
+    ]);
     const zip = await buildZip({ 'SKILL.md': skillMd(), 'assets/logo.png': image });
     expect(problemsOf(await inspectSkillBundle(zip))).toEqual([]);
   });

@@ -196,7 +196,11 @@ describe('hostile uploads are refused with 400 and leave nothing stored', () => 
     // Trojan Source (CVE-2021-42574): the override shows the comparison in another order than Python runs it.
     [
       'a right-to-left override in a script',
-      () => buildZip({ 'SKILL.md': skillMd(), 'check.py': 'if role != "user\u202E \u2066# admin\u2069 \u2066":\n  allow()\n' }),
+      () =>
+        buildZip({
+          'SKILL.md': skillMd(),
+          'check.py': 'if role != "user\u202E \u2066# admin\u2069 \u2066":\n  allow()\n',
+        }),
     ],
     ['no SKILL.md', () => buildZip({ 'README.md': 'hello' })],
     ['two SKILL.md', () => buildZip({ 'a/SKILL.md': skillMd('a'), 'b/SKILL.md': skillMd('b') })],

@@ -91,10 +91,9 @@ export const catalogVersionDetail = catalogVersionSummary
     ...optionalFields(skillFields),
     ...soulFields,
     packageUrl: storedUrl.optional(),
-    executesCode: z
-      .boolean()
-      .optional()
-      .meta({ description: 'Skills only: whether this version\'s bundle ships scripts or binaries (absent until parsed).' }),
+    executesCode: z.boolean().optional().meta({
+      description: "Skills only: whether this version's bundle ships scripts or binaries (absent until parsed).",
+    }),
     bundle: skillBundle.optional(),
   })
   .meta({
