@@ -97,12 +97,15 @@ export const skillPayload = z.object({
 
 const scriptFile = /\.(py|sh|bash|zsh|js|mjs|cjs|ts|rb|pl|php|ps1|bat|cmd|exe|bin)$/i;
 
+/** A bundle file that is code to run: a script or binary by its extension, or anything under `scripts/`. */
+export const isCodeFile = (path: string) => scriptFile.test(path) || path.startsWith('scripts/');
+
 /** Whether a skill ships code to run: any script or binary among its bundle files (null when not parsed yet). */
 export function bundleExecutesCode(payload: SkillPayload | null): boolean | null {
   if (!payload) return null;
   if (payload.executesCode !== null) return payload.executesCode;
   if (!payload.bundleFiles) return null;
-  return payload.bundleFiles.some((f) => scriptFile.test(f.path) || f.path.startsWith('scripts/'));
+  return payload.bundleFiles.some((f) => isCodeFile(f.path));
 }
 
 export const agentFields = {

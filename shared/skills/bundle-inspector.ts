@@ -2,10 +2,12 @@
 // problems it finds. Nothing is ever written to disk: entries are inflated into counters (and, for SKILL.md and
 // the files the caller asks for, into memory), never extracted.
 import yauzl, { type ZipFile } from 'yauzl';
+import { codePointName } from '../validation/unseen-characters.js';
 import { locateSkill } from './bundle-layout.js';
 import { type BundleLimits, formatBytes, SKILL_BUNDLE_LIMITS } from './bundle-limits.js';
+import { findingKind, TextEntryScan } from './text-entry-scan.js';
 import { inflateEntry } from './zip-entry-content.js';
-import { isPlatformJunk } from './zip-entry-rules.js';
+import { isPlatformJunk, shownName } from './zip-entry-rules.js';
 import { type EntryRecord, readEntryTable } from './zip-entry-table.js';
 
 export type BundleFile = { path: string; size: number };
@@ -34,6 +36,9 @@ export type InspectOptions = {
   /** Which files besides SKILL.md to return as text, by path relative to the skill root. */
   captureText?: (relativePath: string) => boolean;
 };
+
+/** Files with hidden text the inspection reports before it stops looking (one per file). */
+export const MAX_HIDDEN_TEXT_FINDINGS = 5;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -111,6 +116,7 @@ async function inspectOpenZip(
   const contents = new Map<string, Buffer>();
   let inflatedBytes = 0;
   let capturedBytes = 0;
+  let hiddenTextFindings = 0;
   if (!table.readError && table.declaredBytes <= limits.maxUncompressedBytes) {
     for (const record of table.records) {
       if (!record.readable) continue;
@@ -124,14 +130,28 @@ async function inspectOpenZip(
           capturedBytes + record.entry.uncompressedSize <= limits.maxCapturedTotalBytes &&
           captureText(relativeOf(record.name)));
       if (keep && !isSkillMd) capturedBytes += record.entry.uncompressedSize;
+      // Every file's text, SKILL.md's front matter and body included, as it inflates: an agent reads them once the
+      // skill loads, and a person reviewing them sees neither tag characters nor the reordering of an override.
+      const scan =
+        record.kind === 'file' && !isPlatformJunk(record.name) && hiddenTextFindings < MAX_HIDDEN_TEXT_FINDINGS
+          ? new TextEntryScan()
+          : undefined;
       const result = await inflateEntry(zipfile, record.entry, record.name, {
         budgetBytes: limits.maxUncompressedBytes - inflatedBytes,
         keep,
         limits,
+        scan,
       });
       inflatedBytes += result.bytes;
       sizes.set(record, result.bytes);
       if (result.problem) problems.push(result.problem);
+      const hidden = scan && !result.problem ? scan.end() : null;
+      if (hidden) {
+        hiddenTextFindings++;
+        problems.push(
+          `The file ${shownName(record.name)} holds ${codePointName(hidden.character)} on line ${hidden.line}: ${findingKind(hidden.character)}.`,
+        );
+      }
       if (result.content) contents.set(record.name, result.content);
       if (result.budgetExhausted) break;
     }

@@ -1,8 +1,9 @@
 // Inflates one zip entry in memory, counting bytes as they come and stopping at the first limit crossed;
-// the content is kept only when the caller asks for it.
+// the content is kept only when the caller asks for it, and its text scanned when the caller passes a scan.
 import { crc32 } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { type BundleLimits, formatBytes } from './bundle-limits.js';
+import type { TextEntryScan } from './text-entry-scan.js';
 import { shownName } from './zip-entry-rules.js';
 
 export type EntryContent = {
@@ -29,9 +30,9 @@ export async function inflateEntry(
   zipfile: ZipFile,
   entry: Entry,
   name: string,
-  options: { budgetBytes: number; keep: boolean; limits: BundleLimits },
+  options: { budgetBytes: number; keep: boolean; limits: BundleLimits; scan?: TextEntryScan },
 ): Promise<EntryContent> {
-  const { budgetBytes, keep, limits } = options;
+  const { budgetBytes, keep, limits, scan } = options;
   const chunks: Buffer[] = [];
   let bytes = 0;
   let checksum = 0;
@@ -54,6 +55,7 @@ export async function inflateEntry(
       }
       checksum = crc32(chunk, checksum);
       if (keep) chunks.push(chunk);
+      scan?.feed(chunk);
     }
   } catch (error) {
     return { bytes, problem: explainStreamError(name, entry, error) };

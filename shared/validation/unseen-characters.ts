@@ -132,6 +132,20 @@ export function firstHidingCharacter(text: string): string | null {
   return null;
 }
 
+/**
+ * In the text of a bundle's files (SKILL.md and every other file read as text, shared/skills/text-entry-scan.ts): a
+ * whole England, Scotland or Wales flag (matched to be let through), or one character that hides text or reorders
+ * what is shown: a tag character (U+E0000–E007F) or an embedding, override or isolate (U+202A–202E, U+2066–2069,
+ * the characters of "Trojan Source", CVE-2021-42574). The marks U+200E, U+200F and U+061C are not in it: right-to-left
+ * prose needs them, and they reorder no letter. Used with `lastIndex` over a whole text: an alternation of fixed
+ * strings and one class, so a scan is linear in the text.
+ */
+export const hidingInFileText =
+  /\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}|[\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/gu;
+
+/** True for a tag character (U+E0000–E007F). */
+export const isTagCharacter = (c: string) => tagCharacter.test(c);
+
 /** `text` with every unseen character written as `\uXXXX` (`\u{XXXXX}` past the BMP), for messages that quote it. */
 export function escapeUnseen(text: string): string {
   return [...text]

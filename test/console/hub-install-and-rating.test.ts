@@ -216,6 +216,7 @@ describe('installing from an item page', () => {
     const { bundle } = (await publicItem('skill', 'release-notes')).currentVersion;
     expect(await link.getAttribute('href')).toBe(bundle?.url);
     await install.getByText(bundle?.sha256 ?? 'no bundle').waitFor();
+    await page.getByText("Runs no code: this skill's bundle holds no scripts or programs.").waitFor();
     const downloaded = page.waitForEvent('download');
     await link.click();
     expect(sha256(await readFile(await (await downloaded).path()))).toBe(bundle?.sha256);

@@ -285,7 +285,7 @@ describe('a publisher and a moderator walk the console', () => {
     await checkPage(mod, 'walk-review-parsing');
     await recordSkillContents(w.h.ctx.db, versionId, { bundleFiles: parsed });
     const underReview = mod.getByRole('region', { name: 'Under review: 1.0.0' });
-    await underReview.getByText('scripts/summarize.py').waitFor();
+    await underReview.getByRole('listitem').filter({ hasText: 'scripts/summarize.py' }).waitFor();
     // The moderator downloads exactly the bundle under review.
     const bundle = detail.body.versions.find((v: { id: string }) => v.id === versionId).bundle;
     const bundleLink = underReview.getByRole('link', { name: /^\.zip, / });

@@ -111,7 +111,12 @@ describe('publishing', () => {
     await checkPage(mod, 'moderation-queue');
     await mod.getByRole('link', { name: 'CSV cleaner' }).click();
     const underReview = mod.getByRole('region', { name: 'Under review: 1.0.0' });
-    await underReview.getByText('scripts/clean.py').waitFor();
+    // The bundle ships a script: said plainly before the file list, naming it (waitFor: visible).
+    const runsCode =
+      "Runs code: this skill's bundle holds scripts or programs that an agent using it may run on your computer " +
+      '(scripts/clean.py). Read them before you install it.';
+    await underReview.getByRole('note').filter({ hasText: runsCode }).waitFor();
+    await underReview.getByRole('listitem').filter({ hasText: 'scripts/clean.py' }).waitFor();
     await mod.getByRole('region', { name: 'Published' }).getByText('Nothing published yet.').waitFor();
     await checkPage(mod, 'review');
     await mod.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -121,7 +126,9 @@ describe('publishing', () => {
     await visitor.goto('/hub/skill/csv-cleaner');
     await visitor.getByRole('heading', { name: 'CSV cleaner', level: 1 }).waitFor();
     await visitor.getByRole('heading', { name: 'Bundle files (3)' }).waitFor();
-    await visitor.getByText('scripts/clean.py').waitFor();
+    await visitor.getByRole('listitem').filter({ hasText: 'scripts/clean.py' }).waitFor();
+    await visitor.getByRole('note').filter({ hasText: runsCode }).waitFor();
+    await checkPage(visitor, 'hub-skill-runs-code');
   });
 
   it("shows the parser's reasons when a bundle fails review, and the moderator's when changes are requested", async () => {

@@ -3,6 +3,7 @@
 import type { SummaryRow } from '../../../shared/catalog/catalog-list.js';
 import type { ItemDetailRow, VersionRow } from '../../../shared/catalog/catalog-reads.js';
 import type { ItemType } from '../../../shared/catalog/item-types.js';
+import { bundleExecutesCode, type SkillPayload } from '../../../shared/catalog/version-payloads.js';
 import type { ObjectStorage } from '../../../shared/storage/index.js';
 import { withoutNulls } from '../../http/json.js';
 
@@ -103,6 +104,8 @@ export function presentVersionDetail(type: ItemType, v: VersionRow, urls: Downlo
     createdAt: v.createdAt,
     publishedAt: v.publishedAt,
     ...Object.fromEntries(typeFields[type].map((key) => [key, payload[key] ?? null])),
+    // This version's own answer (the item's `executesCode` is its published version's): what a reviewer decides on.
+    ...(type === 'skill' ? { executesCode: bundleExecutesCode(v.payload as SkillPayload | null) } : {}),
     bundle: presentBundle(type, v, urls),
   });
 }

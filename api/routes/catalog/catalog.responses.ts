@@ -91,13 +91,16 @@ export const catalogVersionDetail = catalogVersionSummary
     ...optionalFields(skillFields),
     ...soulFields,
     packageUrl: storedUrl.optional(),
+    executesCode: z.boolean().optional().meta({
+      description: "Skills only: whether this version's bundle ships scripts or binaries (absent until parsed).",
+    }),
     bundle: skillBundle.optional(),
   })
   .meta({
     id: 'CatalogVersionDetail',
     description:
       'MCP servers add connections, tools, resources, prompts, configFields, permissions; skills bundleFiles, ' +
-      'dependencies, examples, parameters (once the bundle is parsed) and bundle (once uploaded); agents ' +
+      'dependencies, examples, parameters, executesCode (once the bundle is parsed) and bundle (once uploaded); agents ' +
       'packageUrl, checksum; souls ' +
       'packageUrl, checksum, soulMd.',
   });

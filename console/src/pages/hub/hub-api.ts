@@ -57,6 +57,8 @@ export type VersionDetail = {
   publishedAt?: string;
   createdAt: string;
   bundle?: SkillBundle;
+  /** A skill version's: whether its bundle ships scripts or binaries (absent until the bundle is parsed). */
+  executesCode?: boolean;
 } & Record<string, unknown>;
 
 export type ItemDetail = ItemSummary & {

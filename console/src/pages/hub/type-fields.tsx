@@ -2,6 +2,7 @@
 // tools, resources, prompts, settings and permissions; a skill's bundle files, parameters, dependencies and
 // examples; an agent's or soul's package. VersionContents adds what every version has (license, source, changelog,
 // readme) and, where asked, a soul's SOUL.md: all a moderator must see before approving.
+import { isCodeFile } from '../../../../shared/catalog/version-payloads.js';
 import { formatBytes, formatCount } from '../../format.js';
 import type { ItemType, VersionDetail } from './hub-api.js';
 
@@ -63,10 +64,45 @@ function McpFields({ v }: { v: VersionDetail }) {
   );
 }
 
+const SHOWN_CODE_FILES = 5;
+
+/**
+ * Whether the bundle runs code, from the API's `executesCode` for this version (absent until the bundle is parsed),
+ * said before its files, so a person installing or reviewing the skill sees it first; the code files by the same rule.
+ */
+function RunsCode({ v, files }: { v: VersionDetail; files: { path?: string }[] }) {
+  if (v.executesCode === false) {
+    return <p className="muted">Runs no code: this skill's bundle holds no scripts or programs.</p>;
+  }
+  if (v.executesCode !== true) return null;
+  const code = files.map((f) => f.path ?? '').filter(isCodeFile);
+  const more = code.length - SHOWN_CODE_FILES;
+  return (
+    <p className="runs-code" role="note">
+      <strong>Runs code:</strong> this skill's bundle holds scripts or programs that an agent using it may run on your
+      computer
+      {code.length > 0 ? (
+        <>
+          {' ('}
+          {code.slice(0, SHOWN_CODE_FILES).map((path, i) => (
+            <span key={path}>
+              {i > 0 ? ', ' : null}
+              <code>{path}</code>
+            </span>
+          ))}
+          {more > 0 ? ` and ${formatCount(more)} more` : null})
+        </>
+      ) : null}
+      . Read them before you install it.
+    </p>
+  );
+}
+
 function SkillFields({ v }: { v: VersionDetail }) {
   const files = list(v.bundleFiles) as { path?: string; size?: number }[];
   return (
     <>
+      <RunsCode v={v} files={files} />
       {files.length > 0 ? (
         <section>
           <h3>Bundle files ({formatCount(files.length)})</h3>
