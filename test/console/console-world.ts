@@ -121,6 +121,10 @@ export async function signIn(page: Page, email: string, password: string, next =
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+  // The router keeps the sign-in page on screen while it loads the next page's code: until its heading is gone, the
+  // header on screen is the sign-in page's, and a Menu opened on it closes when the new path commits (a CI run timed
+  // out waiting for it to open).
+  await page.getByRole('heading', { level: 1, name: 'Sign in', exact: true }).waitFor({ state: 'detached' });
 }
 
 type AxeResult = { violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] };
