@@ -4,9 +4,10 @@
 // The cache has a byte budget, because a caller chooses the URLs (a fresh query string per request defeats every
 // hit) and each page may be 250,000 characters. Bytes written are counted per window of WEB_FETCH_CACHE_SECONDS, in
 // all (WEB_FETCH_CACHE_BYTES) and per organization (WEB_FETCH_CACHE_ORG_BYTES); a page that would pass either is
-// served but not cached. A page lives one cache lifetime, so the pages alive at any moment were written in this
-// window or the one before: the live cache stays under 2 × WEB_FETCH_CACHE_BYTES, and one organization's under
-// 2 × its share. One Lua step writes the page, checks both counters and counts it in each, so concurrent writers
+// served but not cached. A page lives one cache lifetime at most, and never past the end of the window after the one
+// it was counted in (by Redis's clock: a write that reaches Redis late, under load, is cut short rather than outliving
+// that window), so the pages alive at any moment were counted in this window or the one before: the live cache stays
+// under 2 × WEB_FETCH_CACHE_BYTES, and one organization's under 2 × its share. One Lua step writes the page, checks both counters and counts it in each, so concurrent writers
 // cannot pass the budget between a check and a write. Its keys are all under the prefix, which on Redis Cluster is
 // hash-tagged (`{ockhub}`): one slot, as the step needs.
 import { createHash } from 'node:crypto';
@@ -25,13 +26,18 @@ export const cacheBytesKeys = (prefix: string, window: number, organizationId: s
 
 /**
  * KEYS = page, window total, window organization; ARGV = page JSON, page lifetime (s), budget, organization share,
- * counters' lifetime (s). A page is counted for what Redis itself says it takes (MEMORY USAGE: the key, the value as
+ * counters' lifetime (s), the end of the window after the counted one (ms since the epoch). The page lives its
+ * lifetime or until that end by Redis's clock, whichever comes first; past it, it is not cached. A page is counted for what Redis itself says it takes (MEMORY USAGE: the key, the value as
  * its allocator rounds it, the entry), so it is written first and taken back when it does not fit; nobody sees it in
  * between, as a script runs alone. Returns 1 when the page is cached (or already was: then nothing is counted again),
  * 0 when it would pass the budget or the share.
  */
 const admitPageLua = `
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) then return 1 end
+local now = redis.call('TIME')
+local lifeMs = math.min(tonumber(ARGV[2]) * 1000,
+  tonumber(ARGV[6]) - (tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)))
+if lifeMs <= 0 then return 0 end
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', lifeMs) then return 1 end
 local bytes = redis.call('MEMORY', 'USAGE', KEYS[1])
 if tonumber(redis.call('GET', KEYS[2]) or '0') + bytes > tonumber(ARGV[3])
   or tonumber(redis.call('GET', KEYS[3]) or '0') + bytes > tonumber(ARGV[4]) then
@@ -81,6 +87,7 @@ export async function cachePage(ctx: AppContext, page: FetchedPage, organization
       ctx.config.WEB_FETCH_CACHE_BYTES,
       ctx.config.WEB_FETCH_CACHE_ORG_BYTES,
       2 * lifetime,
+      (window + 2) * lifetime * 1000,
     )
     .catch((err: Error) => ctx.logger.warn({ err: err.message }, 'web fetch cache write failed'));
 }
