@@ -144,9 +144,10 @@ const less = (a: number | undefined, b: number | undefined) => Math.max(0, (a ??
 
 /**
  * The cost of an answer's usage: its advisor sub-inferences at their advisor model's prices, the rest at the prices of
- * the model that answered. Each part is one (sub-)inference for a long-context tier: an advisor call is judged by its
- * own input, the rest by the answer's input less the advisor calls'. (Until a security review, all of it was priced at the answering model: a Haiku executor
- * got Opus advice at Haiku's prices.)
+ * the model that answered, each times the request's price-raising multipliers. Each part is one (sub-)inference for a
+ * long-context tier: an advisor call is judged by its own input, the rest by the answer's input less the advisor
+ * calls'. (Until a security review, all of it was priced at the answering model: a Haiku executor got Opus advice at
+ * Haiku's prices.)
  */
 function answerCostMicros(
   req: MessagesRequest,
