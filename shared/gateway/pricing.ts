@@ -40,11 +40,14 @@ export function tokenPricesFor(model: ModelEntry, inputTokens: number): TokenPri
 const MULTIPLIER_SLOTS = priceOptions.length;
 const MILLION = 1_000_000n;
 export const EXACT_DENOMINATOR = MILLION ** BigInt(1 + MULTIPLIER_SLOTS);
+/** What a price with `k` multipliers is scaled by: a million for each slot it leaves empty. */
+const padding = Array.from({ length: MULTIPLIER_SLOTS + 1 }, (_, k) => MILLION ** BigInt(MULTIPLIER_SLOTS - k));
 
 /** A token price (USD per MTok) times `multipliers`, in units of 1 / EXACT_DENOMINATOR micro-USD per token. */
 export function exactTokenPrice(usdPerMTok: number, multipliers: readonly bigint[] = []): bigint {
-  if (multipliers.length > MULTIPLIER_SLOTS) throw new Error(`at most ${MULTIPLIER_SLOTS} price multipliers`);
-  let price = usdToMicros(usdPerMTok) * MILLION ** BigInt(MULTIPLIER_SLOTS - multipliers.length);
+  const pad = padding[multipliers.length];
+  if (pad === undefined) throw new Error(`at most ${MULTIPLIER_SLOTS} price multipliers`);
+  let price = usdToMicros(usdPerMTok) * pad;
   for (const m of multipliers) price *= m;
   return price;
 }
