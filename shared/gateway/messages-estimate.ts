@@ -8,10 +8,12 @@
 // - a server-side tool loop (web search, code execution, MCP, ...) or a compaction pass may read a full context
 //   window again per pass, and produce up to max_tokens per pass;
 // - priced at the dearest input price the body can reach (cache writes only when it asks for caching), at the
-//   model's long-context prices when the bound's input is over their threshold.
+//   model's long-context prices when the bound's input is over their threshold;
+// - for a request several models may serve (fallbacks, advisor tools), at the largest window and pass limit among
+//   them, and each token class at the dearest price any of them reaches for it: one answer is billed at several.
 import type { ModelEntry } from './model-registry.js';
 import { type PriceOptionValues, priceMultipliersOf } from './price-options.js';
-import { costAtMicros, type TokenUsage, tokenPricesFor } from './pricing.js';
+import { exactTokenPrice, roundUpMicros, tokenPricesFor, usdToMicros } from './pricing.js';
 
 /** Resized images cost about width × height / 750 tokens: ~1,600 at 1,568 px, ~4,800 at 2,576 px (high resolution). */
 export const IMAGE_TOKENS = 5_000;
@@ -275,39 +277,65 @@ function maxOutputTokens(body: Body): number {
   return most;
 }
 
-/** The bound priced for one model: every input token at the dearest input price the request can reach, every token
- * price times the request's price-raising options (fast mode, US-only inference) as the settlement prices it, and at
- * the model's long-context prices when the bound's input is over their threshold. The bound's input is at least the
- * input of any one (sub-)inference of the request (one token per byte, whole windows per extra pass), so a request the
- * settlement can bill at the long-context prices is held at them, and one whose bound stays under is not. */
-function boundCostMicros(model: ModelEntry, bound: MessagesBound, options: PriceOptionValues | undefined): bigint {
+/** The dearest a token of each class can cost at one model (exact, over EXACT_DENOMINATOR per token; web requests in
+ * micro-USD each). */
+type ClassPrices = { input: bigint; output: bigint; webSearch: bigint; webFetch: bigint };
+
+/** What `model` charges a token of each class of `bound`: every input token at the dearest input price the request can
+ * reach (plain, cache read, the cache writes it asks for), every token price times the request's price-raising options
+ * (fast mode, US-only inference) as the settlement prices it, at the model's long-context prices when the bound's input
+ * is over their threshold. The bound's input is at least the input of any one (sub-)inference of the request (one token
+ * per byte, whole windows per extra pass), so a (sub-)inference the settlement can bill at the long-context prices is
+ * held at them, and a request whose bound stays under is not. */
+function classPricesAt(model: ModelEntry, bound: MessagesBound, options: PriceOptionValues | undefined): ClassPrices {
   const p = tokenPricesFor(model, bound.inputTokens);
+  const multipliers = priceMultipliersOf(model, options);
   const inputPrice = Math.max(
     p.inputPerMTok,
     p.cacheReadPerMTok,
     bound.cacheWrite5m || bound.cacheWrite1h ? p.cacheWritePerMTok : 0,
     bound.cacheWrite1h ? p.cacheWrite1hPerMTok : 0,
   );
-  const usage: TokenUsage = {
-    inputTokens: bound.inputTokens,
-    outputTokens: bound.outputTokens,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    webSearchRequests: bound.webSearchRequests,
-    webFetchRequests: bound.webFetchRequests,
+  return {
+    input: exactTokenPrice(inputPrice, multipliers),
+    output: exactTokenPrice(p.outputPerMTok, multipliers),
+    webSearch: usdToMicros(model.prices.webSearchPerRequest ?? 0),
+    webFetch: usdToMicros(model.prices.webFetchPerRequest ?? 0),
   };
-  return costAtMicros({ ...p, inputPerMTok: inputPrice }, model, usage, priceMultipliersOf(model, options));
 }
 
-/** What to reserve for a Messages request served by `models` (the request's model and its fallbacks' models), with
- * the price-raising option values `options` (checked by priceOptionsOf). */
+const larger = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/**
+ * What to reserve for a Messages request served by `models` (its own, its fallbacks', its advisor tools'), with the
+ * price-raising option values `options` (checked by priceOptionsOf). The settlement bills the advisor sub-inferences
+ * at their advisor model and the rest at the model that answered (docs/gateway.md "What is billed"), so one answer
+ * mixes models: the hold is the bound's tokens at the largest window and pass limit among the models, each token class
+ * at the dearest price any of them reaches for it (multipliers and long-context tiers included), summed exactly and
+ * rounded up once, as the settlement rounds its parts' exact sum once. (Until a security review it was the dearest of
+ * the whole bound priced at each model alone: an executor with the dearest output and an advisor with the dearest
+ * input settled above the hold.) Linear: the body is walked once, each distinct model priced once.
+ */
 export function messagesReservationMicros(body: Body, models: ModelEntry[], options?: PriceOptionValues): bigint {
-  const demand = bodyDemand(body);
-  let most = 0n;
   // A body may name the same few registry models thousands of times: each is priced once.
-  for (const model of new Set(models)) {
-    const cost = boundCostMicros(model, boundOf(demand, model), options);
-    if (cost > most) most = cost;
+  const distinct = [...new Set(models)];
+  if (distinct.length === 0) return 0n;
+  const bound = boundOf(bodyDemand(body), {
+    contextWindowTokens: Math.max(...distinct.map((m) => m.contextWindowTokens)),
+    serverToolPasses: Math.max(...distinct.map((m) => m.serverToolPasses)),
+  });
+  const dearest: ClassPrices = { input: 0n, output: 0n, webSearch: 0n, webFetch: 0n };
+  for (const model of distinct) {
+    const at = classPricesAt(model, bound, options);
+    dearest.input = larger(dearest.input, at.input);
+    dearest.output = larger(dearest.output, at.output);
+    dearest.webSearch = larger(dearest.webSearch, at.webSearch);
+    dearest.webFetch = larger(dearest.webFetch, at.webFetch);
   }
-  return most;
+  const tokens = BigInt(bound.inputTokens) * dearest.input + BigInt(bound.outputTokens) * dearest.output;
+  return (
+    roundUpMicros(tokens) +
+    BigInt(bound.webSearchRequests) * dearest.webSearch +
+    BigInt(bound.webFetchRequests) * dearest.webFetch
+  );
 }

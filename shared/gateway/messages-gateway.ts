@@ -7,9 +7,9 @@ import { AppError } from '../errors/app-error.js';
 import { isOutboundRequestError } from '../http/index.js';
 import { anthropicMessagesProvider, type MessagesCall } from '../providers/messages/anthropic-messages.js';
 import { type Charge, closeCharge, openCharge } from './accounting.js';
+import { answerCostMicros } from './answer-cost.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import { messagesReservationMicros } from './messages-estimate.js';
-import { advisorModel, servedModel } from './messages-models.js';
 import {
   type AdvisorCall,
   advisorCallsOf,
@@ -18,8 +18,8 @@ import {
   usageOf,
 } from './messages-usage.js';
 import type { ModelEntry } from './model-registry.js';
-import { type PriceOptionValues, priceMultipliersOf, priceOptionsOf } from './price-options.js';
-import { type TokenUsage, tokenCostMicros } from './pricing.js';
+import { type PriceOptionValues, priceOptionsOf } from './price-options.js';
+import type { TokenUsage } from './pricing.js';
 
 export type MessagesRequest = {
   /** The body to forward, every model id already mapped to its upstream id (see messages-models). */
@@ -136,46 +136,21 @@ export async function startMessages(
   }
 }
 
-/** The model whose prices apply to an answer: the one among the request's serving models that answered. */
-const billedModel = (req: MessagesRequest, upstreamModel: unknown) =>
-  servedModel(req.servingModels ?? [req.model], upstreamModel);
-
-const less = (a: number | undefined, b: number | undefined) => Math.max(0, (a ?? 0) - (b ?? 0));
-
-/**
- * The cost of an answer's usage: its advisor sub-inferences at their advisor model's prices, the rest at the prices of
- * the model that answered, each times the request's price-raising multipliers. Each part is one (sub-)inference for a
- * long-context tier: an advisor call is judged by its own input, the rest by the answer's input less the advisor
- * calls'. (Until a security review, all of it was priced at the answering model: a Haiku executor got Opus advice at
- * Haiku's prices.)
- */
-function answerCostMicros(
+/** The cost of an answer: answer-cost.ts, with the request's models and price-raising options. */
+const costOf = (
   req: MessagesRequest,
   started: StartedMessages,
   upstreamModel: unknown,
   usage: TokenUsage,
   advisor: AdvisorCall[],
-) {
-  const executor = billedModel(req, upstreamModel);
-  const cost = (model: ModelEntry, u: TokenUsage) =>
-    tokenCostMicros(model, u, priceMultipliersOf(model, started.priceOptions));
-  let own = usage;
-  let total = 0n;
-  for (const call of advisor) {
-    const u = call.usage;
-    own = {
-      inputTokens: less(own.inputTokens, u.inputTokens),
-      outputTokens: less(own.outputTokens, u.outputTokens),
-      cacheReadTokens: less(own.cacheReadTokens, u.cacheReadTokens),
-      cacheWriteTokens: less(own.cacheWriteTokens, u.cacheWriteTokens),
-      cacheWrite1hTokens: less(own.cacheWrite1hTokens, u.cacheWrite1hTokens),
-      webSearchRequests: less(own.webSearchRequests, u.webSearchRequests),
-      webFetchRequests: less(own.webFetchRequests, u.webFetchRequests),
-    };
-    total += cost(advisorModel(req.advisorModels ?? [], call.model, (m) => cost(m, u)) ?? executor, u);
-  }
-  return total + cost(executor, own);
-}
+) =>
+  answerCostMicros(
+    { servingModels: req.servingModels ?? [req.model], advisorModels: req.advisorModels ?? [] },
+    started.priceOptions,
+    upstreamModel,
+    usage,
+    advisor,
+  );
 
 /**
  * Reads a non-streamed answer and issues its settlement: returns the answer (parsed, and its bytes as received, which
@@ -212,7 +187,7 @@ export async function finishJsonMessages(
     status: 'succeeded',
     httpStatus: started.status,
     ...(usage ? { usage } : {}),
-    costMicros: usage ? answerCostMicros(req, started, json.model, usage, advisorCallsOf(fields)) : 0n,
+    costMicros: usage ? costOf(req, started, json.model, usage, advisorCallsOf(fields)) : 0n,
   }).then(
     () => undefined,
     (err: Error) =>
@@ -243,7 +218,7 @@ export async function settleStream(
     status,
     httpStatus: 200,
     usage,
-    costMicros: answerCostMicros(req, started, meter.servedModel, usage, meter.advisorCalls()),
+    costMicros: costOf(req, started, meter.servedModel, usage, meter.advisorCalls()),
     ...(meter.upstreamError ? { errorMessage: meter.upstreamError } : {}),
   });
 }
