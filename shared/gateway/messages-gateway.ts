@@ -44,6 +44,8 @@ export type StartedMessages = {
   contentType: string;
   /** The request's price-raising options: what the settlement multiplies the token prices by, as the hold did. */
   priceOptions?: PriceOptionValues;
+  /** What the request holds: the most an estimated usage (a stream cut before its final figures) is charged. */
+  reservedMicros: bigint;
 };
 
 const MAX_ERROR_BODY = 64 * 1024;
@@ -125,7 +127,14 @@ export async function startMessages(
       throw error;
     }
     const contentType = String(reply.headers['content-type'] ?? 'application/json');
-    return { charge, status: reply.status, body: reply.body, contentType, ...(priceOptions ? { priceOptions } : {}) };
+    return {
+      charge,
+      status: reply.status,
+      body: reply.body,
+      contentType,
+      reservedMicros: reserveMicros,
+      ...(priceOptions ? { priceOptions } : {}),
+    };
   } catch (err) {
     if (err instanceof AppError) throw err;
     // The outbound error names the configured upstream host: the log keeps it, the caller and request log do not.
@@ -208,6 +217,7 @@ export async function settleStream(
   end: RelayEnd,
 ): Promise<void> {
   const usage = meter.billable();
+  const cost = costOf(req, started, meter.servedModel, usage, meter.advisorCalls());
   const status =
     end.reason === 'client_closed'
       ? 'client_closed'
@@ -218,7 +228,10 @@ export async function settleStream(
     status,
     httpStatus: 200,
     usage,
-    costMicros: costOf(req, started, meter.servedModel, usage, meter.advisorCalls()),
+    // An estimate (bytes over three) can pass the bound the hold was priced from (English runs about four bytes a
+    // token): it is charged no more than the hold, the most the request could cost. The upstream's own figures are
+    // charged as they are.
+    costMicros: meter.estimated && cost > started.reservedMicros ? started.reservedMicros : cost,
     ...(meter.upstreamError ? { errorMessage: meter.upstreamError } : {}),
   });
 }

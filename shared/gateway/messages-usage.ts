@@ -155,6 +155,11 @@ export class StreamUsageMeter {
     return merged;
   }
 
+  /** Whether the usage to bill is an estimate: the stream was cut before its final figures. */
+  get estimated(): boolean {
+    return this.finalUsage() === undefined;
+  }
+
   /** The advisor sub-inferences of the stream's final usage (none known for a stream cut before it). */
   advisorCalls(): AdvisorCall[] {
     return advisorCallsOf(this.finalUsage());

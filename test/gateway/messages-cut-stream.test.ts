@@ -4,6 +4,7 @@
 import type http from 'node:http';
 import { type GatewayWorld, openGatewayWorld, requestLogsOf } from '../support/gateway.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { live } from '../support/wallet-spend.js';
 
 let w: GatewayWorld;
 let upstream: LoopbackServer;
@@ -13,6 +14,8 @@ const closers: (() => Promise<unknown>)[] = [];
 
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 const CJK = 'あ'.repeat(4000); // 4,000 characters, 12,000 UTF-8 bytes: at least ~4,000 tokens for any real tokenizer
+// 40,000 bytes of English: about 10,000 tokens for a real tokenizer, estimated at 13,334 (a token per 3 bytes).
+const ENGLISH = 'word '.repeat(8000);
 
 /** An Anthropic-like upstream: streams a scenario, then keeps the stream open (the final usage would come later). */
 function hostileUpstream(_req: http.IncomingMessage, res: http.ServerResponse, body: string) {
@@ -77,11 +80,12 @@ function hostileUpstream(_req: http.IncomingMessage, res: http.ServerResponse, b
       sse('content_block_delta', { type: 'content_block_delta', index: 2, delta: { type: 'text_delta', text: 'ok' } }),
     );
   } else {
+    const text = prompt.includes('[english]') ? ENGLISH : CJK;
     res.write(
       sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
     );
     res.write(
-      sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: CJK } }),
+      sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
     );
   }
   res.write(': all content sent\n\n');
@@ -114,8 +118,11 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 10_000): Pro
   }
 }
 
-/** Streams a request, reads until the upstream sent everything but the final usage, then aborts. */
-async function streamAndCut(body: object): Promise<string> {
+/**
+ * Streams a request, reads until the upstream sent everything but the final usage, then aborts; `whileOpen` runs
+ * before the abort, while the request still holds its reservation.
+ */
+async function streamAndCut(body: object, whileOpen?: () => Promise<void>): Promise<string> {
   const controller = new AbortController();
   const res = await fetch(`${baseURL}/v1/messages`, {
     method: 'POST',
@@ -128,6 +135,7 @@ async function streamAndCut(body: object): Promise<string> {
   const decoder = new TextDecoder();
   let seen = '';
   while (!seen.includes('all content sent')) seen += decoder.decode((await reader.read()).value, { stream: true });
+  await whileOpen?.();
   controller.abort();
   return seen;
 }
@@ -144,6 +152,24 @@ describe('a stream cut by the client before the final usage', () => {
     );
     // Once: outputTokens = ceil(4000 / 4) = 1000, a quarter of what the upstream bills the operator.
     expect(log.outputTokens).toBeGreaterThanOrEqual(CJK.length);
+  });
+
+  // The estimate of English text (4 bytes a token) passes max_tokens, the bound the hold was priced from: it was
+  // charged above the hold, out of the available balance (a review finding).
+  it('charges an estimate no more than the request held', async () => {
+    let held = 0n;
+    const seen = await streamAndCut(
+      { max_tokens: 1000, messages: [{ role: 'user', content: '[english] write a long answer' }] },
+      async () => {
+        held = (await live(w.h.ctx, w.org.id)).frozenAmount;
+      },
+    );
+    expect(seen).toContain(ENGLISH.slice(0, 100));
+    expect(held).toBeGreaterThan(0n);
+    const log = await waitFor(async () =>
+      (await requestLogsOf(w.h, w.projectId)).find((l) => l.status === 'client_closed' && l.outputTokens > 13_000),
+    );
+    expect(log.costMicros).toBe(held);
   });
 
   it('bills the server-side web search the stream showed (and it ran), not only message_start figures', async () => {
