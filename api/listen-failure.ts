@@ -7,7 +7,9 @@ export function listenFailureMessage(err: NodeJS.ErrnoException, port: number): 
   if (err.code === 'EADDRINUSE') {
     return (
       `The API cannot listen on port ${port}: another process already does (find it with \`ss -ltnp 'sport = :${port}'\`). ` +
-      `Stop it, or start on another port: PORT=${port <= 65435 ? port + 100 : 3100} npm start (PORT sets the API's port).`
+      `Stop it, or start on another port: PORT=${port <= 65435 ? port + 100 : 3100} npm start (PORT sets the API's port). ` +
+      'If it is ockhub from another checkout, give this one its own database and Redis prefix too (DATABASE_URL, ' +
+      "REDIS_PREFIX), or it migrates the other one's tables and its workers take the other one's jobs (README)."
     );
   }
   if (err.code === 'EACCES') {

@@ -6,12 +6,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listenFailureMessage } from '../api/listen-failure.js';
 import { adminPasswordHint } from '../shared/config/development-defaults.js';
 import { inheritedEnv, loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
 import { ensureDatabase, runMigrations } from '../shared/db/migrate.js';
 import { adminHasPassword } from '../shared/identity/admin-bootstrap.js';
 import { ensureConsoleBuilt } from './console-build.js';
+import { portRefusal } from './port-refusal.js';
 import { runSeed } from './seed/seed-steps.js';
 import { ensureServices } from './services.js';
 
@@ -19,6 +21,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (msg: string) => process.stdout.write(`[ockhub] ${msg}\n`);
 
 const config = loadConfigOrExit();
+// Checked before anything is written: a second checkout started on the first one's port would otherwise migrate and
+// seed the first one's database with its own code before its API found the port taken.
+const portTaken = await portRefusal(config.PORT);
+if (portTaken) {
+  process.stderr.write(`${listenFailureMessage(portTaken, config.PORT)}\n`);
+  process.exit(1);
+}
 await ensureServices(config);
 await ensureDatabase(config.DATABASE_URL);
 await runMigrations(config.DATABASE_URL);
