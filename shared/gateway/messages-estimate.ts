@@ -111,10 +111,7 @@ export function measureInput(root: unknown, measure?: InputMeasure, place: Place
         const source = obj.source as { type?: unknown } | undefined;
         if (source?.type !== 'text' && source?.type !== 'content') acc.unmeasurable = true;
       }
-      if (obj.cache_control && typeof obj.cache_control === 'object') {
-        if ((obj.cache_control as { ttl?: unknown }).ttl === '1h') acc.cacheWrite1h = true;
-        else acc.cacheWrite5m = true;
-      }
+      noteCacheControl(acc, obj.cache_control);
       acc.bytes += 2;
       for (const [key, v] of Object.entries(obj)) {
         if (unmeasurableKeys.has(key)) acc.unmeasurable = true;
@@ -187,6 +184,13 @@ function webTools(server: Record<string, unknown>[], kind: RegExp): WebTools {
   return out;
 }
 
+/** Which cache writes a `cache_control` value asks for: 1-hour ones for `ttl: "1h"`, else 5-minute ones. */
+function noteCacheControl(acc: InputMeasure, cacheControl: unknown): void {
+  if (!cacheControl || typeof cacheControl !== 'object') return;
+  if ((cacheControl as { ttl?: unknown }).ttl === '1h') acc.cacheWrite1h = true;
+  else acc.cacheWrite5m = true;
+}
+
 /** Reads a Messages body once (linear in its size, iterative). */
 export function bodyDemand(body: Body): BodyDemand {
   const measure = measureInput(null);
@@ -195,7 +199,9 @@ export function bodyDemand(body: Body): BodyDemand {
     if (key === 'metadata' || key === 'model') continue;
     measureInput(value, measure, key === 'messages' ? 'message' : 'other');
   }
-  if (body.cache_control && typeof body.cache_control === 'object') measure.cacheWrite5m = true;
+  // Automatic caching: the top-level `cache_control`, whose `ttl: "1h"` bills 1-hour writes as a block's does (until a
+  // review, held at the 5-minute price: security review #119).
+  noteCacheControl(measure, body.cache_control);
   const tools = Array.isArray(body.tools) ? body.tools : [];
   let firstPass = measure.bytes + measure.images * IMAGE_TOKENS;
   if (tools.length > 0) firstPass += TOOL_PROMPT_TOKENS;

@@ -178,6 +178,37 @@ describe('the reservation estimate', () => {
     expect(messagesReservationMicros(cached, [sonnet])).toBeGreaterThan(messagesReservationMicros(plain, [sonnet]));
   });
 
+  // Automatic caching's top-level `ttl: "1h"` bills 1-hour writes (2× input on Sonnet), as a block's does: it was held
+  // at the 5-minute price (1.25×), so a settlement within the bound passed the hold (security review #119).
+  it('holds a top-level cache_control with ttl "1h" at the 1-hour write price, as the same ttl on a block', () => {
+    const text = 'x'.repeat(100_000);
+    const topLevel = {
+      ...base,
+      max_tokens: 1,
+      messages: [{ role: 'user', content: text }],
+      cache_control: { type: 'ephemeral', ttl: '1h' },
+    };
+    const onBlock = {
+      ...base,
+      max_tokens: 1,
+      messages: [{ role: 'user', content: [{ type: 'text', text, cache_control: { type: 'ephemeral', ttl: '1h' } }] }],
+    };
+    const bound = messagesBound(topLevel, limits);
+    expect(bound.cacheWrite1h).toBe(true);
+    const everyInputTokenA1hWrite = tokenCostMicros(sonnet, {
+      inputTokens: 0,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: bound.inputTokens,
+      cacheWrite1hTokens: bound.inputTokens,
+    });
+    expect(messagesReservationMicros(topLevel, [sonnet])).toBeGreaterThanOrEqual(everyInputTokenA1hWrite);
+    // The block's form carries a few more bytes of framing, so it holds a little more, never less per token.
+    expect(messagesReservationMicros(onBlock, [sonnet])).toBeGreaterThanOrEqual(
+      messagesReservationMicros(topLevel, [sonnet]),
+    );
+  });
+
   it('walks the body once, however many models may serve it (security review round 7)', () => {
     // Counts how often the walk lists the keys of one message: once per model, before the fix (quadratic).
     let listed = 0;

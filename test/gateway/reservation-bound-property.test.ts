@@ -80,6 +80,8 @@ type Case = {
   body: Record<string, unknown>;
   serving: ModelEntry[];
   advisors: ModelEntry[];
+  /** The cache writes the body asks for, read here from how it was built (not from the estimate under test). */
+  writes: { any: boolean; oneHour: boolean };
 };
 
 function randomCase(): Case {
@@ -97,8 +99,14 @@ function randomCase(): Case {
   }
   if (rand.chance(0.2)) tools.push({ type: 'web_fetch_20250910', name: 'web_fetch' });
   const block: Record<string, unknown> = { type: 'text', text: 'x'.repeat(rand.int(0, 5_000)) };
-  if (rand.chance(0.3))
-    block.cache_control = rand.chance(0.5) ? { type: 'ephemeral' } : { type: 'ephemeral', ttl: '1h' };
+  const writes = { any: false, oneHour: false };
+  const cacheControl = () => {
+    writes.any = true;
+    if (rand.chance(0.5)) return { type: 'ephemeral' };
+    writes.oneHour = true;
+    return { type: 'ephemeral', ttl: '1h' };
+  };
+  if (rand.chance(0.3)) block.cache_control = cacheControl();
   const content: Record<string, unknown>[] = [block];
   if (rand.chance(0.15)) content.push({ type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } });
   const body: Record<string, unknown> = {
@@ -109,9 +117,11 @@ function randomCase(): Case {
     ...(fallbacks.length > 0 ? { fallbacks: fallbacks.map((m) => ({ model: m.id })) } : {}),
     ...(rand.chance(0.3) ? { speed: 'fast' } : {}),
     ...(rand.chance(0.3) ? { inference_geo: 'us' } : {}),
+    // Automatic caching (security review #119: its ttl was held at the 5-minute price).
+    ...(rand.chance(0.2) ? { cache_control: cacheControl() } : {}),
   };
   const serving = [...new Set([own, ...fallbacks, ...advisors])];
-  return { body, serving, advisors: [...new Set(advisors)] };
+  return { body, serving, advisors: [...new Set(advisors)], writes };
 }
 
 /**
@@ -133,7 +143,7 @@ function randomAnswer(c: Case) {
   const fetches = split(budget(bound.webFetchRequests), parts);
   const usages: TokenUsage[] = inputs.map((input, i) => {
     // The input of a part: plain, cache reads and the cache writes the body asked for.
-    const writes = bound.cacheWrite5m || bound.cacheWrite1h;
+    const writes = c.writes.any;
     const [plain, read, write] = split(input, 3) as [number, number, number];
     const cacheWrite = writes ? write : 0;
     return {
@@ -141,7 +151,7 @@ function randomAnswer(c: Case) {
       outputTokens: outputs[i] as number,
       cacheReadTokens: read,
       cacheWriteTokens: cacheWrite,
-      cacheWrite1hTokens: bound.cacheWrite1h ? rand.int(0, cacheWrite) : 0,
+      cacheWrite1hTokens: c.writes.oneHour ? rand.int(0, cacheWrite) : 0,
       webSearchRequests: searches[i] as number,
       webFetchRequests: fetches[i] as number,
     };
