@@ -227,6 +227,15 @@ describe('POST /v1/messages forwards what the gateway does not own', () => {
     expect(w.sim.state.counters.messages).toBe(calls);
   });
 
+  // A new user's trial: a missing max_tokens was answered "must be a positive integer", which reads as a bad value.
+  it('says max_tokens is required when it is missing, and what it must be when it is wrong', async () => {
+    const missing = await post({ model: 'claude-sonnet-5', messages: [{ role: 'user', content: 'x' }] });
+    expect(missing.status).toBe(400);
+    expect((missing.body.error as { message: string }).message).toMatch(/max_tokens is required/);
+    const zero = await post({ model: 'claude-sonnet-5', max_tokens: 0, messages: [] });
+    expect((zero.body.error as { message: string }).message).toMatch(/max_tokens must be a positive integer/);
+  });
+
   it('refuses with 402 a request whose bound it cannot cover, before the upstream', async () => {
     const calls = w.sim.state.counters.messages;
     // a PDF it cannot measure fills the 1M-token window: $3.00 of input, more than a $1 wallet

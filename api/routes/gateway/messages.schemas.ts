@@ -11,7 +11,12 @@ export const messagesBody = z
       model: z.string({ error: 'model is required' }).min(1),
       messages: z.array(z.unknown(), { error: 'messages must be an array' }),
       max_tokens: z
-        .number({ error: 'max_tokens must be a positive integer' })
+        .number({
+          error: (issue) =>
+            issue.input === undefined
+              ? 'max_tokens is required (a positive integer)'
+              : 'max_tokens must be a positive integer',
+        })
         .int({ error: 'max_tokens must be a positive integer' })
         .min(1, { error: 'max_tokens must be a positive integer' }),
       stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
