@@ -82,6 +82,8 @@ async function shutdown(code: number) {
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+  // The last line a person sees: every process it started has exited.
+  say('stopped: the API, the workers and the simulated provider have exited');
   process.exit(code);
 }
 process.on('SIGINT', () => void shutdown(0));

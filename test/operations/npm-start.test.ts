@@ -45,9 +45,8 @@ beforeAll(async () => {
   });
 }, 400_000);
 
-afterAll(async () => {
-  expect(await dev?.stop('SIGTERM')).toBe(0);
-});
+// Stops it if a test failed before the last one did.
+afterAll(() => dev?.stop('SIGTERM'));
 
 type Named = { id: string; name: string; isSystem: boolean };
 type Item = { slug: string; viewCount: number };
@@ -140,4 +139,11 @@ it('runs the gateway against the simulated provider and the workers behind the A
   const event = { itemType: 'mcp', slug: item.slug, eventType: 'view', clientId: randomBytes(8).toString('hex') };
   expect((await json('/api/v1/telemetry', { method: 'POST', body: JSON.stringify(event) })).status).toBe(200);
   await waitUntil(async () => (await viewsOf()) === before + 1, 30_000, 250);
+});
+
+// Ctrl-C (SIGINT to the terminal's process group; SIGTERM here) stops everything it started, and the last line says
+// so (a new user's trial: the output ended on "worker stopping…", and nothing said everything had exited).
+it('stops everything it started with exit code 0, and says so last', async () => {
+  expect(await dev.stop('SIGTERM')).toBe(0);
+  expect(dev.logs.join('')).toMatch(/\[ockhub\] stopped: the API, the workers and the simulated provider have exited/);
 });
