@@ -4,7 +4,7 @@
 
 import { type GatewayWorld, openGatewayWorld } from '../support/gateway.js';
 import { bearer } from '../support/identity.js';
-import { aMember, aProject, inOrg } from '../support/org-fixtures.js';
+import { aMember, anOrganization, aProject, inOrg } from '../support/org-fixtures.js';
 
 let w: GatewayWorld;
 beforeAll(async () => {
@@ -131,4 +131,23 @@ it('a key served from the process copy (its hash remembered) is refused on the g
   expect((await w.h.http.delete(`/api/v1/api-keys/${key.id}`).set(bearer(member.session))).status).toBe(200);
   expect((await message(key.token)).status).toBe(401);
   expect((await message(key.token)).status).toBe(401);
+});
+
+// A member of the organization sees the project (GET /api/projects) but may not make its keys until added to it: the
+// 404 says so and what to do (a new user's trial got "No such project." about a project the console had just shown).
+// A stranger to the organization still gets the plain answer, which reveals nothing.
+it('tells an organization member outside the project why it cannot make the project a key, and a stranger nothing', async () => {
+  const keyAsked = (session: string) =>
+    w.h.http.post('/api/v1/api-keys').set(bearer(session)).send({ name: 'key', projectId: w.projectId });
+  const member = await aMember(w.h, w.org, 'Member');
+  const refused = await keyAsked(member.session);
+  expect(refused.status).toBe(404);
+  const told = JSON.parse(refused.text) as { title: string; detail: string };
+  expect(told.title).toBe('Project.NotFound');
+  expect(told.detail).toMatch(/you are not a member of this project.*Ask its Owner or an Admin to add you/s);
+
+  const stranger = (await anOrganization(w.h)).admin;
+  const plain = await keyAsked(stranger.session);
+  expect(plain.status).toBe(404);
+  expect(JSON.parse(plain.text)).toMatchObject({ title: 'Project.NotFound', detail: 'No such project.' });
 });
