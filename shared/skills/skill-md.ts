@@ -91,6 +91,13 @@ function readAllowedTools(value: unknown, problems: string[]): string[] | undefi
 }
 
 /** Parses the YAML text of a front matter block into plain data, or the reasons it cannot be. */
+/** The line of SKILL.md at `offset` of its front matter, which starts on the line after the opening `---`. */
+const lineOf = (frontMatter: string, offset: number) => frontMatter.slice(0, offset).split('\n').length + 1;
+
+// What YAML says of a plain value holding ": " (`description: Use it: when…`), the commonest mistake in front matter.
+const colonHint = new Set(['BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY']);
+const COLON_HINT = ' A value that holds ": " must be quoted, e.g. `description: "Use it: when…"`.';
+
 function parseYaml(source: string): { fields: Record<string, unknown> } | { problems: string[] } {
   const doc = parseDocument(source, {
     version: '1.2',
@@ -102,7 +109,11 @@ function parseYaml(source: string): { fields: Record<string, unknown> } | { prob
     stringKeys: true,
     prettyErrors: false,
   });
-  const problems = doc.errors.map((e) => `The SKILL.md front matter is not valid YAML: ${firstLine(e.message)}.`);
+  const problems = doc.errors.map(
+    (e) =>
+      `The SKILL.md front matter is not valid YAML: ${firstLine(e.message)} (line ${lineOf(source, e.pos[0])} of ` +
+      `SKILL.md).${colonHint.has(e.code) ? COLON_HINT : ''}`,
+  );
   for (const warning of doc.warnings) {
     problems.push(
       warning.code === 'TAG_RESOLVE_FAILED'

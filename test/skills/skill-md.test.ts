@@ -52,6 +52,14 @@ describe('SKILL.md front matter', () => {
     for (const problem of problems) expect(problem).toMatch(/^The SKILL.md front matter is not valid YAML: /);
   });
 
+  // A new user's trial: an unquoted ": " in a description was refused with YAML's words alone, no line and no hint.
+  it('names the line of a YAML error and says how to quote a value holding ": "', () => {
+    expect(problemsOf(parseSkillMd(doc('name: x\ndescription: Use it: when things happen')))).toEqual([
+      'The SKILL.md front matter is not valid YAML: Nested mappings are not allowed in compact mappings (line 3 of ' +
+        'SKILL.md). A value that holds ": " must be quoted, e.g. `description: "Use it: when…"`.',
+    ]);
+  });
+
   it.each([
     ['a JavaScript function tag', 'name: x\ndescription: !!js/function "function () { return process.exit(1) }"'],
     ['a Python object tag', 'name: x\ndescription: !!python/object/apply:os.system ["id"]'],
