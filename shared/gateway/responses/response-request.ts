@@ -118,7 +118,11 @@ export const responsesBody = z
   .object(
     {
       model: z.string({ error: 'model is required' }).min(1),
-      input: z.union([z.string(), z.array(item).min(1)], { error: 'input must be a string or an array of items' }),
+      // A string is one user message; as an array, a refused item is named by its own path (a union would not say).
+      input: z.preprocess(
+        (v) => (typeof v === 'string' ? [{ type: 'message', role: 'user', content: v }] : v),
+        z.array(item, { error: 'input must be a string or an array of items' }).min(1),
+      ),
       instructions: z.string().nullish(),
       max_output_tokens: z.number().int().min(1).nullish(),
       temperature: z.number().min(0).max(2).nullish(),

@@ -16,7 +16,7 @@ import {
   toolInputOf,
 } from '../chat-completions/to-messages.js';
 import type { ModelEntry } from '../model-registry.js';
-import { type ContentPart, type InputItem, knownParameters, type ResponsesRequest } from './response-request.js';
+import { type ContentPart, knownParameters, type ResponsesRequest } from './response-request.js';
 
 const refuse: Refuse = (param, message) => badRequest('Responses.Invalid', `${param}: ${message}`);
 
@@ -46,10 +46,8 @@ const textOf = (content: string | ContentPart[], param: string, role: string): s
 function conversationOf(request: ResponsesRequest) {
   const system: Block[] = request.instructions ? [{ type: 'text', text: request.instructions }] : [];
   const { turns, push } = mergedTurns();
-  const items: InputItem[] =
-    typeof request.input === 'string' ? [{ type: 'message', role: 'user', content: request.input }] : request.input;
   const argumentsBudget = new JsonBudget();
-  for (const [i, item] of items.entries()) {
+  for (const [i, item] of request.input.entries()) {
     const param = `input.${i}`;
     if (item.type === 'message') {
       if (item.role === 'system' || item.role === 'developer') {
