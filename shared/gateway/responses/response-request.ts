@@ -36,7 +36,11 @@ const message = z.object({
   role: z.enum(['user', 'assistant', 'system', 'developer'], {
     error: 'role must be one of user, assistant, system, developer',
   }),
-  content: z.union([z.string(), z.array(contentPart)]),
+  // A string is one text part: as an array, a refused part is named by its own path (a union would not say).
+  content: z.preprocess(
+    (v) => (typeof v === 'string' ? [{ type: 'input_text', text: v }] : v),
+    z.array(contentPart, { error: 'content must be a string or an array of parts' }),
+  ),
 });
 const functionCall = z.object({
   type: z.literal('function_call'),
@@ -120,7 +124,8 @@ export const responsesBody = z
       model: z.string({ error: 'model is required' }).min(1),
       // A string is one user message; as an array, a refused item is named by its own path (a union would not say).
       input: z.preprocess(
-        (v) => (typeof v === 'string' ? [{ type: 'message', role: 'user', content: v }] : v),
+        (v) =>
+          typeof v === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: v }] }] : v,
         z.array(item, { error: 'input must be a string or an array of items' }).min(1),
       ),
       instructions: z.string().nullish(),

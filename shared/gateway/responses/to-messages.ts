@@ -32,16 +32,14 @@ function partBlock(part: ContentPart, param: string, role: string): Block {
     : pdfBlock(part.file_data, param, refuse);
 }
 
-const textOf = (content: string | ContentPart[], param: string, role: string): string =>
-  typeof content === 'string'
-    ? content
-    : content
-        .map((p, j) => {
-          const block = partBlock(p, `${param}.content.${j}`, role);
-          if (block.type !== 'text') throw refuse(`${param}.content.${j}`, `${p.type} parts belong to user messages`);
-          return String(block.text);
-        })
-        .join('\n');
+const textOf = (content: ContentPart[], param: string, role: string): string =>
+  content
+    .map((p, j) => {
+      const block = partBlock(p, `${param}.content.${j}`, role);
+      if (block.type !== 'text') throw refuse(`${param}.content.${j}`, `${p.type} parts belong to user messages`);
+      return String(block.text);
+    })
+    .join('\n');
 
 function conversationOf(request: ResponsesRequest) {
   const system: Block[] = request.instructions ? [{ type: 'text', text: request.instructions }] : [];
@@ -53,8 +51,6 @@ function conversationOf(request: ResponsesRequest) {
       if (item.role === 'system' || item.role === 'developer') {
         const text = textOf(item.content, param, item.role);
         if (text) system.push({ type: 'text', text });
-      } else if (typeof item.content === 'string') {
-        push(item.role, [{ type: 'text', text: item.content }]);
       } else {
         push(
           item.role,
