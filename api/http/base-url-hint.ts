@@ -1,9 +1,9 @@
 // A sentence added to an unknown route's 404 when its path shows the commonest client set-up mistake: a base URL
 // with one /v1 too many or too few. Anthropic's SDKs add `/v1/...` to their base URL, OpenAI's add `/...` to theirs.
-// Any other unknown /v1 path is most often a vendor API the gateway does not serve (OpenAI's Responses API, which
-// `@ai-sdk/openai` and OpenAI's Agents SDK call by default; embeddings; Anthropic's batches): it says what is served.
+// Any other unknown /v1 path is most often a vendor API the gateway does not serve (OpenAI's embeddings, images or
+// assistants; Anthropic's batches): it says what is served.
 
-const gatewayResource = /^\/(messages|chat\/completions|models|videos|web)(\/|$)/;
+const gatewayResource = /^\/(messages|chat\/completions|responses|models|videos|web)(\/|$)/;
 
 export function baseUrlHint(path: string): string {
   if (path.startsWith('/v1/v1/')) {
@@ -18,8 +18,8 @@ export function baseUrlHint(path: string): string {
   if (path.startsWith('/v1/')) {
     return (
       ' The gateway serves POST /v1/messages (and /v1/messages/count_tokens), POST /v1/chat/completions, ' +
-      "/v1/models, /v1/videos, POST /v1/web/search and POST /v1/web/fetch; other vendor APIs (such as OpenAI's " +
-      'Responses API: use Chat Completions) are not served (docs/gateway.md, "Compatibility").'
+      'POST /v1/responses, /v1/models, /v1/videos, POST /v1/web/search and POST /v1/web/fetch; other vendor APIs ' +
+      '(such as OpenAI embeddings) are not served (docs/gateway.md, "Compatibility").'
     );
   }
   return '';

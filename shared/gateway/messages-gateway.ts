@@ -1,6 +1,6 @@
-// A Messages call through the gateway (/v1/messages, and /v1/chat/completions translated onto it): reserve and
-// admit, call the upstream, and turn its answer into either a JSON body or a stream whose usage is metered for the
-// one settlement at the end.
+// A Messages call through the gateway (/v1/messages, and /v1/chat/completions and /v1/responses translated onto it):
+// reserve and admit, call the upstream, and turn its answer into either a JSON body or a stream whose usage is
+// metered for the one settlement at the end.
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors/app-error.js';
@@ -30,7 +30,7 @@ export type MessagesRequest = {
   /** The models its advisor tools name: an advisor sub-inference is billed at its model's prices. */
   advisorModels?: ModelEntry[];
   /** What the request log and the metrics call it; `count_tokens` is free. */
-  operation: 'messages' | 'count_tokens' | 'chat_completions';
+  operation: 'messages' | 'count_tokens' | 'chat_completions' | 'responses';
   version?: string;
   beta?: string;
   query?: string;

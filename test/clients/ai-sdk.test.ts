@@ -66,6 +66,69 @@ describe('the Vercel AI SDK with @ai-sdk/anthropic against /v1/messages', () => 
   });
 });
 
+describe('the Vercel AI SDK with @ai-sdk/openai against /v1/responses (its default model)', () => {
+  // `openai(id)` is the Responses model in @ai-sdk/openai (its provider function returns createResponsesModel).
+  const model = () => createOpenAI({ apiKey: w.key, baseURL: `${w.baseURL}/v1` })('claude-sonnet-5');
+  const upstreamCalls = () => w.sim.state.requests.filter((r) => r.path === '/v1/messages').length;
+
+  it('generates text', async () => {
+    const before = upstreamCalls();
+    const result = await generateText({
+      model: model(),
+      system: 'You are terse.',
+      prompt: 'Hello from the responses provider',
+      maxOutputTokens: 300,
+    });
+    expect(result.text).toContain('Hello from the responses provider');
+    expect(result.finishReason).toBe('stop');
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    expect(upstreamCalls()).toBe(before + 1);
+    expect(lastUpstreamBody()).toMatchObject({ max_tokens: 300, system: [{ type: 'text', text: 'You are terse.' }] });
+  });
+
+  it('streams text with usage', async () => {
+    const result = streamText({ model: model(), prompt: 'Stream through responses' });
+    const parts: string[] = [];
+    for await (const delta of result.textStream) parts.push(delta);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.join('')).toContain('Stream through responses');
+    expect((await result.usage).outputTokens).toBeGreaterThan(0);
+    expect(await result.finishReason).toBe('stop');
+  });
+
+  it('runs a tool round trip through execute, in one call of several steps', async () => {
+    const result = await generateText({
+      model: model(),
+      prompt: 'What is the weather in Oslo?',
+      tools: { weather },
+      stopWhen: stepCountIs(2),
+      prepareStep: ({ stepNumber }) => (stepNumber === 0 ? { toolChoice: 'required' } : {}),
+    });
+    expect(result.steps[0]?.toolCalls[0]).toMatchObject({ toolName: 'weather', input: { city: 'simulated city' } });
+    expect(result.text).toContain('18 degrees and sunny in simulated city');
+  });
+
+  it('continues a conversation with store: false; with its default store: true the item references are refused', async () => {
+    const first = await generateText({ model: model(), prompt: 'Remember the word tangerine' });
+    const messages = [
+      { role: 'user' as const, content: 'Remember the word tangerine' },
+      ...first.response.messages,
+      { role: 'user' as const, content: 'Which word?' },
+    ];
+    const next = await generateText({ model: model(), messages, providerOptions: { openai: { store: false } } });
+    expect(next.text).toContain('Which word?');
+    expect((lastUpstreamBody().messages as unknown[]).length).toBe(3);
+    await expect(generateText({ model: model(), messages })).rejects.toMatchObject({
+      statusCode: 400,
+      responseBody: expect.stringMatching(/item references are not served.*store = false/),
+    });
+  });
+
+  it('bills every paid call once, and the ledger reconciles', async () => {
+    await expectEveryCallBilledOnce(w);
+  });
+});
+
 describe('the Vercel AI SDK with @ai-sdk/openai against /v1/chat/completions', () => {
   const model = () => createOpenAI({ apiKey: w.key, baseURL: `${w.baseURL}/v1` }).chat('claude-sonnet-5');
 

@@ -157,6 +157,7 @@ describe('the hot routes of the API', () => {
     ['/v1/messages', '/V1/Messages'],
     ['/v1/messages/count_tokens', '/v1/messages/Count_Tokens'],
     ['/v1/chat/completions', '/v1/chat/Completions'],
+    ['/v1/responses', '/v1/Responses'],
     ['/api/v1/telemetry', '/api/v1/Telemetry'],
   ];
 

@@ -74,12 +74,12 @@ describe('unknown routes', () => {
     expect(JSON.parse(res.text).detail).toMatch(/routes start with \/v1 \(\/v1\/chat\/completions\)/);
   });
 
-  it("names the served gateway routes when a client asks for an API it does not serve (OpenAI's Responses)", async () => {
-    const res = await h.http.post('/v1/responses').send({});
+  it('names the served gateway routes when a client asks for an API it does not serve (OpenAI embeddings)', async () => {
+    const res = await h.http.post('/v1/embeddings').send({});
     expect([res.status, res.body.error.message]).toEqual([
       404,
       expect.stringMatching(
-        /^No route for POST \/v1\/responses\. The gateway serves .*\/v1\/chat\/completions.*Compatibility/,
+        /^No route for POST \/v1\/embeddings\. The gateway serves .*\/v1\/chat\/completions, POST \/v1\/responses.*Compatibility/,
       ),
     ]);
   });

@@ -861,6 +861,19 @@ describe('the documented success schemas hold what the routes answer', () => {
     }
   });
 
+  it('the gateway keeps no OpenAI responses: reading, deleting or cancelling one is 404 with its error body', async () => {
+    const { key } = await aProjectWithKey(h, '1');
+    const at = (method: 'get' | 'delete' | 'post', path: string) => h.http[method](path).set(bearer(key));
+    expectDocumented('get /v1/responses/{responseId}', await at('get', '/v1/responses/resp_1'), 404);
+    expectDocumented('delete /v1/responses/{responseId}', await at('delete', '/v1/responses/resp_1'), 404);
+    expectDocumented('post /v1/responses/{responseId}/cancel', await at('post', '/v1/responses/resp_1/cancel'), 404);
+    expectDocumented(
+      'get /v1/responses/{responseId}/input_items',
+      await at('get', '/v1/responses/resp_1/input_items'),
+      404,
+    );
+  });
+
   it('fails an answer with a field the document does not name, and one without a required field', async () => {
     const me = await h.http.get('/api/v1/auth/me').set(bearer(a.outsider.apiKey));
     expect(violations('get /api/v1/auth/me', { ...me, body: { ...me.body, passwordHash: 'x' } })).toEqual([

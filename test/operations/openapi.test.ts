@@ -111,7 +111,14 @@ describe('the OpenAPI document', () => {
     type Operation = { responses: Record<string, { description: string; content?: Record<string, unknown> }> };
     const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
     const statuses = (path: string, method = 'post') => Object.keys(paths[path]?.[method]?.responses ?? {});
-    for (const paid of ['/v1/messages', '/v1/chat/completions', '/v1/videos', '/v1/web/search', '/v1/web/fetch']) {
+    for (const paid of [
+      '/v1/messages',
+      '/v1/chat/completions',
+      '/v1/responses',
+      '/v1/videos',
+      '/v1/web/search',
+      '/v1/web/fetch',
+    ]) {
       expect(statuses(paid)).toEqual(expect.arrayContaining(['402', '429']));
       expect(paths[paid]?.post?.responses['429']?.description).toMatch(/Project\.QuotaExceeded/);
     }

@@ -103,7 +103,9 @@ export const quotaUsage = z
 export const projectRequest = z
   .object({
     id: z.uuid(),
-    operation: z.string().meta({ description: 'messages, count_tokens, chat_completions, video, video.cancel, …' }),
+    operation: z
+      .string()
+      .meta({ description: 'messages, count_tokens, chat_completions, responses, video, video.cancel, …' }),
     model: z.string().optional(),
     status: z.string().meta({ description: 'succeeded, failed, cancelled or client_closed.' }),
     httpStatus: z.number().int().optional(),

@@ -18,8 +18,8 @@ export const DEFAULT_MAX_TOKENS = 4096;
 const budgetByEffort = { low: 1024, medium: 4096, high: 16_000, xhigh: 32_000, max: 64_000 } as const;
 const effortOf = { minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh', max: 'max' } as const;
 
-type Block = Record<string, unknown>;
-type Turn = { role: 'user' | 'assistant'; content: Block[] };
+export type Block = Record<string, unknown>;
+export type Turn = { role: 'user' | 'assistant'; content: Block[] };
 
 export type TranslatedRequest = {
   body: Record<string, unknown>;
@@ -27,17 +27,27 @@ export type TranslatedRequest = {
   formatTool?: string;
 };
 
-const invalid = (param: string, message: string) => badRequest('ChatCompletions.Invalid', `${param}: ${message}`);
+/** A 400 naming the parameter, under the dialect's code. */
+export type Refuse = (param: string, message: string) => Error;
+const invalid: Refuse = (param, message) => badRequest('ChatCompletions.Invalid', `${param}: ${message}`);
 
 function textOf(content: string | { text: string }[]): string {
   return typeof content === 'string' ? content : content.map((p) => p.text).join('\n');
 }
 
-function imageBlock(url: string, param: string): Block {
+/** An image part (OpenAI's `image_url` or `input_image`): an http(s) URL or a base64 data URL. */
+export function imageBlock(url: string, param: string, refuse: Refuse = invalid): Block {
   const data = /^data:(image\/(?:jpeg|png|gif|webp));base64,(.+)$/s.exec(url);
   if (data) return { type: 'image', source: { type: 'base64', media_type: data[1], data: data[2] } };
   if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
-  throw invalid(param, 'an image must be an http(s) URL or a data:image/(jpeg|png|gif|webp);base64 URL');
+  throw refuse(param, 'an image must be an http(s) URL or a data:image/(jpeg|png|gif|webp);base64 URL');
+}
+
+/** A PDF sent as a data URL (OpenAI's `file_data`), as a document block; anything else is refused. */
+export function pdfBlock(fileData: string | null | undefined, param: string, refuse: Refuse = invalid): Block {
+  const pdf = /^data:application\/pdf;base64,(.+)$/s.exec(fileData ?? '');
+  if (!pdf) throw refuse(param, 'a file part must carry file_data as a data:application/pdf;base64 URL');
+  return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf[1] } };
 }
 
 function userBlocks(message: Extract<ChatMessage, { role: 'user' }>, i: number): Block[] {
@@ -46,9 +56,7 @@ function userBlocks(message: Extract<ChatMessage, { role: 'user' }>, i: number):
     const param = `messages[${i}].content[${j}]`;
     if (part.type === 'text') return { type: 'text', text: part.text };
     if (part.type === 'image_url') return imageBlock(part.image_url.url, param);
-    const pdf = /^data:application\/pdf;base64,(.+)$/s.exec(part.file.file_data ?? '');
-    if (!pdf) throw invalid(param, 'a file part must carry file_data as a data:application/pdf;base64 URL');
-    return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf[1] } };
+    return pdfBlock(part.file.file_data, param);
   });
 }
 
@@ -58,6 +66,19 @@ const argumentsExcess: Record<JsonExcess, string> = {
   containers: `must not bring the tool calls' arguments past ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays in all`,
   values: `must not bring the tool calls' arguments past ${MAX_JSON_VALUES.toLocaleString('en-US')} values in all`,
 };
+
+/** A tool call's `arguments` string as the tool_use block's input, charged to the request's arguments budget. */
+export function toolInputOf(args: string, param: string, budget: JsonBudget, refuse: Refuse = invalid): unknown {
+  // JSON inside a string escapes the body's scan: deeper input overflowed JSON.stringify of the upstream body, and
+  // arguments full of `{}` cost JSON.parse seconds (security review #89).
+  const excess = budget.charge(Buffer.from(args, 'utf8'));
+  if (excess) throw refuse(param, argumentsExcess[excess]);
+  try {
+    return args.trim() === '' ? {} : JSON.parse(args);
+  } catch {
+    throw refuse(param, 'must be a JSON object');
+  }
+}
 
 function assistantBlocks(
   message: Extract<ChatMessage, { role: 'assistant' }>,
@@ -72,34 +93,31 @@ function assistantBlocks(
   if (text) blocks.push({ type: 'text', text });
   for (const [j, call] of (message.tool_calls ?? []).entries()) {
     const param = `messages[${i}].tool_calls[${j}].function.arguments`;
-    // JSON inside a string escapes the body's scan: deeper input overflowed JSON.stringify of the upstream body, and
-    // arguments full of `{}` cost JSON.parse seconds (security review #89).
-    const excess = argumentsBudget.charge(Buffer.from(call.function.arguments, 'utf8'));
-    if (excess) throw invalid(param, argumentsExcess[excess]);
-    let input: unknown;
-    try {
-      input = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
-    } catch {
-      throw invalid(param, 'must be a JSON object');
-    }
+    const input = toolInputOf(call.function.arguments, param, argumentsBudget);
     blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input });
   }
   if (blocks.length === 0) throw invalid(`messages[${i}]`, 'an assistant message needs content or tool_calls');
   return blocks;
 }
 
-/** The conversation as Anthropic turns: consecutive turns of one role are merged, so tool results answering one
- * assistant turn land in the single user turn right after it, as Anthropic requires. */
-function turnsOf(messages: ChatMessage[]): { system: Block[]; turns: Turn[] } {
-  const system: Block[] = [];
+/** Anthropic turns added to one at a time, consecutive turns of one role merged into one. */
+export function mergedTurns() {
   const turns: Turn[] = [];
-  const argumentsBudget = new JsonBudget();
   const push = (role: Turn['role'], content: Block[]) => {
     const last = turns.at(-1);
     // One by one: a spread of hundreds of thousands of parts overflows the call stack.
     if (last?.role === role) for (const block of content) last.content.push(block);
     else turns.push({ role, content });
   };
+  return { turns, push };
+}
+
+/** The conversation as Anthropic turns: consecutive turns of one role are merged, so tool results answering one
+ * assistant turn land in the single user turn right after it, as Anthropic requires. */
+function turnsOf(messages: ChatMessage[]): { system: Block[]; turns: Turn[] } {
+  const system: Block[] = [];
+  const { turns, push } = mergedTurns();
+  const argumentsBudget = new JsonBudget();
   for (const [i, m] of messages.entries()) {
     if (m.role === 'system' || m.role === 'developer') {
       const text = textOf(m.content);
@@ -115,33 +133,47 @@ function turnsOf(messages: ChatMessage[]): { system: Block[]; turns: Turn[] } {
   return { system, turns };
 }
 
-function toolChoiceOf(chat: ChatCompletionRequest): Block | undefined {
-  const choice = chat.tool_choice;
-  const parallel = chat.parallel_tool_calls === false ? { disable_parallel_tool_use: true } : {};
+/** A function tool as OpenAI's two APIs name it (nested under `function` in Chat Completions, flat in Responses). */
+export type FunctionTool = {
+  name: string;
+  description?: string | null | undefined;
+  parameters?: Record<string, unknown> | null | undefined;
+  strict?: boolean | null | undefined;
+};
+export type ToolChoice = 'none' | 'auto' | 'required' | { name: string } | null | undefined;
+/** A JSON answer format: a named schema, or any JSON object. */
+export type JsonFormat =
+  | { name: string; description?: string | null | undefined; schema?: Record<string, unknown> | null | undefined }
+  | 'json_object'
+  | undefined;
+
+function toolChoiceOf(choice: ToolChoice, parallelToolCalls: boolean | null | undefined): Block | undefined {
+  const parallel = parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
   if (choice === 'none') return { type: 'none' };
   if (choice === 'required') return { type: 'any', ...parallel };
-  if (choice && typeof choice === 'object') return { type: 'tool', name: choice.function.name, ...parallel };
-  if (choice === 'auto' || chat.parallel_tool_calls === false) return { type: 'auto', ...parallel };
+  if (choice && typeof choice === 'object') return { type: 'tool', name: choice.name, ...parallel };
+  if (choice === 'auto' || parallelToolCalls === false) return { type: 'auto', ...parallel };
   return undefined;
 }
 
-function formatToolOf(chat: ChatCompletionRequest): Block | undefined {
-  const format = chat.response_format;
-  if (format?.type === 'json_schema') {
-    return {
-      name: format.json_schema.name,
-      description: format.json_schema.description ?? 'Answer with the JSON this tool takes as input.',
-      input_schema: format.json_schema.schema ?? { type: 'object' },
-    };
-  }
-  if (format?.type === 'json_object') {
+function formatToolOf(format: JsonFormat): Block | undefined {
+  if (format === 'json_object') {
     return { name: 'json_object', description: 'Answer with a JSON object.', input_schema: { type: 'object' } };
   }
+  if (format) {
+    return {
+      name: format.name,
+      description: format.description ?? 'Answer with the JSON this tool takes as input.',
+      input_schema: format.schema ?? { type: 'object' },
+    };
+  }
   return undefined;
 }
 
-function thinkingOf(chat: ChatCompletionRequest, model: ModelEntry, maxTokens: number): Block {
-  const effort = chat.reasoning_effort;
+export type ReasoningEffort = NonNullable<ChatCompletionRequest['reasoning_effort']>;
+
+/** A reasoning effort as Messages thinking (adaptive with an effort, or a budget below max_tokens), if the model thinks. */
+function thinkingOf(effort: ReasoningEffort | null | undefined, model: ModelEntry, maxTokens: number): Block {
   if (!effort || effort === 'none' || !model.supportsThinking) return {};
   const level = effortOf[effort];
   if (model.thinkingMode === 'adaptive') return { thinking: { type: 'adaptive' }, output_config: { effort: level } };
@@ -149,40 +181,79 @@ function thinkingOf(chat: ChatCompletionRequest, model: ModelEntry, maxTokens: n
   return budget >= 1024 ? { thinking: { type: 'enabled', budget_tokens: budget } } : {};
 }
 
-export function chatToMessages(chat: ChatCompletionRequest, model: ModelEntry): TranslatedRequest {
-  const { system, turns } = turnsOf(chat.messages);
-  const maxTokens = chat.max_completion_tokens ?? chat.max_tokens ?? DEFAULT_MAX_TOKENS;
-  const tools: Block[] = (chat.tools ?? []).map((t) => ({
-    name: t.function.name,
-    ...(t.function.description ? { description: t.function.description } : {}),
-    input_schema: t.function.parameters ?? { type: 'object', properties: {} },
-    ...(t.function.strict ? { strict: true } : {}),
+/** What an OpenAI request asks, once its conversation is in Anthropic turns. */
+export type OpenAiRequestParts = {
+  system: Block[];
+  turns: Turn[];
+  maxTokens: number;
+  tools: FunctionTool[];
+  toolChoice: ToolChoice;
+  parallelToolCalls: boolean | null | undefined;
+  format: JsonFormat;
+  effort: ReasoningEffort | null | undefined;
+  temperature: number | null | undefined;
+  topP: number | null | undefined;
+  stop?: string[] | undefined;
+  user?: string | undefined;
+  stream: boolean | null | undefined;
+};
+
+/** The Messages body of an OpenAI request (Chat Completions or Responses): tools, the JSON format as a forced tool,
+ * thinking from the reasoning effort, sampling. */
+export function messagesBodyOf(model: ModelEntry, parts: OpenAiRequestParts): TranslatedRequest {
+  const tools: Block[] = parts.tools.map((t) => ({
+    name: t.name,
+    ...(t.description ? { description: t.description } : {}),
+    input_schema: t.parameters ?? { type: 'object', properties: {} },
+    ...(t.strict ? { strict: true } : {}),
   }));
-  const formatTool = formatToolOf(chat);
+  const formatTool = formatToolOf(parts.format);
   if (formatTool) tools.push(formatTool);
   // Anthropic refuses thinking with a forced tool, and sampling settings other than the defaults with thinking.
-  const thinking = formatTool ? {} : thinkingOf(chat, model, maxTokens);
+  const thinking = formatTool ? {} : thinkingOf(parts.effort, model, parts.maxTokens);
   const sampling =
     'thinking' in thinking
       ? {}
       : {
-          ...(chat.temperature != null ? { temperature: Math.min(chat.temperature, 1) } : {}),
-          ...(chat.top_p != null ? { top_p: chat.top_p } : {}),
+          ...(parts.temperature != null ? { temperature: Math.min(parts.temperature, 1) } : {}),
+          ...(parts.topP != null ? { top_p: parts.topP } : {}),
         };
-  const toolChoice = formatTool ? { type: 'tool', name: formatTool.name } : toolChoiceOf(chat);
-  const stop = chat.stop == null ? undefined : typeof chat.stop === 'string' ? [chat.stop] : chat.stop;
+  const toolChoice = formatTool
+    ? { type: 'tool', name: formatTool.name }
+    : toolChoiceOf(parts.toolChoice, parts.parallelToolCalls);
   const body: Record<string, unknown> = {
     model: model.upstreamModel,
-    max_tokens: maxTokens,
-    messages: turns,
-    ...(system.length > 0 ? { system } : {}),
+    max_tokens: parts.maxTokens,
+    messages: parts.turns,
+    ...(parts.system.length > 0 ? { system: parts.system } : {}),
     ...(tools.length > 0 ? { tools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
-    ...(stop?.length ? { stop_sequences: stop } : {}),
+    ...(parts.stop?.length ? { stop_sequences: parts.stop } : {}),
     ...thinking,
     ...sampling,
-    ...(chat.user ? { metadata: { user_id: chat.user } } : {}),
-    ...(chat.stream ? { stream: true } : {}),
+    ...(parts.user ? { metadata: { user_id: parts.user } } : {}),
+    ...(parts.stream ? { stream: true } : {}),
   };
   return { body, ...(formatTool ? { formatTool: String(formatTool.name) } : {}) };
+}
+
+export function chatToMessages(chat: ChatCompletionRequest, model: ModelEntry): TranslatedRequest {
+  const { system, turns } = turnsOf(chat.messages);
+  const format = chat.response_format;
+  return messagesBodyOf(model, {
+    system,
+    turns,
+    maxTokens: chat.max_completion_tokens ?? chat.max_tokens ?? DEFAULT_MAX_TOKENS,
+    tools: (chat.tools ?? []).map((t) => t.function),
+    toolChoice: chat.tool_choice && typeof chat.tool_choice === 'object' ? chat.tool_choice.function : chat.tool_choice,
+    parallelToolCalls: chat.parallel_tool_calls,
+    format:
+      format?.type === 'json_schema' ? format.json_schema : format?.type === 'json_object' ? 'json_object' : undefined,
+    effort: chat.reasoning_effort,
+    temperature: chat.temperature,
+    topP: chat.top_p,
+    stop: chat.stop == null ? undefined : typeof chat.stop === 'string' ? [chat.stop] : chat.stop,
+    user: chat.user,
+    stream: chat.stream,
+  });
 }

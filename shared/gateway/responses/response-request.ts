@@ -1,0 +1,180 @@
+// An OpenAI Responses request as the gateway reads it. What it translates is checked here; what it cannot honour is
+// refused with a 400 naming the parameter (stored state, built-in tools, files by id, logprobs); the few parameters
+// with no effect on a stateless gateway are accepted and ignored. Any other top-level parameter is refused
+// (responses-to-messages.ts), never silently dropped.
+import { z } from 'zod';
+
+/** A parameter the gateway refuses unless absent or null (or the one harmless value given). */
+const refused = (message: string) => z.null({ error: message }).optional();
+
+const NO_STATE = 'the gateway keeps no responses or conversations (it is stateless): send the whole conversation';
+const NO_FILES = 'the gateway keeps no files: send the content itself';
+
+const inputText = z.object({ type: z.literal('input_text'), text: z.string() });
+const outputText = z.object({ type: z.literal('output_text'), text: z.string() });
+const refusalPart = z.object({ type: z.literal('refusal'), refusal: z.string() });
+const inputImage = z.object({
+  type: z.literal('input_image'),
+  image_url: z.string({ error: `an image needs image_url (an http(s) or data URL; ${NO_FILES})` }).min(1),
+  file_id: refused(`file_id is not served: ${NO_FILES}`),
+  detail: z.enum(['auto', 'low', 'high', 'original']).nullish(),
+});
+const inputFile = z.object({
+  type: z.literal('input_file'),
+  file_data: z.string({ error: 'a file needs file_data, a data:application/pdf;base64 URL' }),
+  filename: z.string().nullish(),
+  file_id: refused(`file_id is not served: ${NO_FILES}`),
+  file_url: refused('file_url is not served: send the PDF as file_data'),
+});
+const contentPart = z.discriminatedUnion('type', [inputText, outputText, refusalPart, inputImage, inputFile], {
+  error: 'a content part must be input_text, output_text, refusal, input_image or input_file',
+});
+export type ContentPart = z.infer<typeof contentPart>;
+
+const message = z.object({
+  type: z.literal('message'),
+  role: z.enum(['user', 'assistant', 'system', 'developer'], {
+    error: 'role must be one of user, assistant, system, developer',
+  }),
+  // A string is one text part: as an array, a refused part is named by its own path (a union would not say).
+  content: z.preprocess(
+    (v) => (typeof v === 'string' ? [{ type: 'input_text', text: v }] : v),
+    z.array(contentPart, { error: 'content must be a string or an array of parts' }),
+  ),
+});
+const functionCall = z.object({
+  type: z.literal('function_call'),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.string(),
+});
+const functionCallOutput = z.object({
+  type: z.literal('function_call_output'),
+  call_id: z.string().min(1),
+  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, inputImage, inputFile]))]),
+});
+const reasoning = z.object({
+  type: z.literal('reasoning'),
+  encrypted_content: refused(
+    'reasoning items with encrypted_content cannot be replayed here (the gateway never returns encrypted content)',
+  ),
+});
+const itemReference = z.object({
+  type: z.literal('item_reference'),
+  id: z.null({
+    error: `item references are not served: ${NO_STATE} (with @ai-sdk/openai: providerOptions.openai.store = false)`,
+  }),
+});
+
+/** An input item; a message may leave out `type` (OpenAI's "easy input message"). */
+const item = z.preprocess(
+  (v) => (v && typeof v === 'object' && !('type' in v) && 'role' in v ? { ...v, type: 'message' } : v),
+  z.discriminatedUnion('type', [message, functionCall, functionCallOutput, reasoning, itemReference], {
+    error:
+      'an input item must be a message, function_call, function_call_output or reasoning item (built-in tool ' +
+      'calls and item references are not served)',
+  }),
+);
+export type InputItem = z.infer<typeof item>;
+
+const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, underscores or dashes');
+const functionTool = z.object({
+  type: z.literal('function', {
+    error:
+      'only function tools are served: built-in tools (web_search, file_search, computer, code_interpreter, ' +
+      'image_generation, mcp, shell, custom, …) are not',
+  }),
+  name: toolName,
+  description: z.string().nullish(),
+  parameters: z.record(z.string(), z.unknown()).nullish(),
+  strict: z.boolean().nullish(),
+});
+
+const format = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      name: toolName,
+      description: z.string().nullish(),
+      schema: z.record(z.string(), z.unknown()),
+      strict: z.boolean().nullish(),
+    }),
+  ],
+  { error: 'text.format must be text, json_object or json_schema' },
+);
+
+/** `include` values that ask for nothing the gateway could fail to give: outputs of built-in tools it never runs,
+ * and encrypted reasoning, which it never returns (Codex asks for it on every request). */
+const harmlessIncludes = [
+  'file_search_call.results',
+  'web_search_call.results',
+  'web_search_call.action.sources',
+  'message.input_image.image_url',
+  'computer_call_output.output.image_url',
+  'code_interpreter_call.outputs',
+  'reasoning.encrypted_content',
+] as const;
+
+export const responsesBody = z
+  .object(
+    {
+      model: z.string({ error: 'model is required' }).min(1),
+      // A string is one user message; as an array, a refused item is named by its own path (a union would not say).
+      input: z.preprocess(
+        (v) =>
+          typeof v === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: v }] }] : v,
+        z.array(item, { error: 'input must be a string or an array of items' }).min(1),
+      ),
+      instructions: z.string().nullish(),
+      max_output_tokens: z.number().int().min(1).nullish(),
+      temperature: z.number().min(0).max(2).nullish(),
+      top_p: z.number().min(0).max(1).nullish(),
+      stream: z.boolean().nullish(),
+      stream_options: z.object({ include_obfuscation: z.boolean().optional() }).nullish(),
+      tools: z.array(functionTool).nullish(),
+      tool_choice: z
+        .union(
+          [z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string().min(1) })],
+          { error: 'tool_choice must be none, auto, required or {"type":"function","name":…}' },
+        )
+        .nullish(),
+      parallel_tool_calls: z.boolean().nullish(),
+      text: z.object({ format: format.nullish(), verbosity: z.enum(['low', 'medium', 'high']).nullish() }).nullish(),
+      reasoning: z
+        .object({
+          effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']).nullish(),
+          summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
+          generate_summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
+        })
+        .nullish(),
+      user: z.string().max(256).optional(),
+      metadata: z.record(z.string(), z.string()).nullish(),
+      store: z.boolean().nullish(),
+      safety_identifier: z.string().nullish(),
+      prompt_cache_key: z.string().nullish(),
+      include: z
+        .array(z.enum(harmlessIncludes, { error: `include may name only ${harmlessIncludes.join(', ')}` }))
+        .nullish(),
+      service_tier: z.enum(['auto', 'default'], { error: 'service_tier must be auto or default' }).nullish(),
+      truncation: z
+        .literal('disabled', { error: 'truncation "auto" is not served: the gateway never drops input' })
+        .nullish(),
+      top_logprobs: z.literal(0, { error: 'logprobs are not available from this upstream' }).nullish(),
+      previous_response_id: refused(`previous_response_id is not served: ${NO_STATE}`),
+      conversation: refused(`conversation is not served: ${NO_STATE}`),
+      prompt: refused('stored prompts are not served: send instructions and input'),
+      background: z.literal(false, { error: 'background responses are not served: the gateway keeps none' }).nullish(),
+      max_tool_calls: refused('max_tool_calls is not served (it limits built-in tools, which are not served)'),
+      context_management: refused('context_management is not served'),
+    },
+    { error: 'the body must be a JSON object' },
+  )
+  .loose();
+
+export type ResponsesRequest = z.infer<typeof responsesBody>;
+
+/** Every top-level parameter the schema reads: any other is refused. */
+export const knownParameters = new Set(Object.keys(responsesBody.shape));
