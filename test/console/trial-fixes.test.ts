@@ -1,0 +1,75 @@
+// What a new user's trial of the console found (2026-11-27): key usage that counted only catalog calls for gateway
+// keys, skill examples without their text, "1 files", a stale "Changes requested" banner, a project page showing
+// another organization's tabs, a wallet chart before the organization existed, an empty Refund line on a phone, an MCP
+// install note without placeholders, telemetry for an item that was not found.
+import { recharge } from '../support/gateway.js';
+import { waitUntil } from '../support/harness.js';
+import { bearer, createUser } from '../support/identity.js';
+import { anOrganization, aProject } from '../support/org-fixtures.js';
+import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
+
+let w: ConsoleWorld;
+beforeAll(async () => {
+  w = await openConsoleWorld();
+});
+afterAll(async () => w?.close());
+
+type KeyJson = {
+  name: string;
+  usage: { today: number; total: number };
+  gatewayUsage?: { today: number; total: number };
+};
+
+describe('API key usage', () => {
+  it("shows a project key's gateway requests and an account key's catalog calls, each labelled so", async () => {
+    const owner = await createUser(w.h, { name: 'Kim Keys' });
+    const org = await anOrganization(w.h, owner, 'Key Counting');
+    const project = await aProject(w.h, org, 'Counted');
+    await recharge(w.h, org, '20');
+    const made = await w.h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(owner.session))
+      .send({ name: 'Gateway key', projectId: project.id });
+    expect(made.status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const res = await w.h.http
+        .post('/v1/messages')
+        .set({ ...bearer(made.body.token), 'anthropic-version': '2023-06-01' })
+        .send({ model: 'claude-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: `Hello ${i}` }] });
+      expect(res.status).toBe(200);
+    }
+    for (let i = 0; i < 2; i++) {
+      expect((await w.h.http.get('/api/v1/api-keys/usage').set(bearer(owner.apiKey))).status).toBe(200);
+    }
+    // The ledger worker writes the request logs behind (well under a second).
+    const keys = await waitUntil(async () => {
+      const listed = (await w.h.http.get('/api/v1/api-keys').set(bearer(owner.session))).body as KeyJson[];
+      return listed.find((k) => k.name === 'Gateway key')?.gatewayUsage?.total === 3 && listed;
+    }, 30_000);
+    expect(keys.find((k) => k.name === 'Gateway key')).toMatchObject({
+      usage: { today: 0, total: 0 },
+      gatewayUsage: { today: 3, total: 3 },
+    });
+    const catalogKey = keys.find((k) => k.name === 'test key');
+    expect(catalogKey?.usage).toEqual({ today: 2, total: 2 });
+    expect(catalogKey).not.toHaveProperty('gatewayUsage');
+
+    const page = await w.newPage();
+    await signIn(page, owner.email, owner.password, '/account/keys');
+    const table = page.getByRole('table', { name: 'API keys' });
+    const gatewayRow = table.locator('tbody tr', { hasText: 'Gateway key' });
+    await gatewayRow.waitFor();
+    const cells = async (row: typeof gatewayRow) => (await row.locator('td').allTextContents()).slice(5, 7);
+    expect(await cells(gatewayRow)).toEqual(['3 gateway', '3 gateway']);
+    expect(await cells(table.locator('tbody tr', { hasText: 'test key' }))).toEqual(['2 catalog', '2 catalog']);
+    await page.getByText("Today (UTC) and Total count a project key's gateway requests").waitFor();
+    await checkPage(page, 'trial-keys-usage');
+
+    await page.goto(`/org/projects/${project.id}`);
+    const projectKeys = page.getByRole('table', { name: 'API keys of this project' });
+    const projectRow = projectKeys.locator('tbody tr', { hasText: 'Gateway key' });
+    await projectRow.waitFor();
+    expect((await projectRow.locator('td').allTextContents()).slice(5, 7)).toEqual(['3 gateway', '3 gateway']);
+    await checkPage(page, 'trial-project-keys-usage');
+  });
+});
