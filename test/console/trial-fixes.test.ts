@@ -2,6 +2,7 @@
 // keys, skill examples without their text, "1 files", a stale "Changes requested" banner, a project page showing
 // another organization's tabs, a wallet chart before the organization existed, an empty Refund line on a phone, an MCP
 // install note without placeholders, telemetry for an item that was not found.
+import { createActors, publishSkillWithoutBundle, uniqueSlug } from '../support/catalog-factory.js';
 import { recharge } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser } from '../support/identity.js';
@@ -71,5 +72,46 @@ describe('API key usage', () => {
     await projectRow.waitFor();
     expect((await projectRow.locator('td').allTextContents()).slice(5, 7)).toEqual(['3 gateway', '3 gateway']);
     await checkPage(page, 'trial-project-keys-usage');
+  });
+});
+
+describe('skill examples in the hub', () => {
+  it("shows each example's text, the first lines of a long one until asked for all of it", async () => {
+    const page = await w.newPage();
+    // The demo skill's one example, parsed from its SKILL.md's "## Examples" section by the real parse.
+    await page.goto('/hub/skill/release-notes');
+    const examples = page.getByRole('region', { name: 'Examples' });
+    await examples.getByText('Release notes since v2.3.0').waitFor();
+    expect(await examples.locator('pre').textContent()).toContain('gives the four sections, each change on one line');
+
+    const actors = await createActors(w.h);
+    const slug = uniqueSlug('examples');
+    const long = Array.from({ length: 30 }, (_, i) => `line ${i + 1} of the changelog`).join('\n');
+    await publishSkillWithoutBundle(
+      w.h,
+      actors,
+      { slug, name: 'Changelog writer' },
+      {
+        examples: [
+          { title: 'Short one', source: 'skill-md', content: 'Summarize the week.' },
+          { title: 'big.md', source: 'examples-folder', path: 'big.md', content: long },
+        ],
+      },
+    );
+    await page.goto(`/hub/skill/${slug}`);
+    const section = page.getByRole('region', { name: 'Examples' });
+    await section.waitFor();
+    expect(await section.locator('li', { hasText: 'Short one' }).locator('pre').textContent()).toBe(
+      'Summarize the week.',
+    );
+    const big = section.locator('li', { hasText: 'big.md' });
+    expect(await big.locator('pre').textContent()).toBe(long.split('\n').slice(0, 12).join('\n'));
+    const more = big.getByRole('button', { name: 'Show all 30 lines' });
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+    await checkPage(page, 'trial-skill-examples');
+    await more.click();
+    await big.getByRole('button', { name: 'Show less' }).waitFor();
+    expect(await big.locator('pre').textContent()).toBe(long);
+    await checkPage(page, 'trial-skill-examples-open');
   });
 });
