@@ -2,11 +2,19 @@
 // keys, skill examples without their text, "1 files", a stale "Changes requested" banner, a project page showing
 // another organization's tabs, a wallet chart before the organization existed, an empty Refund line on a phone, an MCP
 // install note without placeholders, telemetry for an item that was not found.
-import { createActors, publishSkillWithoutBundle, uniqueSlug } from '../support/catalog-factory.js';
+import {
+  createActors,
+  createDraft,
+  publishSkillWithoutBundle,
+  submit,
+  uniqueSlug,
+  uploadBundle,
+} from '../support/catalog-factory.js';
 import { recharge } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser } from '../support/identity.js';
 import { anOrganization, aProject } from '../support/org-fixtures.js';
+import { buildZip } from '../support/zip-builders.js';
 import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
 
 let w: ConsoleWorld;
@@ -113,5 +121,48 @@ describe('skill examples in the hub', () => {
     await big.getByRole('button', { name: 'Show less' }).waitFor();
     expect(await big.locator('pre').textContent()).toBe(long);
     await checkPage(page, 'trial-skill-examples-open');
+  });
+});
+
+describe('a skill sent back, then given a new bundle', () => {
+  it('says "1 file", and that a bundle came after the request so the version can be submitted again', async () => {
+    const actors = await createActors(w.h);
+    const slug = uniqueSlug('resent');
+    const draft = await createDraft(w.h, actors, 'skill', { slug, name: 'Resent skill' });
+    const bad = await buildZip({ 'SKILL.md': '---\ndescription: no name here\n---\n# x\n' });
+    expect((await uploadBundle(w.h, actors, draft, bad)).status).toBe(200);
+    expect((await submit(w.h, actors, 'skill', draft.id)).status).toBe(200);
+    // The parse sends it back with its reasons as the reviewer's comment.
+    await waitUntil(async () => {
+      const res = await w.h.http.get(`/api/v1/publisher/skill/${draft.id}`).set(bearer(actors.publisher.session));
+      return res.body.status === 'changes_requested';
+    }, 30_000);
+
+    const page = await w.newPage();
+    await signIn(page, actors.publisher.email, actors.publisher.password, `/publisher/skill/${draft.id}`);
+    const reasons = page.getByRole('alert', { name: "Reviewer's reasons" });
+    await reasons.getByText('Changes requested:').waitFor();
+    await reasons.getByText('The front matter must set `name`.').waitFor();
+
+    const good = await buildZip({ 'SKILL.md': `---\nname: ${slug}\ndescription: Says hello.\n---\n# Hello\n` });
+    await page
+      .getByLabel(/Skill bundle/)
+      .setInputFiles({ name: 'good.zip', mimeType: 'application/zip', buffer: good });
+    await page.getByRole('button', { name: 'Upload bundle' }).click();
+    await page.getByText(/^Uploaded: \d+ B, 1 file, SHA-256/).waitFor();
+    const after = page.getByRole('note', { name: "Reviewer's reasons" });
+    await after
+      .getByText(/^Changes requested on .* UTC; a new bundle was uploaded since, on .* UTC\. Submit version 1\.0\.0/)
+      .waitFor();
+    await after.getByText('The front matter must set `name`.').waitFor();
+    expect(await page.getByRole('alert', { name: "Reviewer's reasons" }).count()).toBe(0);
+    await checkPage(page, 'trial-skill-reuploaded');
+    // It is the API's record, not the page's memory.
+    await page.reload();
+    await after.getByText(/a new bundle was uploaded since/).waitFor();
+
+    await page.getByRole('button', { name: /^Submit version/ }).click();
+    await page.getByText(/^Bundle parsed: 1 file \(/).waitFor({ timeout: 30_000 });
+    await checkPage(page, 'trial-skill-resubmitted');
   });
 });

@@ -70,7 +70,8 @@ function ExampleList({ items }: { items: unknown[] }) {
       <h3>Examples ({formatCount(examples.length)})</h3>
       <ul className="plain">
         {examples.map((e, n) => (
-          <ExampleEntry key={`${n}:${e.title ?? ''}`} example={e} n={n} />
+          // biome-ignore lint/suspicious/noArrayIndexKey: a version's examples never change order, and titles may repeat
+          <ExampleEntry key={n} example={e} n={n} />
         ))}
       </ul>
     </section>
