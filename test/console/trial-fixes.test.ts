@@ -13,7 +13,7 @@ import {
 import { recharge } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser } from '../support/identity.js';
-import { anOrganization, aProject } from '../support/org-fixtures.js';
+import { aMember, anOrganization, aProject } from '../support/org-fixtures.js';
 import { buildZip } from '../support/zip-builders.js';
 import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
 
@@ -164,5 +164,44 @@ describe('a skill sent back, then given a new bundle', () => {
     await page.getByRole('button', { name: /^Submit version/ }).click();
     await page.getByText(/^Bundle parsed: 1 file \(/).waitFor({ timeout: 30_000 });
     await checkPage(page, 'trial-skill-resubmitted');
+  });
+});
+
+describe("a project of another of the account's organizations, opened by its address", () => {
+  it("makes the project's organization the current one, says so, and its tabs show that organization", async () => {
+    const person = await createUser(w.h, { name: 'Two Hats' });
+    const first = await anOrganization(w.h, person, 'First hat');
+    const second = await anOrganization(w.h, person, 'Second hat');
+    const onlyInSecond = await aMember(w.h, second);
+    const project = await aProject(w.h, second, 'Second hat project');
+
+    const page = await w.newPage();
+    await signIn(page, person.email, person.password, '/org');
+    const switcher = page.getByRole('combobox', { name: 'Organization', exact: true });
+    await switcher.selectOption({ label: 'First hat (Admin)' });
+    await page.getByRole('heading', { name: 'First hat', level: 1 }).waitFor();
+
+    await page.goto(`/org/projects/${project.id}`);
+    await page.getByRole('heading', { name: 'Second hat project', level: 1 }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Switched to Second hat, the organization of this project (it was First hat).' })
+      .waitFor();
+    expect(await switcher.locator('option:checked').textContent()).toBe('Second hat (Admin)');
+    expect(new URL(page.url()).pathname).toBe(`/org/projects/${project.id}`);
+    await page.getByText('A project of Second hat').waitFor();
+    await checkPage(page, 'trial-project-other-organization');
+
+    // The tabs act in the project's organization: its members, not the first one's.
+    await page.getByRole('link', { name: 'Members and invites' }).click();
+    await page.waitForURL((url) => url.pathname === '/org/members');
+    await page.getByRole('table', { name: 'Members' }).getByText(onlyInSecond.email).waitFor();
+    expect(first.id).not.toBe(second.id);
+    // A switch the person makes afterwards still leaves the project (it is not undone).
+    await page.goto(`/org/projects/${project.id}`);
+    await page.getByRole('heading', { name: 'Second hat project', level: 1 }).waitFor();
+    await switcher.selectOption({ label: 'First hat (Admin)' });
+    await page.waitForURL((url) => url.pathname === '/org/projects');
+    expect(await switcher.locator('option:checked').textContent()).toBe('First hat (Admin)');
   });
 });
