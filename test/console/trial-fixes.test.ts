@@ -243,3 +243,23 @@ describe("a new organization's wallet", () => {
     }
   });
 });
+
+describe('an item that is not there', () => {
+  it('sends no telemetry for it, while a found item still counts its view', async () => {
+    const page = await w.newPage();
+    const telemetry: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/v1/telemetry')) telemetry.push(r.postData() ?? '');
+    });
+    await page.goto('/hub/mcp/no-such-server');
+    await page.getByRole('heading', { name: 'Item not found', level: 1 }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Mcp.NotFound' }).waitFor();
+    expect(telemetry).toEqual([]);
+    await checkPage(page, 'trial-item-not-found');
+
+    const view = page.waitForRequest((r) => r.url().endsWith('/api/v1/telemetry'));
+    await page.getByRole('link', { name: /^Back to/ }).click();
+    await page.getByRole('link', { name: 'GitHub', exact: true }).click();
+    expect((await view).postDataJSON()).toEqual({ itemType: 'mcp', slug: 'github', eventType: 'view' });
+  });
+});
