@@ -99,7 +99,7 @@ export function presentDraftDetail(detail: DraftDetail, urls: DownloadUrls) {
         submittedAt: v.submittedAt,
         isCurrent: v.id === item.currentVersionId,
         full: full !== undefined,
-        ...(item.type === 'skill' ? { hasBundle: v.hasBundle } : {}),
+        ...(item.type === 'skill' ? { hasBundle: v.hasBundle, bundleUploadedAt: v.bundleUploadedAt } : {}),
       });
     }),
     transitions: detail.transitions.map(presentTransition),

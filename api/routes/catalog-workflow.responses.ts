@@ -67,6 +67,10 @@ export const draftDetail = z
           .boolean()
           .meta({ description: 'The current and the pending version carry readme, changelog and their fields.' }),
         hasBundle: z.boolean().optional().meta({ description: 'Skills only: a bundle is stored.' }),
+        bundleUploadedAt: timestamp.optional().meta({
+          description:
+            'Skills only: when the stored bundle was uploaded (absent for a bundle stored before this was recorded, 2026-11-27).',
+        }),
       }),
     ),
     transitions: z.array(transition).meta({ description: 'The newest workflow steps, oldest first.' }),

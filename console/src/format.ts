@@ -4,6 +4,9 @@ const moneyFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, m
 
 export const formatCount = (n: number | undefined | null) => (n === undefined || n === null ? '—' : integer.format(n));
 
+/** A count and its noun, singular for exactly one: "1 file", "2 files", "1,024 entries" (`many` when not `one` + s). */
+export const formatCountOf = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
 export const formatMoney = (amount: number | undefined | null, currency = 'USD') =>
   amount === undefined || amount === null ? '—' : `${moneyFormat.format(amount)} ${currency}`;
 

@@ -194,6 +194,7 @@ export async function addVersion(
         bundleStorageKey: null,
         bundleSha256: null,
         bundleSizeBytes: null,
+        bundleUploadedAt: null,
         updatedAt: new Date(),
       })
       .where(unsubmitted);

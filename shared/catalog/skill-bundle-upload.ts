@@ -3,7 +3,7 @@
 // bundle clears what the parse found in the one it replaces: its contents are unknown until it is parsed in turn.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { BoundedGate } from '../concurrency/bounded-gate.js';
 import { TenantCounter } from '../concurrency/tenant-counter.js';
 import type { AppContext } from '../context.js';
@@ -123,6 +123,8 @@ async function storeAndInspect(
           bundleStorageKey: key,
           bundleSha256: stored.sha256,
           bundleSizeBytes: stored.sizeBytes,
+          // The database's clock, as the review transitions' times are: the page compares the two.
+          bundleUploadedAt: sql`now()`,
           // The earlier bundle's files, parameters, dependencies, examples and executesCode no longer describe it.
           payload: skillPayload.parse({}),
           updatedAt: new Date(),

@@ -41,6 +41,7 @@ const versionSummary = {
   submittedAt: catalogVersions.submittedAt,
   publishedAt: catalogVersions.publishedAt,
   hasBundle: sql<boolean>`${catalogVersions.bundleStorageKey} is not null`,
+  bundleUploadedAt: catalogVersions.bundleUploadedAt,
 };
 
 /**

@@ -3,7 +3,7 @@ import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
-import { accounts, apiKeyDailyUsage, apiKeys, projects } from '../db/schema/index.js';
+import { accounts, apiKeyDailyUsage, apiKeys, projects, requestLogs } from '../db/schema/index.js';
 import { conflict, notFound } from '../errors/app-error.js';
 import { addDays, utcDay } from '../time/utc-day.js';
 import { CredentialCache } from './credential-cache.js';
@@ -11,7 +11,12 @@ import { assertCanBindProject } from './project-binding.js';
 import { displayPrefix, generateToken, keyedHash } from './tokens.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
-export type ApiKeyRecord = ApiKeyRow & { usage: { today: number; total: number }; lastUsed: Date | null };
+export type KeyUsage = { today: number; total: number };
+/**
+ * `usage` counts the key's catalog (`/api/v1/**`) requests, the ones the account's daily quota counts;
+ * `gatewayUsage`, for a key bound to a project (else null), its gateway (`/v1/**`) requests from the request logs.
+ */
+export type ApiKeyRecord = ApiKeyRow & { usage: KeyUsage; gatewayUsage: KeyUsage | null; lastUsed: Date | null };
 
 /** Days whose counters may still live only in Redis (the rollover persists them after midnight). */
 const UNPERSISTED_DAYS = 3;
@@ -70,7 +75,11 @@ export async function createApiKey(
     }
     return key;
   });
-  return { record: { ...created, usage: { today: 0, total: 0 }, lastUsed: null }, token };
+  const none = { today: 0, total: 0 };
+  return {
+    record: { ...created, usage: none, gatewayUsage: created.projectId ? none : null, lastUsed: null },
+    token,
+  };
 }
 
 /**
@@ -89,16 +98,42 @@ export async function listApiKeys(ctx: AppContext, accountId: string, now = new 
 }
 
 /**
+ * The gateway requests of the project keys among `ids`, today (UTC) and in all, from the request logs in one grouped
+ * query (an index-only count on `request_logs_api_key_idx`). A request shows once the `ledger` worker has written its
+ * log (well under a second after it ends; docs/wallet.md, "Lag"), so it may trail the project's quota counters.
+ */
+async function gatewayUsageOf(ctx: AppContext, ids: string[], now: Date): Promise<Map<string, KeyUsage>> {
+  if (ids.length === 0) return new Map();
+  const startOfToday = new Date(`${utcDay(now)}T00:00:00.000Z`);
+  const counted = await ctx.db
+    .select({
+      keyId: requestLogs.apiKeyId,
+      total: count(),
+      today: sql<number>`count(*) filter (where ${requestLogs.createdAt} >= ${startOfToday})::int`,
+    })
+    .from(requestLogs)
+    .where(inArray(requestLogs.apiKeyId, ids))
+    .groupBy(requestLogs.apiKeyId);
+  return new Map(counted.map((c) => [c.keyId as string, { today: Number(c.today), total: Number(c.total) }]));
+}
+
+/**
  * Keys with their usage (today's requests, every request, last use): the persisted days from PostgreSQL in one query,
- * the days that may still live only in Redis in one pipeline. One round trip each, whatever the number of keys.
+ * the days that may still live only in Redis in one pipeline, the project keys' gateway requests in one more query.
+ * One round trip each, whatever the number of keys.
  */
 export async function withUsage<Row extends ApiKeyRow>(
   ctx: AppContext,
   rows: Row[],
   now = new Date(),
-): Promise<(Row & Pick<ApiKeyRecord, 'usage' | 'lastUsed'>)[]> {
+): Promise<(Row & Pick<ApiKeyRecord, 'usage' | 'gatewayUsage' | 'lastUsed'>)[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
+  const gateway = gatewayUsageOf(
+    ctx,
+    rows.filter((r) => r.projectId).map((r) => r.id),
+    now,
+  );
   const persisted = await ctx.db
     .select({
       keyId: apiKeyDailyUsage.keyId,
@@ -116,6 +151,7 @@ export async function withUsage<Row extends ApiKeyRow>(
   const pipeline = ctx.redis.pipeline();
   for (const id of ids) for (const day of days) pipeline.hmget(cache.keyCounterKey(id, day), 'count', 'lastUsedAt');
   const replies = (await pipeline.exec()) ?? [];
+  const gatewayByKey = await gateway;
 
   return rows.map((row, i) => {
     const known = byKey.get(row.id) ?? { total: 0, days: new Set<string>() };
@@ -129,7 +165,12 @@ export async function withUsage<Row extends ApiKeyRow>(
       if (!known.days.has(day)) total += n;
       if (lastUsedAt) lastUsedMs = Math.max(lastUsedMs, Number(lastUsedAt));
     });
-    return { ...row, usage: { today: todayCount, total }, lastUsed: lastUsedMs ? new Date(lastUsedMs) : null };
+    return {
+      ...row,
+      usage: { today: todayCount, total },
+      gatewayUsage: row.projectId ? (gatewayByKey.get(row.id) ?? { today: 0, total: 0 }) : null,
+      lastUsed: lastUsedMs ? new Date(lastUsedMs) : null,
+    };
   });
 }
 

@@ -72,7 +72,17 @@ describe('installing from an item page', () => {
     expect(JSON.parse((await hosted.textContent()) ?? '')).toEqual({
       mcpServers: { github: { url: 'https://mcp.example.com/github' } },
     });
-    await page.getByText('Replace each <NAME> with your own value').waitFor();
+    // Said above the one block with a placeholder, not above the hosted server's URL, which has none.
+    await page
+      .getByRole('region', { name: 'Run locally with npx' })
+      .getByText('Replace <GITHUB_TOKEN> with your own value (see Settings).')
+      .waitFor();
+    expect(
+      await page
+        .getByRole('region', { name: 'Connect to the hosted server (streamable-http)' })
+        .getByText(/Replace/)
+        .count(),
+    ).toBe(0);
 
     const before = (await publicItem('mcp', 'github')).stats.installCount;
     const sent = page.waitForRequest(
@@ -120,8 +130,11 @@ describe('installing from an item page', () => {
     expect(
       JSON.parse((await snippetIn(page, 'Connect to the hosted server (streamable-http)').textContent()) ?? ''),
     ).toEqual({ servers: { github: { type: 'http', url: 'https://mcp.example.com/github' } } });
-    await page.getByText('VS Code asks for GITHUB_TOKEN when it starts the server').waitFor();
-    expect(await page.getByText('Replace each <NAME>').count()).toBe(0);
+    await page
+      .getByRole('region', { name: 'Run locally with npx' })
+      .getByText('VS Code asks for GITHUB_TOKEN when it starts the server')
+      .waitFor();
+    expect(await page.getByText(/Replace/).count()).toBe(0);
 
     await page.keyboard.press('End');
     expect(await focused(page)).toBe('Claude Code');
@@ -133,7 +146,10 @@ describe('installing from an item page', () => {
     expect(await snippetIn(page, 'Connect to the hosted server (streamable-http)').textContent()).toBe(
       'claude mcp add --transport http github https://mcp.example.com/github',
     );
-    await page.getByText('Replace each <NAME> with your own value').waitFor();
+    await page
+      .getByRole('region', { name: 'Run locally with npx' })
+      .getByText('Replace <GITHUB_TOKEN> with your own value')
+      .waitFor();
 
     const sent = page.waitForRequest(
       (r) => r.url().endsWith('/api/v1/telemetry') && r.postDataJSON()?.eventType === 'install',

@@ -8,6 +8,7 @@ import { catalogChanged } from '../../shared/catalog/change-feed.js';
 import type { ItemType } from '../../shared/catalog/item-types.js';
 import { submitForReview } from '../../shared/catalog/review-workflow.js';
 import { recordSkillContents } from '../../shared/catalog/skill-contents.js';
+import type { SkillPayload } from '../../shared/catalog/version-payloads.js';
 import { catalogItems, catalogVersions } from '../../shared/db/schema/index.js';
 import type { Harness } from './harness.js';
 import { bearer, createUser, signInAdmin, type TestUser } from './identity.js';
@@ -135,9 +136,14 @@ export async function publishItem(h: Harness, a: Actors, type: ItemType, o: Draf
  * A skill published with its contents and no bundle on the hub, as the demo seed published its skills before they
  * had bundles (databases seeded then still hold such versions): the submit is the seed's, the approval a moderator's.
  */
-export async function publishSkillWithoutBundle(h: Harness, a: Actors, o: DraftOptions = {}) {
+export async function publishSkillWithoutBundle(
+  h: Harness,
+  a: Actors,
+  o: DraftOptions = {},
+  contents: Partial<SkillPayload> = {},
+) {
   const draft = await createDraft(h, a, 'skill', o);
-  await recordSkillContents(h.ctx.db, draft.versionId, { bundleFiles: [{ path: 'SKILL.md', size: 120 }] });
+  await recordSkillContents(h.ctx.db, draft.versionId, { bundleFiles: [{ path: 'SKILL.md', size: 120 }], ...contents });
   await submitForReview(h.ctx, 'skill', a.publisher.accountId, draft.id, undefined, { contentsRecorded: true });
   const approved = await decide(h, a, 'skill', draft.id, 'approve');
   if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${approved.text}`);

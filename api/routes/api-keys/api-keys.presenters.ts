@@ -13,6 +13,7 @@ export function presentApiKey(key: ApiKeyRecord) {
     createdAt: key.createdAt,
     lastUsedAt: key.lastUsed,
     usage: key.usage,
+    gatewayUsage: key.gatewayUsage,
   });
 }
 

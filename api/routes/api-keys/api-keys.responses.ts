@@ -14,7 +14,17 @@ export const apiKey = z
     projectId: z.uuid().optional().meta({ description: 'The project the key is bound to (a gateway key).' }),
     createdAt: timestamp,
     lastUsedAt: timestamp.optional(),
-    usage: z.object({ today: count, total: count }),
+    usage: z
+      .object({ today: count, total: count })
+      .meta({ description: 'Catalog (`/api/v1/**`) requests made with the key: today (UTC) and in all.' }),
+    gatewayUsage: z
+      .object({ today: count, total: count })
+      .optional()
+      .meta({
+        description:
+          'For a key bound to a project: its gateway (`/v1/**`) requests, today (UTC) and in all, from the request ' +
+          'logs (a request shows once the ledger has written it, well under a second after it ends).',
+      }),
   })
   .meta({ id: 'ApiKey' });
 

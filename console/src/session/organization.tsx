@@ -51,15 +51,41 @@ export const useOrganization = () => useContext(OrganizationContext);
 /**
  * For a page showing one object of the current organization (a project in its address): when the account switches
  * to another organization, go to `to`. The object's own routes would still answer (the account is in both), so
- * without this the page would show the previous organization's object under the new one's name.
+ * without this the page would show the previous organization's object under the new one's name. A switch to the
+ * object's own organization (`objectOrganizationId`, once known: the page itself switches to it) stays.
  */
-export function useLeaveOnOrganizationSwitch(to: string, showsAnObject: boolean): void {
+export function useLeaveOnOrganizationSwitch(to: string, showsAnObject: boolean, objectOrganizationId?: string): void {
   const { current } = useOrganization();
   const navigate = useNavigate();
   const shownFor = useRef(current?.id);
+  // The object's organization never changes; kept while a read for it is on its way again.
+  const objectOrganization = useRef(objectOrganizationId);
+  if (objectOrganizationId) objectOrganization.current = objectOrganizationId;
   useEffect(() => {
     const before = shownFor.current;
     shownFor.current = current?.id;
-    if (showsAnObject && before !== undefined && before !== current?.id) navigate(to, { replace: true });
+    if (!showsAnObject || before === undefined || before === current?.id) return;
+    if (current?.id !== undefined && current.id === objectOrganization.current) return;
+    navigate(to, { replace: true });
   }, [current?.id, showsAnObject, navigate, to]);
+}
+
+/**
+ * For a page showing one object by its address: when the object belongs to another of the account's organizations
+ * than the current one, make that one current (the header's selector, and every tab, then act in it). Answers the
+ * organization switched from, to say so.
+ */
+export function useSwitchToObjectOrganization(objectOrganizationId: string | undefined): Organization | undefined {
+  const { current, organizations, select } = useOrganization();
+  const [switchedFrom, setSwitchedFrom] = useState<Organization>();
+  // Once per object: a later switch in the header is the person's choice (the page then leaves), not undone here.
+  const handled = useRef<string>(undefined);
+  useEffect(() => {
+    if (!objectOrganizationId || !current || handled.current === objectOrganizationId) return;
+    handled.current = objectOrganizationId;
+    if (current.id === objectOrganizationId || !organizations.some((o) => o.id === objectOrganizationId)) return;
+    setSwitchedFrom(current);
+    select(objectOrganizationId);
+  }, [objectOrganizationId, current, organizations, select]);
+  return switchedFrom;
 }

@@ -164,6 +164,8 @@ export const catalogVersions = pgTable(
     bundleStorageKey: text('bundle_storage_key'),
     bundleSha256: text('bundle_sha256'),
     bundleSizeBytes: integer('bundle_size_bytes'),
+    /** When the stored bundle was uploaded: the publisher's page says a bundle came after a reviewer's request. */
+    bundleUploadedAt: at('bundle_uploaded_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     submittedAt: at('submitted_at'),

@@ -17,7 +17,10 @@ export type ApiKey = {
   projectId?: string;
   createdAt: string;
   lastUsedAt?: string;
+  /** Catalog (`/api/v1`) calls. */
   usage: { today: number; total: number };
+  /** A project key's gateway (`/v1`) requests, from the request logs. */
+  gatewayUsage?: { today: number; total: number };
 };
 
 export const API_KEYS_QUERY = ['api-keys'] as const;
@@ -39,6 +42,35 @@ export const keyColumns = (withProject: boolean): Column[] => [
   { label: 'Actions', hidden: true },
 ];
 
+/**
+ * A key's Today and Total cells: a project key's gateway requests (what its project's quota counts), an account key's
+ * catalog API calls, each labelled so; a project key's catalog calls are added when it made any.
+ */
+export function KeyUseCells({ apiKey }: { apiKey: Pick<ApiKey, 'usage' | 'gatewayUsage'> }) {
+  const cell = (pick: 'today' | 'total') => {
+    const gateway = apiKey.gatewayUsage;
+    const catalog = apiKey.usage[pick];
+    return (
+      <td className="num">
+        {formatCount(gateway ? gateway[pick] : catalog)}{' '}
+        <span className="muted">{gateway ? 'gateway' : 'catalog'}</span>
+        {gateway && catalog > 0 ? <div className="muted">+ {formatCount(catalog)} catalog</div> : null}
+      </td>
+    );
+  };
+  return (
+    <>
+      {cell('today')}
+      {cell('total')}
+    </>
+  );
+}
+
+/** What the Today and Total columns count, said once above a key table. */
+export const KEY_USE_NOTE =
+  "Today (UTC) and Total count a project key's gateway requests and an account key's catalog API calls. A gateway " +
+  'request shows here within a second or so of its end, once the ledger has written it.';
+
 export function KeyRow({ apiKey, withProject }: { apiKey: ApiKey; withProject: boolean }) {
   const client = useQueryClient();
   const action = useMutation({
@@ -59,8 +91,7 @@ export function KeyRow({ apiKey, withProject }: { apiKey: ApiKey; withProject: b
       </td>
       {withProject ? <td>{apiKey.projectId ? <KeyProject projectId={apiKey.projectId} /> : 'Catalog API'}</td> : null}
       <td>{formatTime(apiKey.createdAt)}</td>
-      <td className="num">{formatCount(apiKey.usage.today)}</td>
-      <td className="num">{formatCount(apiKey.usage.total)}</td>
+      <KeyUseCells apiKey={apiKey} />
       <td>{apiKey.lastUsedAt ? formatTime(apiKey.lastUsedAt) : 'never'}</td>
       <td>
         <div className="row">

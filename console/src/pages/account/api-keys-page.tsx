@@ -12,7 +12,7 @@ import { Page } from '../../ui/page.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { ProjectChooser } from '../organization/project-chooser.js';
 import { AccountTabs } from './account-tabs.js';
-import { API_KEYS_QUERY, type ApiKey, KeyRow, keyColumns, useApiKeys } from './api-key-rows.js';
+import { API_KEYS_QUERY, type ApiKey, KEY_USE_NOTE, KeyRow, keyColumns, useApiKeys } from './api-key-rows.js';
 
 function CreateKeyForm() {
   const client = useQueryClient();
@@ -70,6 +70,7 @@ export function ApiKeysPage() {
       <CreateKeyForm />
       {keys.isPending ? <Loading /> : null}
       <FormError error={keys.error} />
+      <p className="muted">{KEY_USE_NOTE}</p>
       <DataTable label="API keys" columns={keyColumns(true)} rows={keys.data} empty="No API keys yet.">
         {(k) => <KeyRow key={k.id} apiKey={k} withProject />}
       </DataTable>

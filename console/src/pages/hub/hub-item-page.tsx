@@ -86,7 +86,11 @@ function HubItem({ type, slug }: { type: ItemType; slug: string }) {
   const versions = useVersions(type, slug);
   const chosen = params.get('version') ?? undefined;
   const other = useVersion(type, slug, chosen && chosen !== item.data?.currentVersion.version ? chosen : undefined);
-  useEffect(() => recordEvent(type, slug, 'view'), [type, slug]);
+  // A view of an item that is there: an address that names none (404) sends nothing, which the API would refuse.
+  const found = item.data !== undefined;
+  useEffect(() => {
+    if (found) recordEvent(type, slug, 'view');
+  }, [type, slug, found]);
 
   if (item.isPending) return <Loading />;
   if (!item.data) {

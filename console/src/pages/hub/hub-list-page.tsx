@@ -2,7 +2,7 @@
 // in the URL, so a reload, a shared link or the back button shows the same page.
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { formatCount } from '../../format.js';
+import { formatCount, formatCountOf } from '../../format.js';
 import { Page, Tabs } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { Empty, FormError, Loading } from '../../ui/status.js';
@@ -34,10 +34,10 @@ function ItemCard({ type, item }: { type: ItemType; item: ItemSummary }) {
       </p>
       <p>{item.summary}</p>
       <p className="stats">
-        <span>{formatCount(item.installCount)} installs</span>
-        <span>{formatCount(item.viewCount)} views</span>
+        <span>{formatCountOf(item.installCount, 'install')}</span>
+        <span>{formatCountOf(item.viewCount, 'view')}</span>
         {item.ratingAverage ? <span>★ {item.ratingAverage.toFixed(1)}</span> : null}
-        {item.toolCount !== undefined ? <span>{formatCount(item.toolCount)} tools</span> : null}
+        {item.toolCount !== undefined ? <span>{formatCountOf(item.toolCount, 'tool')}</span> : null}
       </p>
       {item.tags.length > 0 ? (
         <p className="tags">

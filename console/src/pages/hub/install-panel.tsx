@@ -7,7 +7,7 @@ import { formatBytes } from '../../format.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { type TabItem, Tabs } from '../../ui/tabs.js';
 import { type ItemType, recordEvent, type SkillBundle, type VersionDetail } from './hub-api.js';
-import { type ClientConfig, clientConfigs, type McpClient } from './mcp-client-config.js';
+import { type ClientConfig, type ClientSnippet, clientConfigs, type McpClient } from './mcp-client-config.js';
 
 type Props = { type: ItemType; slug: string; version: VersionDetail };
 
@@ -57,40 +57,43 @@ function ClientIntro({ client }: { client: McpClient }) {
   );
 }
 
+/** Names list: `<code>A</code>, <code>B</code>`. */
+const codeList = (names: string[]) =>
+  names.map((name, i) => (
+    <Fragment key={name}>
+      {i > 0 ? ', ' : ''}
+      <code>{name}</code>
+    </Fragment>
+  ));
+
+/**
+ * What one snippet leaves to the reader, said above it and only for it: the placeholders to replace, the inputs VS
+ * Code asks for. A hosted server's URL configuration has neither, so nothing is said above it.
+ */
+function Placeholders({ snippet }: { snippet: ClientSnippet }) {
+  if (snippet.toReplace.length === 0 && snippet.asked.length === 0) return null;
+  return (
+    <p>
+      {snippet.toReplace.length > 0 ? (
+        <>Replace {codeList(snippet.toReplace.map((name) => `<${name}>`))} with your own value (see Settings). </>
+      ) : null}
+      {snippet.asked.length > 0 ? (
+        <>VS Code asks for {codeList(snippet.asked)} when it starts the server, and keeps the answer as a secret.</>
+      ) : null}
+    </p>
+  );
+}
+
 function McpInstall({ slug, version, installed }: { slug: string; version: VersionDetail; installed: () => void }) {
   const [client, setClient] = useState<McpClient>('mcp-servers');
   const configs = clientConfigs(slug, version.connections, version.configFields);
   if (configs.length === 0) {
     return <p className="muted">This version publishes no connection to configure; its readme may say more.</p>;
   }
-  const shown = configs.map((c) => c.snippets[client]);
-  const toReplace = shown.some((s) => s.toReplace.length > 0);
-  const asked = [...new Set(shown.flatMap((s) => s.asked))];
   const command = client === 'claude-code';
   return (
     <Tabs label="MCP client" tabs={clientTabs} selected={client} onSelect={setClient}>
       <ClientIntro client={client} />
-      {toReplace || asked.length > 0 ? (
-        <p>
-          {toReplace ? (
-            <>
-              Replace each <code>&lt;NAME&gt;</code> with your own value (see Settings).{' '}
-            </>
-          ) : null}
-          {asked.length > 0 ? (
-            <>
-              VS Code asks for{' '}
-              {asked.map((name, i) => (
-                <Fragment key={name}>
-                  {i > 0 ? ', ' : ''}
-                  <code>{name}</code>
-                </Fragment>
-              ))}{' '}
-              when it starts the server, and keeps the answer as a secret.
-            </>
-          ) : null}
-        </p>
-      ) : null}
       {configs.map((c, i) => (
         // By position too: two identical published connections have the same snippet text. The list is the
         // version's connections, in their published order.
@@ -100,6 +103,7 @@ function McpInstall({ slug, version, installed }: { slug: string; version: Versi
           {c.command || client !== 'mcp-servers' ? null : (
             <p className="muted">For clients that connect to a server's URL, such as Cursor.</p>
           )}
+          <Placeholders snippet={c.snippets[client]} />
           <Snippet
             key={client}
             label={command ? 'Command' : 'Configuration'}

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
 import { ApiError, api } from '../../api/http.js';
 import { apiPath } from '../../api/paths.js';
-import { formatCount } from '../../format.js';
+import { formatCountOf } from '../../format.js';
 import { useMe } from '../../session/session.js';
 import { FormError } from '../../ui/status.js';
 import type { ItemDetail, ItemType } from './hub-api.js';
@@ -18,7 +18,7 @@ const scores = [1, 2, 3, 4, 5] as const;
 /** "4.50 out of 5 (12 ratings)", or "not rated yet". */
 function ratingText(stats: Pick<ItemDetail['stats'], 'ratingAverage' | 'ratingCount'>): string {
   if (!stats.ratingCount) return 'not rated yet';
-  const count = `${formatCount(stats.ratingCount)} rating${stats.ratingCount === 1 ? '' : 's'}`;
+  const count = formatCountOf(stats.ratingCount, 'rating');
   return `${(stats.ratingAverage ?? 0).toFixed(2)} out of 5 (${count})`;
 }
 

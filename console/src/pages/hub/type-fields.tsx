@@ -2,6 +2,7 @@
 // tools, resources, prompts, settings and permissions; a skill's bundle files, parameters, dependencies and
 // examples; an agent's or soul's package. VersionContents adds what every version has (license, source, changelog,
 // readme) and, where asked, a soul's SOUL.md: all a moderator must see before approving.
+import { useState } from 'react';
 import { isCodeFile } from '../../../../shared/catalog/version-payloads.js';
 import { formatBytes, formatCount } from '../../format.js';
 import type { ItemType, VersionDetail } from './hub-api.js';
@@ -24,6 +25,53 @@ function NamedList({ title, items }: { title: string; items: Named[] }) {
             <code>{i.name ?? i.title ?? text(i)}</code>
             {i.description ? <span className="muted"> — {i.description}</span> : null}
           </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Lines of an example shown before "Show all": a screenful of a few examples, not one long file. */
+export const EXAMPLE_PREVIEW_LINES = 12;
+
+type Example = { title?: string; path?: string; content?: string };
+
+/** One example: its title and its text, preformatted, the first lines of a long one until asked for the rest. */
+function ExampleEntry({ example, n }: { example: Example; n: number }) {
+  const [whole, setWhole] = useState(false);
+  const lines = (example.content ?? '').replace(/\n+$/, '').split('\n');
+  const long = lines.length > EXAMPLE_PREVIEW_LINES;
+  const shown = long && !whole ? lines.slice(0, EXAMPLE_PREVIEW_LINES).join('\n') : lines.join('\n');
+  return (
+    <li className="example">
+      <strong>{example.title ?? `Example ${n + 1}`}</strong>
+      {example.path && example.path !== example.title ? (
+        <span className="muted">
+          {' '}
+          <code>{example.path}</code>
+        </span>
+      ) : null}
+      {example.content ? <pre className="prose">{shown}</pre> : null}
+      {long ? (
+        <button type="button" className="link" aria-expanded={whole} onClick={() => setWhole(!whole)}>
+          {whole ? 'Show less' : `Show all ${formatCount(lines.length)} lines`}
+        </button>
+      ) : null}
+    </li>
+  );
+}
+
+/** A skill's examples (docs/skill-bundles.md: `{title, source, path?, content?}`, or plain text from a manifest). */
+function ExampleList({ items }: { items: unknown[] }) {
+  if (items.length === 0) return null;
+  const examples = items.map((e): Example => (typeof e === 'string' ? { content: e } : (e as Example)));
+  return (
+    <section aria-label="Examples">
+      <h3>Examples ({formatCount(examples.length)})</h3>
+      <ul className="plain">
+        {examples.map((e, n) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a version's examples never change order, and titles may repeat
+          <ExampleEntry key={n} example={e} n={n} />
         ))}
       </ul>
     </section>
@@ -137,7 +185,7 @@ function SkillFields({ v }: { v: VersionDetail }) {
         title="Dependencies"
         items={list(v.dependencies).map((d) => (typeof d === 'string' ? { name: d } : d))}
       />
-      <NamedList title="Examples" items={list(v.examples).map((e) => (typeof e === 'string' ? { name: e } : e))} />
+      <ExampleList items={Array.isArray(v.examples) ? v.examples : []} />
     </>
   );
 }

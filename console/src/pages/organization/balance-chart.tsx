@@ -1,7 +1,8 @@
 // The settled balance over time as a step line: the balance before the window, then each hour's or day's closing
-// balance, held to now.
+// balance, held to now. The line starts when the organization was created, not before: there was no wallet yet.
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { formatMoney } from '../../format.js';
+import { useOrganization } from '../../session/organization.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { type BalanceHistory, useBalanceHistory } from './wallet-api.js';
 
@@ -14,15 +15,29 @@ const ranges = {
   quarter: { label: 'Last 90 days', days: 90, interval: 'day' },
 } as const;
 
-function seriesOf(h: BalanceHistory) {
+/**
+ * The series over the whole window, with no value before the organization was created (`since`): the axis keeps the
+ * chosen period, the line starts at the creation. A bucket that began before it (its day, from 00:00 UTC) is drawn
+ * from the creation, where its closing balance replaces the opening one.
+ */
+function seriesOf(h: BalanceHistory, since?: string) {
   const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-  const times = [seconds(h.from), ...h.points.map((p) => seconds(p.at))];
-  const values = [h.openingBalance, ...h.points.map((p) => p.balance)];
-  const last = values.at(-1) ?? h.openingBalance;
+  const from = seconds(h.from);
+  const start = since ? Math.max(from, seconds(since)) : from;
+  const times = start > from ? [from, start] : [start];
+  const values: (number | null)[] = start > from ? [null, h.openingBalance] : [h.openingBalance];
+  for (const p of h.points) {
+    const at = Math.max(start, seconds(p.at));
+    if (at === times.at(-1)) values[values.length - 1] = p.balance;
+    else {
+      times.push(at);
+      values.push(p.balance);
+    }
+  }
   const now = seconds(h.to);
   if ((times.at(-1) ?? 0) < now) {
     times.push(now);
-    values.push(last);
+    values.push(values.at(-1) ?? h.openingBalance);
   }
   return { times, values };
 }
@@ -31,7 +46,8 @@ export function BalanceChart({ organizationId, currency }: { organizationId: str
   const [range, setRange] = useState<keyof typeof ranges>('month');
   const chosen = ranges[range];
   const history = useBalanceHistory(organizationId, chosen.days, chosen.interval);
-  const data = useMemo(() => (history.data ? seriesOf(history.data) : undefined), [history.data]);
+  const since = useOrganization().organizations.find((o) => o.id === organizationId)?.createdAt;
+  const data = useMemo(() => (history.data ? seriesOf(history.data, since) : undefined), [history.data, since]);
   const series = useMemo(
     () =>
       data

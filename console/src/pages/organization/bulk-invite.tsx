@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { Envelope } from '../../api/http.js';
 import { uploadFile } from '../../api/upload.js';
-import { formatCount } from '../../format.js';
+import { formatCount, formatCountOf } from '../../format.js';
 import { CopyButton } from '../../ui/copy-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -68,7 +68,7 @@ export function BulkInvite({ organizationId }: { organizationId: string }) {
       {result ? (
         <>
           <p role="status">
-            {`${formatCount(result.totalCount)} rows: ${formatCount(result.successCount)} invited, ${formatCount(result.failureCount - result.duplicateCount)} failed, ${formatCount(result.duplicateCount)} duplicates.`}
+            {`${formatCountOf(result.totalCount, 'row')}: ${formatCount(result.successCount)} invited, ${formatCount(result.failureCount - result.duplicateCount)} failed, ${formatCountOf(result.duplicateCount, 'duplicate')}.`}
           </p>
           <DataTable
             label="Bulk invite report"

@@ -6,12 +6,12 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, apiData, type Envelope } from '../../api/http.js';
 import { apiPath } from '../../api/paths.js';
-import { formatCount, formatTime } from '../../format.js';
+import { formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Pager } from '../../ui/pager.js';
 import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
-import { API_KEYS_QUERY, type ApiKey } from '../account/api-key-rows.js';
+import { API_KEYS_QUERY, type ApiKey, KEY_USE_NOTE, KeyUseCells } from '../account/api-key-rows.js';
 
 type ProjectApiKey = Omit<ApiKey, 'projectId'> & { owner: { id: string; name: string; email: string } };
 
@@ -53,6 +53,7 @@ export function ProjectAllKeys({ projectId, organizationId }: { projectId: strin
         Every key made for this project's gateway calls, whoever made it. Revoking a key deletes it: it stops working at
         once. <Link to={`/account/keys?project=${projectId}`}>Make an API key for this project</Link>
       </p>
+      <p className="muted">{KEY_USE_NOTE}</p>
       {keys.isPending ? <Loading /> : null}
       <FormError error={keys.error ?? revoke.error} />
       {revoked ? (
@@ -92,8 +93,7 @@ export function ProjectAllKeys({ projectId, organizationId }: { projectId: strin
               <StatusBadge status={k.status} />
             </td>
             <td>{formatTime(k.createdAt)}</td>
-            <td className="num">{formatCount(k.usage.today)}</td>
-            <td className="num">{formatCount(k.usage.total)}</td>
+            <KeyUseCells apiKey={k} />
             <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
             <td>
               <ConfirmButton

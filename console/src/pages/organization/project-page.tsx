@@ -4,10 +4,14 @@
 import { Link, useParams } from 'react-router';
 import { isUuid } from '../../api/paths.js';
 import { formatTime } from '../../format.js';
-import { useLeaveOnOrganizationSwitch, useOrganization } from '../../session/organization.js';
+import {
+  useLeaveOnOrganizationSwitch,
+  useOrganization,
+  useSwitchToObjectOrganization,
+} from '../../session/organization.js';
 import { useMe } from '../../session/session.js';
 import { Page } from '../../ui/page.js';
-import { FormError, Loading } from '../../ui/status.js';
+import { FormError, Loading, Notice } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 import { ProjectKeys } from './project-keys.js';
 import { ProjectMembers, useProjectMembers } from './project-members.js';
@@ -51,13 +55,23 @@ function ProjectDetail({ projectId, current }: { projectId: string; current: Sho
 
 export function ProjectPage() {
   const { projectId = '' } = useParams();
-  useLeaveOnOrganizationSwitch('/org/projects', true);
   const { current } = useOrganization();
   // The heading is the project's name (the same cached read as the detail's); "Project" only until it arrives.
   const project = useProject(projectId, current?.id);
+  // Opened by its address while another of the account's organizations is current: that one becomes the project's,
+  // so the header and the tabs (Members, Wallet …) show the organization the page is about; leaving happens only
+  // when the person switches to yet another one.
+  const organizationId = project.data?.organizationId;
+  useLeaveOnOrganizationSwitch('/org/projects', true, organizationId);
+  const switchedFrom = useSwitchToObjectOrganization(organizationId);
   return (
     <Page title={project.data?.name ?? 'Project'}>
       <OrgTabs />
+      {switchedFrom && current && current.id === organizationId ? (
+        <Notice>
+          Switched to {current.name}, the organization of this project (it was {switchedFrom.name}).
+        </Notice>
+      ) : null}
       {/* An id that is no UUID names no project: its not-found state, and no request built from it. */}
       {isUuid(projectId) ? (
         <WithOrganization>{(org) => <ProjectDetail projectId={projectId} current={org} />}</WithOrganization>

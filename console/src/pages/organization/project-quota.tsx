@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, apiData } from '../../api/http.js';
 import { apiPath } from '../../api/paths.js';
-import { formatCount, formatTime } from '../../format.js';
+import { formatCountOf, formatTime } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { UsageBar } from '../../ui/meter.js';
 import { FormError, Loading, Notice } from '../../ui/status.js';
@@ -145,7 +145,7 @@ export function ProjectQuota(props: { projectId: string; organizationId: string;
         </>
       ) : null}
       {q?.requestsPerMinuteLimit ? (
-        <p className="muted">Rate limit: {formatCount(q.requestsPerMinuteLimit)} requests per minute.</p>
+        <p className="muted">Rate limit: {formatCountOf(q.requestsPerMinuteLimit, 'request')} per minute.</p>
       ) : null}
       {props.canManage ? (
         <QuotaForm projectId={props.projectId} organizationId={props.organizationId} quota={quota.data ?? null} />

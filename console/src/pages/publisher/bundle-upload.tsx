@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { apiPath } from '../../api/paths.js';
 import { uploadFile } from '../../api/upload.js';
-import { formatBytes, formatCount } from '../../format.js';
+import { formatBytes, formatCountOf } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { FormError, Notice } from '../../ui/status.js';
 
@@ -52,7 +52,7 @@ export function BundleUpload(props: { skillId: string; versionId: string; versio
       <FormError error={upload.error} />
       {upload.data ? (
         <Notice>
-          Uploaded: {formatBytes(upload.data.sizeBytes)}, {formatCount(upload.data.fileCount)} files, SHA-256{' '}
+          Uploaded: {formatBytes(upload.data.sizeBytes)}, {formatCountOf(upload.data.fileCount, 'file')}, SHA-256{' '}
           <code>{upload.data.sha256.slice(0, 16)}…</code>. Submit for review to have it parsed.
         </Notice>
       ) : null}

@@ -41,6 +41,8 @@ export type DraftVersion = VersionDetail & {
   submittedAt?: string;
   isCurrent: boolean;
   hasBundle?: boolean;
+  /** Skills: when the stored bundle was uploaded. */
+  bundleUploadedAt?: string;
 };
 
 export type Transition = {

@@ -1,6 +1,6 @@
 // Where a draft stands in review: the bundle parse while a skill waits for it, the parse result, and the
 // reviewer's (or the parser's) reasons when it came back; and every review step so far, which the moderator reads too.
-import { formatBytes, formatCount, formatTime } from '../../format.js';
+import { formatBytes, formatCountOf, formatTime } from '../../format.js';
 import { Notice } from '../../ui/status.js';
 import type { DraftDetail, DraftVersion, Transition } from './publisher-api.js';
 
@@ -9,10 +9,25 @@ type BundleFile = { path: string; size: number };
 export function ReviewState({ detail, pending }: { detail: DraftDetail; pending: DraftVersion | undefined }) {
   const last = detail.transitions.at(-1);
   if ((detail.status === 'changes_requested' || detail.status === 'rejected') && last?.comment) {
+    const decided = detail.status === 'rejected' ? 'Rejected' : 'Changes requested';
+    // A bundle uploaded after the decision is what the publisher did about it: the reasons are history now.
+    const uploaded = pending?.bundleUploadedAt;
+    if (uploaded && Date.parse(uploaded) > Date.parse(last.at)) {
+      return (
+        <div className="notice" role="note" aria-label="Reviewer's reasons">
+          <p>
+            <strong>{decided}</strong> on {formatTime(last.at)}; a new bundle was uploaded since, on{' '}
+            {formatTime(uploaded)}. Submit version {pending.version} for review again to have it checked.
+          </p>
+          <p>The reasons given then:</p>
+          <pre className="prose">{last.comment}</pre>
+        </div>
+      );
+    }
     return (
       <div className="error" role="alert" aria-label="Reviewer's reasons">
         <p>
-          <strong>{detail.status === 'rejected' ? 'Rejected' : 'Changes requested'}:</strong>
+          <strong>{decided}:</strong>
         </p>
         <pre className="prose">{last.comment}</pre>
       </div>
@@ -29,8 +44,8 @@ export function ReviewState({ detail, pending }: { detail: DraftDetail; pending:
   }
   return (
     <Notice>
-      Bundle parsed: {formatCount(files.length)} files ({formatBytes(files.reduce((n, f) => n + f.size, 0))}). Waiting
-      for a moderator.
+      Bundle parsed: {formatCountOf(files.length, 'file')} ({formatBytes(files.reduce((n, f) => n + f.size, 0))}).
+      Waiting for a moderator.
     </Notice>
   );
 }

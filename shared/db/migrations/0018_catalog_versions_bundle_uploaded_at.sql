@@ -1,0 +1,1 @@
+ALTER TABLE "catalog_versions" ADD COLUMN "bundle_uploaded_at" timestamp with time zone;
