@@ -3,7 +3,7 @@
 // A project's keys live under its organization's hash tag (shared/redis/tagged-keys.ts), so a step touches one slot.
 import type { Redis } from 'ioredis';
 
-/** Seconds a window's counters outlive their last write: long enough for the rollover to persist them. */
+/** Seconds a window's counters live from the write that creates them: long enough for the rollover to persist them. */
 export const dayCounterTtlSeconds = 8 * 86_400;
 export const monthCounterTtlSeconds = 70 * 86_400;
 export const settingsTtlSeconds = 3_600;
@@ -14,7 +14,7 @@ export const settingsTtlSeconds = 3_600;
  * - quotaWindow(qb, s, day, y, m, d): the month window start and the day and month counter keys at that instant.
  * - quotaRejection(s, dayKey, monthKey, minuteKey): the first limit reached, in the seed's order (daily requests,
  *   daily tokens, monthly requests, monthly tokens, requests per minute), or nil.
- * - quotaCount / quotaTokens: count an admitted request / add tokens, refreshing the counters' lifetimes.
+ * - quotaCount / quotaTokens: count an admitted request / add tokens; the write that creates a counter sets its lifetime.
  */
 export const quotaLua = `
 local function quotaSettings(qb)
@@ -51,20 +51,20 @@ local function quotaRejection(s, dayKey, monthKey, minuteKey)
   end
   return nil
 end
+-- A counter's lifetime is set by the write that creates its field (the increment alone is then the field's value), so
+-- every counter key gets one when it is created and the steady state spends no EXPIRE call per request.
 local function quotaCount(dayKey, monthKey, minuteKey, dayTtl, monthTtl)
   local dr = redis.call('HINCRBY', dayKey, 'r', 1)
-  redis.call('EXPIRE', dayKey, dayTtl)
+  if dr == 1 then redis.call('EXPIRE', dayKey, dayTtl) end
   local mr = redis.call('HINCRBY', monthKey, 'r', 1)
-  redis.call('EXPIRE', monthKey, monthTtl)
-  redis.call('INCR', minuteKey)
-  redis.call('EXPIRE', minuteKey, 120)
+  if mr == 1 then redis.call('EXPIRE', monthKey, monthTtl) end
+  if redis.call('INCR', minuteKey) == 1 then redis.call('EXPIRE', minuteKey, 120) end
   return dr, mr
 end
 local function quotaTokens(dayKey, monthKey, tokens, dayTtl, monthTtl)
-  redis.call('HINCRBY', dayKey, 't', tokens)
-  redis.call('EXPIRE', dayKey, dayTtl)
-  redis.call('HINCRBY', monthKey, 't', tokens)
-  redis.call('EXPIRE', monthKey, monthTtl)
+  local n = tonumber(tokens)
+  if redis.call('HINCRBY', dayKey, 't', tokens) == n then redis.call('EXPIRE', dayKey, dayTtl) end
+  if redis.call('HINCRBY', monthKey, 't', tokens) == n then redis.call('EXPIRE', monthKey, monthTtl) end
 end
 `;
 

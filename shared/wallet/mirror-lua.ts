@@ -11,18 +11,19 @@ import { quotaLua } from '../quota/quota-script.js';
 const common = `
 local function num(v) return tonumber(v or '0') or 0 end
 local function int(x) return string.format('%.0f', x) end
-local function available(w)
-  local v = redis.call('HMGET', w, 'base', 'pend', 'frz')
-  return num(v[1]) - num(v[2]) - num(v[3])
-end
 -- Holds whose time came: a held amount goes back to the available balance and the hold becomes 'x' (a late
--- settlement then charges the available balance) until keepMs later, when the marker is dropped.
+-- settlement then charges the available balance) until keepMs later, when the marker is dropped. Returns how many
+-- holds it ended and the amount that left 'frz'.
 local function expireHolds(w, h, hx, now, limit, keepMs)
   local due = redis.call('ZRANGEBYSCORE', hx, '-inf', now, 'LIMIT', 0, limit)
+  local released = 0
   for _, id in ipairs(due) do
     local v = redis.call('HGET', h, id)
     if v and v ~= 'x' then
-      if v ~= '0' then redis.call('HINCRBY', w, 'frz', '-' .. v) end
+      if v ~= '0' then
+        redis.call('HINCRBY', w, 'frz', '-' .. v)
+        released = released + num(v)
+      end
       redis.call('HSET', h, id, 'x')
       redis.call('ZADD', hx, now + keepMs, id)
     else
@@ -30,7 +31,7 @@ local function expireHolds(w, h, hx, now, limit, keepMs)
       redis.call('ZREM', hx, id)
     end
   end
-  return #due
+  return #due, released
 end
 -- The charged amount of a ledger stream entry (field 'c').
 local function chargedOf(fields)
@@ -52,17 +53,19 @@ end
 const admitFunction = `
 local function admit(w, h, hx, l, qb, ARGV)
 local s = quotaSettings(qb)
-local hasMirror = redis.call('EXISTS', w) == 1
+-- The mirror in one read ('base' is there whenever the mirror is: syncLua writes its fields together).
+local v = redis.call('HMGET', w, 'base', 'pend', 'frz', 'act')
+local hasMirror = v[1] ~= false
 if not hasMirror or not s[1] then return {'missing', hasMirror and '1' or '0', s[1] and '1' or '0'} end
 local now = tonumber(ARGV[4])
-expireHolds(w, h, hx, now, 20, tonumber(ARGV[13]))
+local _, released = expireHolds(w, h, hx, now, 20, tonumber(ARGV[13]))
 if redis.call('HEXISTS', h, ARGV[1]) == 1 then return {'admitted', '1'} end
 local backlog = redis.call('XLEN', l)
 if backlog >= tonumber(ARGV[5]) then return {'backlog', tostring(backlog)} end
 local amount = tonumber(ARGV[2])
 if amount > 0 or ARGV[14] == '1' then
-  if redis.call('HGET', w, 'act') ~= '1' then return {'inactive'} end
-  local free = available(w)
+  if v[4] ~= '1' then return {'inactive'} end
+  local free = num(v[1]) - num(v[2]) - (num(v[3]) - released)
   if free <= 0 or free < amount then return {'balance'} end
 end
 local monthStart, dayKey, monthKey = quotaWindow(qb, s, ARGV[6], ARGV[7], ARGV[8], ARGV[9])
@@ -87,7 +90,8 @@ end
  */
 const settleFunction = `
 local function settle(w, h, hx, l, qb, ARGV)
-if redis.call('EXISTS', w) == 0 then return {'missing', '0', '1'} end
+local v = redis.call('HMGET', w, 'base', 'pend', 'frz')
+if v[1] == false then return {'missing', '0', '1'} end
 local hold = redis.call('HGET', h, ARGV[1])
 local tokens = tonumber(ARGV[3])
 local s
@@ -97,8 +101,12 @@ if hold and tokens > 0 then
 end
 local charged = '0'
 if hold then
-  if hold ~= 'x' and hold ~= '0' then redis.call('HINCRBY', w, 'frz', '-' .. hold) end
-  local free = available(w)
+  local frz = num(v[3])
+  if hold ~= 'x' and hold ~= '0' then
+    redis.call('HINCRBY', w, 'frz', '-' .. hold)
+    frz = frz - num(hold)
+  end
+  local free = num(v[1]) - num(v[2]) - frz
   local actual = tonumber(ARGV[2])
   if actual > 0 and free > 0 then
     if actual <= free then charged = ARGV[2] else charged = int(free) end
@@ -199,7 +207,8 @@ return 1
 /** The sweep's expiry of one organization's holds. KEYS: w, h, hx. ARGV: now, limit, marker keep (ms). */
 export const expireLua = `${common}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-return expireHolds(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+local ended = expireHolds(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+return ended
 `;
 
 /**

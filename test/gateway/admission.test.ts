@@ -3,6 +3,8 @@
 import { closeCharge, openCharge } from '../../shared/gateway/accounting.js';
 import { quotaCountersOf, setProjectQuota } from '../../shared/organizations/project-quotas.js';
 import { createProject } from '../../shared/organizations/projects.js';
+import { projectKeyBase, QuotaCounters } from '../../shared/quota/quota-counters.js';
+import { utcDay } from '../../shared/quota/quota-windows.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { createUser } from '../support/identity.js';
 import { fundedWallet, usd } from '../support/wallet-factory.js';
@@ -26,6 +28,34 @@ const codeOf = (err: unknown) => (err as { code?: string }).code;
 const limitOf = (err: unknown) => (err as { details?: { limit?: string } }).details?.limit;
 
 describe('admission', () => {
+  // The counters' lifetimes are set by the write that creates each key (not refreshed by every request, an EXPIRE
+  // call per counter per step that the wallet steps' Redis time showed): every key a step or a late settlement
+  // creates must still get one, or it would stay in Redis for ever.
+  it('gives every quota counter key it creates a lifetime, also one a settlement creates after midnight', async () => {
+    const caller = await projectOf('10', { dailyRequestLimit: 1_000, enforceQuota: true });
+    const charge = await openCharge(h.ctx, caller, { operation: 'messages', reserveMicros: usd('0.01') });
+    await closeCharge(h.ctx, charge, {
+      status: 'succeeded',
+      usage: { inputTokens: 5, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costMicros: 10n,
+    });
+    const base = projectKeyBase(h.ctx.config.REDIS_PREFIX, caller.organizationId, caller.projectId);
+    const keys = await h.ctx.redis.keys(`${base}:*`);
+    const counters = keys.filter((k) => /:(d|m|rpm):/.test(k));
+    expect(counters.map((k) => k.replace(`${base}:`, '').split(':')[0]).sort()).toEqual(['d', 'm', 'rpm']);
+    for (const key of counters) expect(await h.ctx.redis.ttl(key)).toBeGreaterThan(0);
+
+    // Tokens settled on a day no request was admitted on create that day's key with their own write.
+    const later = new Date(Date.now() + 3 * 86_400_000);
+    await new QuotaCounters(
+      { redis: h.ctx.redis, db: h.ctx.db, prefix: h.ctx.config.REDIS_PREFIX },
+      () => later,
+    ).recordTokens(caller.projectId, 42);
+    const created = `${base}:d:${utcDay(later)}`;
+    expect(await h.ctx.redis.hget(created, 't')).toBe('42');
+    expect(await h.ctx.redis.ttl(created)).toBeGreaterThan(0);
+  });
+
   it('admits exactly the requests a daily limit leaves of 200 concurrent ones, holding money only for those', async () => {
     const caller = await projectOf('100', { dailyRequestLimit: 50, enforceQuota: true });
     const answers = await Promise.allSettled(
