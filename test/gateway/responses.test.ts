@@ -211,6 +211,23 @@ describe('POST /v1/responses', () => {
     expect(upstreamBody()).toMatchObject({ max_tokens: 5000, thinking: { type: 'enabled', budget_tokens: 4096 } });
   });
 
+  it('turns thinking off for a tool loop whose thinking was not carried back, which Anthropic would refuse', async () => {
+    const loop = [
+      { role: 'user', content: 'What is the weather?' },
+      { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'I should look.' }] },
+      { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+    ];
+    const tools = [{ type: 'function', name: 'lookup', parameters: { type: 'object' } }];
+    const res = await post({ ...good, input: loop, tools, max_output_tokens: 5000, reasoning: { effort: 'medium' } });
+    expect(res.status).toBe(200);
+    expect(upstreamBody()).not.toHaveProperty('thinking');
+    // Once the loop is over (the last assistant turn calls no tool), thinking is on again.
+    const next = [...loop, { role: 'assistant', content: 'Sunny.' }, { role: 'user', content: 'Tomorrow?' }];
+    expect((await post({ ...good, input: next, tools, max_output_tokens: 5000, reasoning: { effort: 'medium' } })).status).toBe(200);
+    expect(upstreamBody()).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 4096 } });
+  });
+
   it("answers an upstream failure in OpenAI's shape and charges nothing", async () => {
     const before = await settledWallet();
     const res = await post({ ...good, input: '[upstream-error]' });
