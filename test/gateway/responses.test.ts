@@ -47,6 +47,17 @@ describe('POST /v1/responses', () => {
     ['max_tool_calls', { ...good, max_tool_calls: 3 }, /^max_tool_calls: /],
     ['an unknown parameter', { ...good, frobnicate: true }, /^frobnicate: is not supported/],
     [
+      'metadata of 17 pairs',
+      { ...good, metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) },
+      /^metadata: may hold at most 16 pairs/,
+    ],
+    [
+      'a metadata key of 65 characters',
+      { ...good, metadata: { ['k'.repeat(65)]: 'v' } },
+      /^metadata\.k+: keys may be at most 64 characters/,
+    ],
+    ['a metadata value of 513 characters', { ...good, metadata: { k: 'v'.repeat(513) } }, /^metadata\.k: .*512/],
+    [
       'an item reference',
       { ...good, input: [{ type: 'item_reference', id: 'msg_1' }] },
       /^input\.0\.id: item references/,
@@ -108,7 +119,7 @@ describe('POST /v1/responses', () => {
   it('accepts and ignores metadata, store, include of harmless items, truncation disabled and service_tier auto', async () => {
     const res = await post({
       ...good,
-      metadata: { a: 'b' },
+      metadata: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`${i}`.padEnd(64, 'k'), 'v'.repeat(512)])),
       store: true,
       include: ['reasoning.encrypted_content'],
       truncation: 'disabled',
@@ -118,7 +129,11 @@ describe('POST /v1/responses', () => {
       safety_identifier: 's',
     });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text)).toMatchObject({ status: 'completed', store: false, metadata: { a: 'b' } });
+    expect(JSON.parse(res.text)).toMatchObject({
+      status: 'completed',
+      store: false,
+      metadata: { [`0${'k'.repeat(63)}`]: 'v'.repeat(512) },
+    });
     expect(upstreamBody()).toEqual({
       model: 'claude-haiku-4-5',
       max_tokens: 4096,
@@ -224,7 +239,9 @@ describe('POST /v1/responses', () => {
     expect(upstreamBody()).not.toHaveProperty('thinking');
     // Once the loop is over (the last assistant turn calls no tool), thinking is on again.
     const next = [...loop, { role: 'assistant', content: 'Sunny.' }, { role: 'user', content: 'Tomorrow?' }];
-    expect((await post({ ...good, input: next, tools, max_output_tokens: 5000, reasoning: { effort: 'medium' } })).status).toBe(200);
+    expect(
+      (await post({ ...good, input: next, tools, max_output_tokens: 5000, reasoning: { effort: 'medium' } })).status,
+    ).toBe(200);
     expect(upstreamBody()).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 4096 } });
   });
 
@@ -237,7 +254,7 @@ describe('POST /v1/responses', () => {
   });
 
   it('turns an upstream failure mid-stream into response.failed, with no [DONE], and bills what was produced', async () => {
-    const res = await post({ ...good, stream: true, input: 'please [stream-error] now' });
+    const res = await post({ ...good, stream: true, input: 'please [stream-error] now', metadata: { run: '1' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = res.text
@@ -245,6 +262,12 @@ describe('POST /v1/responses', () => {
       .split('\n\n')
       .map((e) => JSON.parse(e.split('\n')[1]?.replace(/^data: /, '') ?? ''));
     expect(events.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed' } });
+    expect(events[0]).toMatchObject({
+      type: 'response.created',
+      sequence_number: 0,
+      response: { metadata: { run: '1' } },
+    });
+    expect(events.at(-1).response).toMatchObject({ metadata: { run: '1' }, store: false, tools: [] });
     expect(events.at(-1).response.error).toMatchObject({ code: 'server_error', message: expect.any(String) });
     expect(res.text).not.toContain('[DONE]');
     const failed = await waitUntil(async () => {

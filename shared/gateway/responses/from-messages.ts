@@ -65,9 +65,10 @@ const incompleteReasons: Record<string, string> = {
 const baseIdOf = (messageId: string | undefined) =>
   (messageId ?? '').replace(/^msg_/, '') || `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
+/** A Response without the request fields it echoes (the caller adds them: once per stream, serialized). */
 function envelope(
   base: string,
-  options: ResponseAnswerOptions,
+  model: string,
   created: number,
   state: { status: string; stopReason?: string | null; output: Item[]; usage: unknown; error?: unknown },
 ) {
@@ -80,10 +81,9 @@ function envelope(
     status,
     error: state.error ?? null,
     incomplete_details: status === 'incomplete' ? { reason: reason ?? 'max_output_tokens' } : null,
-    model: options.model,
+    model,
     output: state.output,
     usage: state.usage,
-    ...options.echo,
   };
 }
 
@@ -134,12 +134,15 @@ export function messagesToResponse(message: AnthropicMessage, options: ResponseA
         messageItem(id, block.type === 'text' ? (block.text ?? '') : JSON.stringify(block.input ?? {}), 'completed'),
       );
   }
-  return envelope(base, options, options.created ?? Math.floor(Date.now() / 1000), {
-    status: 'completed',
-    stopReason: message.stop_reason,
-    output,
-    usage: responseUsageOf(message.usage),
-  });
+  return {
+    ...envelope(base, options.model, options.created ?? Math.floor(Date.now() / 1000), {
+      status: 'completed',
+      stopReason: message.stop_reason,
+      output,
+      usage: responseUsageOf(message.usage),
+    }),
+    ...options.echo,
+  };
 }
 
 type OpenBlock = {
@@ -164,9 +167,12 @@ export class ResponseStreamTranslator {
   private readonly output: Item[] = [];
   private readonly open = new Map<number, OpenBlock>();
   private readonly read = anthropicEventReader((type, data) => this.onEvent(type, data));
+  /** The echoed request fields as JSON members, serialized once: every snapshot (three a stream) repeats them. */
+  private readonly echoJson: string;
 
   constructor(private readonly options: ResponseAnswerOptions) {
     this.created = options.created ?? Math.floor(Date.now() / 1000);
+    this.echoJson = JSON.stringify(options.echo).slice(1, -1);
   }
 
   /** The Responses events for one upstream chunk (often empty: not every event has a counterpart). */
@@ -193,8 +199,11 @@ export class ResponseStreamTranslator {
     return out;
   }
 
-  private emit(type: string, payload: Record<string, unknown>): void {
-    this.out += `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: this.sequence++, ...payload })}\n\n`;
+  /** One event; `response` is a snapshot's JSON, spliced in as the payload's last member. */
+  private emit(type: string, payload: Record<string, unknown>, response?: string): void {
+    const json = JSON.stringify({ type, sequence_number: this.sequence++, ...payload });
+    const data = response === undefined ? json : `${json.slice(0, -1)},"response":${response}}`;
+    this.out += `event: ${type}\ndata: ${data}\n\n`;
   }
 
   private usage(): ReturnType<typeof responseUsageOf> {
@@ -205,27 +214,30 @@ export class ResponseStreamTranslator {
     return responseUsageOf(usage);
   }
 
-  private snapshot(status: string, error?: unknown) {
-    return envelope(this.base, this.options, this.created, {
+  /** The Response so far, as JSON, and its status. */
+  private snapshot(status: string, error?: unknown): { status: string; json: string } {
+    const response = envelope(this.base, this.options.model, this.created, {
       status,
       stopReason: this.stopReason,
       output: this.output,
       usage: status === 'in_progress' ? null : this.usage(),
       ...(error ? { error } : {}),
     });
+    const json = JSON.stringify(response);
+    return { status: response.status, json: this.echoJson ? `${json.slice(0, -1)},${this.echoJson}}` : json };
   }
 
   private start(): void {
     if (this.started) return;
     this.started = true;
-    this.emit('response.created', { response: this.snapshot('in_progress') });
-    this.emit('response.in_progress', { response: this.snapshot('in_progress') });
+    this.emit('response.created', {}, this.snapshot('in_progress').json);
+    this.emit('response.in_progress', {}, this.snapshot('in_progress').json);
   }
 
   private fail(message: string): void {
     this.start();
     this.finished = true;
-    this.emit('response.failed', { response: this.snapshot('failed', { code: 'server_error', message }) });
+    this.emit('response.failed', {}, this.snapshot('failed', { code: 'server_error', message }).json);
   }
 
   private onEvent(type: string, data: Record<string, unknown>): void {
@@ -254,7 +266,7 @@ export class ResponseStreamTranslator {
       case 'message_stop': {
         this.finished = true;
         const response = this.snapshot('completed');
-        this.emit(response.status === 'completed' ? 'response.completed' : 'response.incomplete', { response });
+        this.emit(response.status === 'completed' ? 'response.completed' : 'response.incomplete', {}, response.json);
         return;
       }
       case 'error': {

@@ -77,6 +77,34 @@ const item = z.preprocess(
 );
 export type InputItem = z.infer<typeof item>;
 
+/** OpenAI's limits on `metadata`: 16 pairs, keys up to 64 characters, values up to 512. */
+export const MAX_METADATA_PAIRS = 16;
+/** `metadata` within OpenAI's limits. Its keys are counted before zod walks it (900,000 keys, which the body's own
+ * limits let through, held the main loop 8 s through validation and three echoes per stream; security review #120). */
+const metadata = z.preprocess(
+  (v, ctx) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    let pairs = 0;
+    for (const key in v) {
+      if (Object.hasOwn(v, key) && ++pairs > MAX_METADATA_PAIRS) {
+        ctx.addIssue({ code: 'custom', message: `may hold at most ${MAX_METADATA_PAIRS} pairs` });
+        return z.NEVER;
+      }
+    }
+    return v;
+  },
+  z
+    .record(
+      z.string().max(64),
+      z.string({ error: 'values must be strings' }).max(512, 'values may be at most 512 characters'),
+      {
+        error: (issue) =>
+          issue.code === 'invalid_key' ? 'keys may be at most 64 characters' : 'must be an object of strings',
+      },
+    )
+    .nullish(),
+);
+
 const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, underscores or dashes');
 const functionTool = z.object({
   type: z.literal('function', {
@@ -151,7 +179,7 @@ export const responsesBody = z
         })
         .nullish(),
       user: z.string().max(256).optional(),
-      metadata: z.record(z.string(), z.string()).nullish(),
+      metadata,
       store: z.boolean().nullish(),
       safety_identifier: z.string().nullish(),
       prompt_cache_key: z.string().nullish(),
