@@ -153,6 +153,22 @@ describe('POST /v1/chat/completions', () => {
     expect(w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).not.toHaveProperty('thinking');
   });
 
+  it.each([
+    ['required', 'required'],
+    ['a named function', { type: 'function', function: { name: 'lookup' } }],
+  ])('turns thinking off when tool_choice %s forces a tool, which Anthropic would refuse', async (_label, choice) => {
+    const res = await post({
+      ...good,
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+      tool_choice: choice,
+      max_completion_tokens: 5000,
+      reasoning_effort: 'high',
+    });
+    expect(res.status).toBe(200);
+    expect(w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).not.toHaveProperty('thinking');
+    expect(JSON.parse(res.text).choices[0].finish_reason).toBe('tool_calls');
+  });
+
   it("answers an upstream failure in OpenAI's shape and charges nothing", async () => {
     const before = await waitUntil(async () => {
       const wallet = await walletOf(w.h, w.org);

@@ -245,6 +245,23 @@ describe('POST /v1/responses', () => {
     expect(upstreamBody()).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 4096 } });
   });
 
+  it.each([
+    ['required', 'required'],
+    ['a named function', { type: 'function', name: 'lookup' }],
+  ])('turns thinking off when tool_choice %s forces a tool, which Anthropic would refuse', async (_label, choice) => {
+    const tools = [{ type: 'function', name: 'lookup', parameters: { type: 'object' } }];
+    const res = await post({
+      ...good,
+      tools,
+      tool_choice: choice,
+      max_output_tokens: 5000,
+      reasoning: { effort: 'high' },
+    });
+    expect(res.status).toBe(200);
+    expect(upstreamBody()).not.toHaveProperty('thinking');
+    expect(JSON.parse(res.text).output).toEqual([expect.objectContaining({ type: 'function_call', name: 'lookup' })]);
+  });
+
   it("answers an upstream failure in OpenAI's shape and charges nothing", async () => {
     const before = await settledWallet();
     const res = await post({ ...good, input: '[upstream-error]' });

@@ -223,10 +223,13 @@ export function messagesBodyOf(model: ModelEntry, parts: OpenAiRequestParts): Tr
   }));
   const formatTool = formatToolOf(parts.format);
   if (formatTool) tools.push(formatTool);
-  // Anthropic refuses thinking with a forced tool, in a tool loop whose last call comes without its thinking block,
-  // and sampling settings other than the defaults with thinking.
+  // Anthropic refuses thinking with a forced tool (the format's, or the caller's `required` or named function), in a
+  // tool loop whose last call comes without its thinking block, and sampling settings other than the defaults with
+  // thinking.
+  const forced =
+    formatTool || parts.toolChoice === 'required' || (parts.toolChoice && typeof parts.toolChoice === 'object');
   const thinking =
-    formatTool || toolLoopWithoutThinking(parts.turns) ? {} : thinkingOf(parts.effort, model, parts.maxTokens);
+    forced || toolLoopWithoutThinking(parts.turns) ? {} : thinkingOf(parts.effort, model, parts.maxTokens);
   const sampling =
     'thinking' in thinking
       ? {}
