@@ -45,7 +45,7 @@ describe('POST /v1/responses', () => {
     ['logprobs in include', { ...good, include: ['message.output_text.logprobs'] }, /^include\.0: /],
     ['service_tier priority', { ...good, service_tier: 'priority' }, /^service_tier: /],
     ['max_tool_calls', { ...good, max_tool_calls: 3 }, /^max_tool_calls: /],
-    ['an unknown parameter', { ...good, frobnicate: true }, /^frobnicate: is not supported/],
+    ['moderation', { ...good, moderation: { model: 'omni-moderation-latest' } }, /^moderation: /],
     [
       'metadata of 17 pairs',
       { ...good, metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) },
@@ -139,6 +139,24 @@ describe('POST /v1/responses', () => {
       max_tokens: 4096,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
+  });
+
+  it('ignores top-level parameters it does not know (the openai SDK 7.57 sends new ones), sending none upstream', async () => {
+    const res = await post({
+      ...good,
+      prompt_cache_retention: '24h',
+      prompt_cache_options: { ttl: '30m' },
+      image: { context_compression: 'auto' },
+      access_programs: { cyber: 'standard' },
+      frobnicate: { deep: [1, 2, 3] },
+    });
+    expect(res.status).toBe(200);
+    expect(upstreamBody()).toEqual({
+      model: 'claude-haiku-4-5',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    });
+    expect(JSON.parse(res.text)).not.toHaveProperty('frobnicate');
   });
 
   it('translates instructions, roles, images, function calls and outputs into one valid Messages request', async () => {

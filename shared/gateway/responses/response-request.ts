@@ -1,7 +1,7 @@
-// An OpenAI Responses request as the gateway reads it. What it translates is checked here; what it cannot honour is
-// refused with a 400 naming the parameter (stored state, built-in tools, files by id, logprobs); the few parameters
-// with no effect on a stateless gateway are accepted and ignored. Any other top-level parameter is refused
-// (responses-to-messages.ts), never silently dropped.
+// An OpenAI Responses request as the gateway reads it. What it translates is checked here; what it cannot honour and
+// whose absence would change the answer is refused with a 400 naming the parameter (stored state, background runs,
+// built-in tools, moderation, files by id, logprobs). Other top-level parameters, known or new, are ignored, as Chat
+// Completions does: only the fields read here are ever translated, so nothing unknown reaches the upstream.
 import { z } from 'zod';
 
 /** A parameter the gateway refuses unless absent or null (or the one harmless value given). */
@@ -197,12 +197,10 @@ export const responsesBody = z
       background: z.literal(false, { error: 'background responses are not served: the gateway keeps none' }).nullish(),
       max_tool_calls: refused('max_tool_calls is not served (it limits built-in tools, which are not served)'),
       context_management: refused('context_management is not served'),
+      moderation: refused('moderation is not served: the gateway runs no moderation on the input or the output'),
     },
     { error: 'the body must be a JSON object' },
   )
   .loose();
 
 export type ResponsesRequest = z.infer<typeof responsesBody>;
-
-/** Every top-level parameter the schema reads: any other is refused. */
-export const knownParameters = new Set(Object.keys(responsesBody.shape));

@@ -16,7 +16,7 @@ import {
   toolInputOf,
 } from '../chat-completions/to-messages.js';
 import type { ModelEntry } from '../model-registry.js';
-import { type ContentPart, knownParameters, type ResponsesRequest } from './response-request.js';
+import type { ContentPart, ResponsesRequest } from './response-request.js';
 
 const refuse: Refuse = (param, message) => badRequest('Responses.Invalid', `${param}: ${message}`);
 
@@ -73,11 +73,6 @@ function conversationOf(request: ResponsesRequest) {
 }
 
 export function responsesToMessages(request: ResponsesRequest, model: ModelEntry): TranslatedRequest {
-  for (const [key, value] of Object.entries(request)) {
-    if (!knownParameters.has(key) && value !== null && value !== undefined) {
-      throw refuse(key, 'is not supported by this gateway (docs/gateway.md, "OpenAI Responses")');
-    }
-  }
   const { system, turns } = conversationOf(request);
   const format = request.text?.format;
   const choice = request.tool_choice;
