@@ -303,6 +303,19 @@ describe('POST /v1/responses', () => {
       response: { metadata: { run: '1' } },
     });
     expect(events.at(-1).response).toMatchObject({ metadata: { run: '1' }, store: false, tools: [] });
+    // The failed response keeps the text streamed before the failure.
+    const streamed = events
+      .filter((e) => e.type === 'response.output_text.delta')
+      .map((e) => e.delta)
+      .join('');
+    expect(streamed).not.toBe('');
+    expect(events.at(-1).response.output).toEqual([
+      expect.objectContaining({
+        type: 'message',
+        status: 'incomplete',
+        content: [expect.objectContaining({ type: 'output_text', text: streamed })],
+      }),
+    ]);
     expect(events.at(-1).response.error).toMatchObject({ code: 'server_error', message: expect.any(String) });
     expect(res.text).not.toContain('[DONE]');
     const failed = await waitUntil(async () => {

@@ -219,12 +219,27 @@ export class ResponseStreamTranslator {
     const response = envelope(this.base, this.options.model, this.created, {
       status,
       stopReason: this.stopReason,
-      output: this.output,
+      output: this.outputSoFar(),
       usage: status === 'in_progress' ? null : this.usage(),
       ...(error ? { error } : {}),
     });
     const json = JSON.stringify(response);
     return { status: response.status, json: this.echoJson ? `${json.slice(0, -1)},${this.echoJson}}` : json };
+  }
+
+  /** The output items, those still open (a stream that failed mid-block) holding what they streamed so far. */
+  private outputSoFar(): Item[] {
+    if (this.open.size === 0) return this.output;
+    const output = [...this.output];
+    for (const open of this.open.values()) {
+      output[open.outputIndex] =
+        open.kind === 'message'
+          ? messageItem(open.id, open.text, 'incomplete')
+          : open.kind === 'reasoning'
+            ? reasoningItem(open.id, open.text)
+            : callItem(open.id, open.block, open.text, 'incomplete');
+    }
+    return output;
   }
 
   private start(): void {
