@@ -1,4 +1,4 @@
-import { aProjectWithKey, consumeRecords, requestLogsOf, walletOf } from '../support/gateway.js';
+import { aProjectWithKey, consumeRecords, requestLogsOf, SIMULATOR_KEY, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser } from '../support/identity.js';
 import { type ClientWorld, openClientWorld } from '../support/listening-gateway.js';
@@ -63,15 +63,9 @@ describe('POST /v1/responses', () => {
       /^input\.0\.id: item references/,
     ],
     [
-      'a reasoning item with encrypted content',
-      {
-        ...good,
-        input: [
-          { type: 'reasoning', summary: [], encrypted_content: 'gAAA' },
-          { role: 'user', content: 'x' },
-        ],
-      },
-      /^input\.0\.encrypted_content: /,
+      'reasoning content that claims to be ours but is malformed',
+      { ...good, input: [{ type: 'reasoning', summary: [], encrypted_content: 'ockhub.thinking.v1:a:b:c' }] },
+      /^input\.0\.encrypted_content: is not reasoning content this gateway returned/,
     ],
     [
       'a built-in tool call item',
@@ -278,6 +272,76 @@ describe('POST /v1/responses', () => {
     expect(res.status).toBe(200);
     expect(upstreamBody()).not.toHaveProperty('thinking');
     expect(JSON.parse(res.text).output).toEqual([expect.objectContaining({ type: 'function_call', name: 'lookup' })]);
+  });
+
+  it('returns thinking as encrypted_content when asked, and turns it back into the signed thinking block', async () => {
+    const ask = {
+      ...good,
+      input: 'What is the weather?',
+      max_output_tokens: 5000,
+      reasoning: { effort: 'medium' },
+      include: ['reasoning.encrypted_content'],
+    };
+    const answer = JSON.parse((await post(ask)).text);
+    const reasoning = answer.output[0];
+    expect(reasoning).toMatchObject({ type: 'reasoning', encrypted_content: expect.any(String) });
+    // The upstream's own block, as it answered it (the simulator answers the same body the same way).
+    const direct = await fetch(`${w.sim.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': SIMULATOR_KEY, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(upstreamBody()),
+    });
+    const thinkingBlock = ((await direct.json()) as { content: unknown[] }).content[0];
+    expect(thinkingBlock).toMatchObject({ type: 'thinking', signature: expect.stringMatching(/.{40}/) });
+    // Streamed, the signature comes in its own delta: the item carries the same content.
+    const streamed = (await post({ ...ask, stream: true })).text
+      .trim()
+      .split('\n\n')
+      .map((e) => JSON.parse(e.split('\n')[1]?.replace(/^data: /, '') ?? ''))
+      .find((e) => e.type === 'response.output_item.done' && e.item.type === 'reasoning');
+    expect(streamed.item.encrypted_content).toBe(reasoning.encrypted_content);
+    // Sent back ahead of the call it led to, it keeps thinking on through the tool loop, signature unchanged.
+    const tools = [{ type: 'function', name: 'lookup', parameters: { type: 'object' } }];
+    const loop = await post({
+      ...ask,
+      tools,
+      input: [
+        { role: 'user', content: 'What is the weather?' },
+        reasoning,
+        { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+      ],
+    });
+    expect(loop.status).toBe(200);
+    expect(upstreamBody()).toMatchObject({
+      thinking: { type: 'enabled', budget_tokens: 4096 },
+      messages: [
+        { role: 'user' },
+        {
+          role: 'assistant',
+          content: [thinkingBlock, { type: 'tool_use', id: 'call_1', name: 'lookup', input: {} }],
+        },
+        { role: 'user' },
+      ],
+    });
+    // Without include, no encrypted_content; one made elsewhere (OpenAI's own) is dropped, and thinking turns off.
+    expect(JSON.parse((await post({ ...ask, include: [] })).text).output[0]).not.toHaveProperty('encrypted_content');
+    const foreign = { type: 'reasoning', summary: [], encrypted_content: 'gAAAAABfake' };
+    const dropped = await post({
+      ...ask,
+      tools,
+      input: [
+        { role: 'user', content: 'What is the weather?' },
+        foreign,
+        { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+      ],
+    });
+    expect(dropped.status).toBe(200);
+    expect(upstreamBody()).not.toHaveProperty('thinking');
+    expect((upstreamBody() as { messages: { content: unknown }[] }).messages[1]?.content).toEqual([
+      { type: 'tool_use', id: 'call_1', name: 'lookup', input: {} },
+    ]);
   });
 
   it("answers an upstream failure in OpenAI's shape and charges nothing", async () => {

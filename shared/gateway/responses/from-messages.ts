@@ -2,13 +2,24 @@
 // Responses events (`response.created` … `response.completed`, each with a growing `sequence_number`, no `[DONE]`).
 // Text blocks become `message` items, tool_use blocks `function_call` items (call_id = the tool_use id), the JSON
 // format's forced tool a `message` item with the JSON as its text, and thinking a `reasoning` item whose summary is the
-// thinking text (never encrypted content).
+// thinking text; with `include: ["reasoning.encrypted_content"]` the item also carries the thinking block (signature
+// included, and redacted thinking as items of their own) to be sent back (reasoning-content.ts).
 import { anthropicEventReader } from '../anthropic-sse.js';
 import { chatUsageOf } from '../chat-completions/from-messages.js';
 import type { UsageFields } from '../messages-usage.js';
+import { encryptedContentOf } from './reasoning-content.js';
 import type { ResponsesRequest } from './response-request.js';
 
-type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown };
+type Block = {
+  type: string;
+  text?: string;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+};
 type AnthropicUsage = UsageFields & { output_tokens_details?: { thinking_tokens?: number } | null };
 type AnthropicMessage = { id?: string; content?: Block[]; stop_reason?: string | null; usage?: AnthropicUsage };
 type Item = Record<string, unknown> & { id: string; type: string };
@@ -17,6 +28,8 @@ export type ResponseAnswerOptions = {
   /** The registry id the caller asked for. */
   model: string;
   formatTool?: string | undefined;
+  /** Whether reasoning items carry their thinking blocks (`include: ["reasoning.encrypted_content"]`). */
+  encryptedReasoning?: boolean;
   /** The request fields a Response echoes (responseEcho). */
   echo: Record<string, unknown>;
   created?: number;
@@ -95,10 +108,11 @@ const messageItem = (id: string, text: string, status: string): Item => ({
   role: 'assistant',
   content: [outputText(text)],
 });
-const reasoningItem = (id: string, text: string): Item => ({
+const reasoningItem = (id: string, text: string, encrypted?: string): Item => ({
   id,
   type: 'reasoning',
   summary: text ? [{ type: 'summary_text', text }] : [],
+  ...(encrypted === undefined ? {} : { encrypted_content: encrypted }),
 });
 const callItem = (id: string, block: Block, args: string, status: string): Item => ({
   id,
@@ -109,10 +123,12 @@ const callItem = (id: string, block: Block, args: string, status: string): Item 
   arguments: args,
 });
 
-/** The kind of output item an Anthropic content block becomes, if any. */
-function kindOf(block: Block, formatTool: string | undefined): 'message' | 'reasoning' | 'function_call' | undefined {
+/** The kind of output item an Anthropic content block becomes, if any (redacted thinking only to be sent back). */
+function kindOf(block: Block, options: ResponseAnswerOptions): 'message' | 'reasoning' | 'function_call' | undefined {
+  const { formatTool } = options;
   if (block.type === 'text') return 'message';
   if (block.type === 'thinking') return 'reasoning';
+  if (block.type === 'redacted_thinking' && options.encryptedReasoning) return 'reasoning';
   if (block.type === 'tool_use') return block.name === formatTool ? 'message' : 'function_call';
   return undefined;
 }
@@ -124,11 +140,14 @@ export function messagesToResponse(message: AnthropicMessage, options: ResponseA
   const base = baseIdOf(message.id);
   const output: Item[] = [];
   for (const block of message.content ?? []) {
-    const kind = kindOf(block, options.formatTool);
+    const kind = kindOf(block, options);
     if (!kind) continue;
     const id = itemId(kind, base, output.length);
-    if (kind === 'reasoning') output.push(reasoningItem(id, block.thinking ?? ''));
-    else if (kind === 'function_call') output.push(callItem(id, block, JSON.stringify(block.input ?? {}), 'completed'));
+    if (kind === 'reasoning') {
+      const encrypted = options.encryptedReasoning ? encryptedContentOf(block) : undefined;
+      output.push(reasoningItem(id, block.thinking ?? '', encrypted));
+    } else if (kind === 'function_call')
+      output.push(callItem(id, block, JSON.stringify(block.input ?? {}), 'completed'));
     else
       output.push(
         messageItem(id, block.type === 'text' ? (block.text ?? '') : JSON.stringify(block.input ?? {}), 'completed'),
@@ -151,6 +170,8 @@ type OpenBlock = {
   id: string;
   block: Block;
   text: string;
+  /** A thinking block's signature, from its signature_delta. */
+  signature?: string;
 };
 
 /** Translates an Anthropic SSE stream into Responses events, chunk by chunk as it comes. */
@@ -293,7 +314,7 @@ export class ResponseStreamTranslator {
   }
 
   private startBlock(index: number, block: Block): void {
-    const kind = block ? kindOf(block, this.options.formatTool) : undefined;
+    const kind = block ? kindOf(block, this.options) : undefined;
     if (!kind) return;
     this.start();
     const outputIndex = this.output.length;
@@ -324,6 +345,7 @@ export class ResponseStreamTranslator {
   private delta(index: number, delta: Record<string, string>): void {
     const open = this.open.get(index);
     if (!open || !delta) return;
+    if (delta.type === 'signature_delta') open.signature = delta.signature;
     const piece =
       delta.type === 'text_delta'
         ? delta.text
@@ -363,7 +385,10 @@ export class ResponseStreamTranslator {
         summary_index: 0,
         part: { type: 'summary_text', text: open.text },
       });
-      item = reasoningItem(open.id, open.text);
+      const encrypted = this.options.encryptedReasoning
+        ? encryptedContentOf({ ...open.block, thinking: open.text, signature: open.signature ?? open.block.signature })
+        : undefined;
+      item = reasoningItem(open.id, open.text, encrypted);
     } else {
       const args = open.text === '' ? '{}' : open.text;
       this.emit('response.function_call_arguments.done', { ...at, name: open.block.name, arguments: args });

@@ -55,9 +55,8 @@ const functionCallOutput = z.object({
 });
 const reasoning = z.object({
   type: z.literal('reasoning'),
-  encrypted_content: refused(
-    'reasoning items with encrypted_content cannot be replayed here (the gateway never returns encrypted content)',
-  ),
+  // Thinking the gateway returned (reasoning-content.ts); any other is dropped.
+  encrypted_content: z.string().nullish(),
 });
 const itemReference = z.object({
   type: z.literal('item_reference'),
@@ -134,8 +133,8 @@ const format = z.discriminatedUnion(
   { error: 'text.format must be text, json_object or json_schema' },
 );
 
-/** `include` values that ask for nothing the gateway could fail to give: outputs of built-in tools it never runs,
- * and encrypted reasoning, which it never returns (Codex asks for it on every request). */
+/** `include` values the gateway serves: outputs of built-in tools it never runs (nothing to give), and encrypted
+ * reasoning (the thinking blocks, to send back; Codex asks for it on every request). */
 const harmlessIncludes = [
   'file_search_call.results',
   'web_search_call.results',
