@@ -28,6 +28,9 @@ describe('the openai SDK against /v1/responses', () => {
       instructions: 'You are terse.',
       input: 'Say hello to the gateway',
       max_output_tokens: 200,
+      // Parameters of this SDK the gateway does not know are ignored, as OpenAI's newer ones will be.
+      prompt_cache_retention: '24h',
+      prompt_cache_options: { ttl: '30m' },
     });
     expect(response).toMatchObject({
       object: 'response',

@@ -132,6 +132,43 @@ describe('POST /v1/chat/completions', () => {
     expect(upstream).toMatchObject({ max_tokens: 5000, thinking: { type: 'enabled', budget_tokens: 4096 } });
   });
 
+  it('turns thinking off for a tool loop whose thinking was not carried back, which Anthropic would refuse', async () => {
+    const res = await post({
+      ...good,
+      messages: [
+        { role: 'user', content: 'What is the weather?' },
+        {
+          role: 'assistant',
+          content: null,
+          reasoning_content: 'I should look.',
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+      ],
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+      max_completion_tokens: 5000,
+      reasoning_effort: 'medium',
+    });
+    expect(res.status).toBe(200);
+    expect(w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).not.toHaveProperty('thinking');
+  });
+
+  it.each([
+    ['required', 'required'],
+    ['a named function', { type: 'function', function: { name: 'lookup' } }],
+  ])('turns thinking off when tool_choice %s forces a tool, which Anthropic would refuse', async (_label, choice) => {
+    const res = await post({
+      ...good,
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+      tool_choice: choice,
+      max_completion_tokens: 5000,
+      reasoning_effort: 'high',
+    });
+    expect(res.status).toBe(200);
+    expect(w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).not.toHaveProperty('thinking');
+    expect(JSON.parse(res.text).choices[0].finish_reason).toBe('tool_calls');
+  });
+
   it("answers an upstream failure in OpenAI's shape and charges nothing", async () => {
     const before = await waitUntil(async () => {
       const wallet = await walletOf(w.h, w.org);

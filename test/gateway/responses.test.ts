@@ -1,4 +1,4 @@
-import { aProjectWithKey, consumeRecords, requestLogsOf, walletOf } from '../support/gateway.js';
+import { aProjectWithKey, consumeRecords, requestLogsOf, SIMULATOR_KEY, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser } from '../support/identity.js';
 import { type ClientWorld, openClientWorld } from '../support/listening-gateway.js';
@@ -45,22 +45,27 @@ describe('POST /v1/responses', () => {
     ['logprobs in include', { ...good, include: ['message.output_text.logprobs'] }, /^include\.0: /],
     ['service_tier priority', { ...good, service_tier: 'priority' }, /^service_tier: /],
     ['max_tool_calls', { ...good, max_tool_calls: 3 }, /^max_tool_calls: /],
-    ['an unknown parameter', { ...good, frobnicate: true }, /^frobnicate: is not supported/],
+    ['moderation', { ...good, moderation: { model: 'omni-moderation-latest' } }, /^moderation: /],
+    [
+      'metadata of 17 pairs',
+      { ...good, metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) },
+      /^metadata: may hold at most 16 pairs/,
+    ],
+    [
+      'a metadata key of 65 characters',
+      { ...good, metadata: { ['k'.repeat(65)]: 'v' } },
+      /^metadata\.k+: keys may be at most 64 characters/,
+    ],
+    ['a metadata value of 513 characters', { ...good, metadata: { k: 'v'.repeat(513) } }, /^metadata\.k: .*512/],
     [
       'an item reference',
       { ...good, input: [{ type: 'item_reference', id: 'msg_1' }] },
       /^input\.0\.id: item references/,
     ],
     [
-      'a reasoning item with encrypted content',
-      {
-        ...good,
-        input: [
-          { type: 'reasoning', summary: [], encrypted_content: 'gAAA' },
-          { role: 'user', content: 'x' },
-        ],
-      },
-      /^input\.0\.encrypted_content: /,
+      'reasoning content that claims to be ours but is malformed',
+      { ...good, input: [{ type: 'reasoning', summary: [], encrypted_content: 'ockhub.thinking.v1:a:b:c' }] },
+      /^input\.0\.encrypted_content: is not reasoning content this gateway returned/,
     ],
     [
       'a built-in tool call item',
@@ -108,7 +113,7 @@ describe('POST /v1/responses', () => {
   it('accepts and ignores metadata, store, include of harmless items, truncation disabled and service_tier auto', async () => {
     const res = await post({
       ...good,
-      metadata: { a: 'b' },
+      metadata: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`${i}`.padEnd(64, 'k'), 'v'.repeat(512)])),
       store: true,
       include: ['reasoning.encrypted_content'],
       truncation: 'disabled',
@@ -118,12 +123,34 @@ describe('POST /v1/responses', () => {
       safety_identifier: 's',
     });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text)).toMatchObject({ status: 'completed', store: false, metadata: { a: 'b' } });
+    expect(JSON.parse(res.text)).toMatchObject({
+      status: 'completed',
+      store: false,
+      metadata: { [`0${'k'.repeat(63)}`]: 'v'.repeat(512) },
+    });
     expect(upstreamBody()).toEqual({
       model: 'claude-haiku-4-5',
       max_tokens: 4096,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
+  });
+
+  it('ignores top-level parameters it does not know (the openai SDK 7.57 sends new ones), sending none upstream', async () => {
+    const res = await post({
+      ...good,
+      prompt_cache_retention: '24h',
+      prompt_cache_options: { ttl: '30m' },
+      image: { context_compression: 'auto' },
+      access_programs: { cyber: 'standard' },
+      frobnicate: { deep: [1, 2, 3] },
+    });
+    expect(res.status).toBe(200);
+    expect(upstreamBody()).toEqual({
+      model: 'claude-haiku-4-5',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    });
+    expect(JSON.parse(res.text)).not.toHaveProperty('frobnicate');
   });
 
   it('translates instructions, roles, images, function calls and outputs into one valid Messages request', async () => {
@@ -211,6 +238,112 @@ describe('POST /v1/responses', () => {
     expect(upstreamBody()).toMatchObject({ max_tokens: 5000, thinking: { type: 'enabled', budget_tokens: 4096 } });
   });
 
+  it('turns thinking off for a tool loop whose thinking was not carried back, which Anthropic would refuse', async () => {
+    const loop = [
+      { role: 'user', content: 'What is the weather?' },
+      { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'I should look.' }] },
+      { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+    ];
+    const tools = [{ type: 'function', name: 'lookup', parameters: { type: 'object' } }];
+    const res = await post({ ...good, input: loop, tools, max_output_tokens: 5000, reasoning: { effort: 'medium' } });
+    expect(res.status).toBe(200);
+    expect(upstreamBody()).not.toHaveProperty('thinking');
+    // Once the loop is over (the last assistant turn calls no tool), thinking is on again.
+    const next = [...loop, { role: 'assistant', content: 'Sunny.' }, { role: 'user', content: 'Tomorrow?' }];
+    expect(
+      (await post({ ...good, input: next, tools, max_output_tokens: 5000, reasoning: { effort: 'medium' } })).status,
+    ).toBe(200);
+    expect(upstreamBody()).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 4096 } });
+  });
+
+  it.each([
+    ['required', 'required'],
+    ['a named function', { type: 'function', name: 'lookup' }],
+  ])('turns thinking off when tool_choice %s forces a tool, which Anthropic would refuse', async (_label, choice) => {
+    const tools = [{ type: 'function', name: 'lookup', parameters: { type: 'object' } }];
+    const res = await post({
+      ...good,
+      tools,
+      tool_choice: choice,
+      max_output_tokens: 5000,
+      reasoning: { effort: 'high' },
+    });
+    expect(res.status).toBe(200);
+    expect(upstreamBody()).not.toHaveProperty('thinking');
+    expect(JSON.parse(res.text).output).toEqual([expect.objectContaining({ type: 'function_call', name: 'lookup' })]);
+  });
+
+  it('returns thinking as encrypted_content when asked, and turns it back into the signed thinking block', async () => {
+    const ask = {
+      ...good,
+      input: 'What is the weather?',
+      max_output_tokens: 5000,
+      reasoning: { effort: 'medium' },
+      include: ['reasoning.encrypted_content'],
+    };
+    const answer = JSON.parse((await post(ask)).text);
+    const reasoning = answer.output[0];
+    expect(reasoning).toMatchObject({ type: 'reasoning', encrypted_content: expect.any(String) });
+    // The upstream's own block, as it answered it (the simulator answers the same body the same way).
+    const direct = await fetch(`${w.sim.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': SIMULATOR_KEY, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(upstreamBody()),
+    });
+    const thinkingBlock = ((await direct.json()) as { content: unknown[] }).content[0];
+    expect(thinkingBlock).toMatchObject({ type: 'thinking', signature: expect.stringMatching(/.{40}/) });
+    // Streamed, the signature comes in its own delta: the item carries the same content.
+    const streamed = (await post({ ...ask, stream: true })).text
+      .trim()
+      .split('\n\n')
+      .map((e) => JSON.parse(e.split('\n')[1]?.replace(/^data: /, '') ?? ''))
+      .find((e) => e.type === 'response.output_item.done' && e.item.type === 'reasoning');
+    expect(streamed.item.encrypted_content).toBe(reasoning.encrypted_content);
+    // Sent back ahead of the call it led to, it keeps thinking on through the tool loop, signature unchanged.
+    const tools = [{ type: 'function', name: 'lookup', parameters: { type: 'object' } }];
+    const loop = await post({
+      ...ask,
+      tools,
+      input: [
+        { role: 'user', content: 'What is the weather?' },
+        reasoning,
+        { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+      ],
+    });
+    expect(loop.status).toBe(200);
+    expect(upstreamBody()).toMatchObject({
+      thinking: { type: 'enabled', budget_tokens: 4096 },
+      messages: [
+        { role: 'user' },
+        {
+          role: 'assistant',
+          content: [thinkingBlock, { type: 'tool_use', id: 'call_1', name: 'lookup', input: {} }],
+        },
+        { role: 'user' },
+      ],
+    });
+    // Without include, no encrypted_content; one made elsewhere (OpenAI's own) is dropped, and thinking turns off.
+    expect(JSON.parse((await post({ ...ask, include: [] })).text).output[0]).not.toHaveProperty('encrypted_content');
+    const foreign = { type: 'reasoning', summary: [], encrypted_content: 'gAAAAABfake' };
+    const dropped = await post({
+      ...ask,
+      tools,
+      input: [
+        { role: 'user', content: 'What is the weather?' },
+        foreign,
+        { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+      ],
+    });
+    expect(dropped.status).toBe(200);
+    expect(upstreamBody()).not.toHaveProperty('thinking');
+    expect((upstreamBody() as { messages: { content: unknown }[] }).messages[1]?.content).toEqual([
+      { type: 'tool_use', id: 'call_1', name: 'lookup', input: {} },
+    ]);
+  });
+
   it("answers an upstream failure in OpenAI's shape and charges nothing", async () => {
     const before = await settledWallet();
     const res = await post({ ...good, input: '[upstream-error]' });
@@ -220,7 +353,7 @@ describe('POST /v1/responses', () => {
   });
 
   it('turns an upstream failure mid-stream into response.failed, with no [DONE], and bills what was produced', async () => {
-    const res = await post({ ...good, stream: true, input: 'please [stream-error] now' });
+    const res = await post({ ...good, stream: true, input: 'please [stream-error] now', metadata: { run: '1' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = res.text
@@ -228,6 +361,25 @@ describe('POST /v1/responses', () => {
       .split('\n\n')
       .map((e) => JSON.parse(e.split('\n')[1]?.replace(/^data: /, '') ?? ''));
     expect(events.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed' } });
+    expect(events[0]).toMatchObject({
+      type: 'response.created',
+      sequence_number: 0,
+      response: { metadata: { run: '1' } },
+    });
+    expect(events.at(-1).response).toMatchObject({ metadata: { run: '1' }, store: false, tools: [] });
+    // The failed response keeps the text streamed before the failure.
+    const streamed = events
+      .filter((e) => e.type === 'response.output_text.delta')
+      .map((e) => e.delta)
+      .join('');
+    expect(streamed).not.toBe('');
+    expect(events.at(-1).response.output).toEqual([
+      expect.objectContaining({
+        type: 'message',
+        status: 'incomplete',
+        content: [expect.objectContaining({ type: 'output_text', text: streamed })],
+      }),
+    ]);
     expect(events.at(-1).response.error).toMatchObject({ code: 'server_error', message: expect.any(String) });
     expect(res.text).not.toContain('[DONE]');
     const failed = await waitUntil(async () => {

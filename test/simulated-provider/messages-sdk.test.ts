@@ -157,6 +157,52 @@ describe('simulated provider: Anthropic Messages through the real SDK', () => {
     expect(asSent(await client.messages.stream(params).finalMessage())).toEqual(plain);
   });
 
+  it('with thinking on, refuses a tool loop whose last assistant turn does not start with its thinking block', async () => {
+    const question = { role: 'user' as const, content: 'What is the weather in Lyon?' };
+    const thinking = { type: 'enabled' as const, budget_tokens: 1024 };
+    const forcedCall = await client.messages.create({
+      model: MODEL,
+      max_tokens: 2048,
+      tools: [weatherTool],
+      tool_choice: { type: 'any' },
+      messages: [question],
+    });
+    const toolUse = forcedCall.content.find((b) => b.type === 'tool_use');
+    const loop = (assistant: Anthropic.ContentBlockParam[]) =>
+      client.messages.create({
+        model: MODEL,
+        max_tokens: 2048,
+        thinking,
+        tools: [weatherTool],
+        messages: [
+          question,
+          { role: 'assistant', content: assistant },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse!.id, content: 'sunny' }] },
+        ],
+      });
+    const error = await loop([toolUse!]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((error as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({
+      error: {
+        type: 'invalid_request_error',
+        message: expect.stringMatching(
+          /^messages\.1\.content\.0\.type: .*a final `assistant` message must start with a thinking block/,
+        ),
+      },
+    });
+    const signature = Buffer.alloc(64, 1).toString('base64');
+    const answer = await loop([{ type: 'thinking', thinking: 'Use the tool.', signature }, toolUse!]);
+    expect(answer.stop_reason).toBe('end_turn');
+    // A last assistant turn that calls no tool needs none.
+    const plain = await client.messages.create({
+      model: MODEL,
+      max_tokens: 2048,
+      thinking,
+      messages: [question, { role: 'assistant', content: 'Sunny.' }, { role: 'user', content: 'Thanks' }],
+    });
+    expect(plain.stop_reason).toBe('end_turn');
+  });
+
   it('reports cache creation on the first cached prefix and a cache read on the repeat', async () => {
     const system = [
       {

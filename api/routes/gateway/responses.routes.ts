@@ -47,7 +47,12 @@ const createResponse: Route = {
         signal: abort.signal,
       };
       const started = await startMessages(ctx, gatewayCallerOf(res), request);
-      const answer = { model: model.id, formatTool: translated.formatTool, echo: responseEcho(input) };
+      const answer = {
+        model: model.id,
+        formatTool: translated.formatTool,
+        encryptedReasoning: input.include?.includes('reasoning.encrypted_content') ?? false,
+        echo: responseEcho(input),
+      };
       if (!input.stream) {
         const { json, settlement } = await finishJsonMessages(ctx, request, started);
         res.status(started.status).json(messagesToResponse(json, answer));

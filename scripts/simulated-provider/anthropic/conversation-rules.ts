@@ -1,6 +1,7 @@
 // The rules Anthropic applies across a conversation: tool blocks need tools and pair up with the turn before,
-// text blocks are non-empty, at most 4 cache breakpoints, a forced tool must exist (and excludes thinking), and a
-// mid-conversation `system` message sits right after a user turn and holds only text.
+// text blocks are non-empty, at most 4 cache breakpoints, a forced tool must exist (and excludes thinking), with
+// thinking on the last assistant turn calling a tool starts with its thinking block, and a mid-conversation `system`
+// message sits right after a user turn and holds only text.
 import { invalidRequest } from './errors.js';
 import { blocksOf, type CountTokensRequest, thinkingIsOn } from './request.js';
 
@@ -22,8 +23,25 @@ function checkSystemMessages(request: CountTokensRequest): void {
   });
 }
 
+/** With thinking on, the last assistant turn, when it calls a tool, must start with the thinking that led to it. */
+function checkThinkingInToolLoop(request: CountTokensRequest): void {
+  if (!thinkingIsOn(request)) return;
+  const i = request.messages.findLastIndex((m) => m.role === 'assistant');
+  const blocks = i < 0 ? [] : blocksOf(request.messages[i]?.content ?? []);
+  if (!blocks.some((b) => b.type === 'tool_use')) return;
+  const first = String(blocks[0]?.type);
+  if (first === 'thinking' || first === 'redacted_thinking') return;
+  throw invalidRequest(
+    `messages.${i}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first}\`. When ` +
+      '`thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost ' +
+      'set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To ' +
+      'avoid this requirement, disable `thinking`.',
+  );
+}
+
 export function checkConversation(request: CountTokensRequest): void {
   checkSystemMessages(request);
+  checkThinkingInToolLoop(request);
   const hasToolBlocks = request.messages.some((m) =>
     blocksOf(m.content).some((b) => b.type === 'tool_use' || b.type === 'tool_result'),
   );

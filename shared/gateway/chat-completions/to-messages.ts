@@ -181,6 +181,20 @@ function thinkingOf(effort: ReasoningEffort | null | undefined, model: ModelEntr
   return budget >= 1024 ? { thinking: { type: 'enabled', budget_tokens: budget } } : {};
 }
 
+/** Whether Anthropic would refuse thinking for this conversation: with thinking on, the last assistant turn, when it
+ * calls a tool, must start with the thinking block that led to the call, and a conversation whose thinking was not
+ * carried back (the OpenAI dialects drop it unless it comes back as encrypted reasoning) has none there. */
+function toolLoopWithoutThinking(turns: Turn[]): boolean {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const turn = turns[i] as Turn;
+    if (turn.role !== 'assistant') continue;
+    if (!turn.content.some((b) => b.type === 'tool_use')) return false;
+    const first = turn.content[0]?.type;
+    return first !== 'thinking' && first !== 'redacted_thinking';
+  }
+  return false;
+}
+
 /** What an OpenAI request asks, once its conversation is in Anthropic turns. */
 export type OpenAiRequestParts = {
   system: Block[];
@@ -209,8 +223,13 @@ export function messagesBodyOf(model: ModelEntry, parts: OpenAiRequestParts): Tr
   }));
   const formatTool = formatToolOf(parts.format);
   if (formatTool) tools.push(formatTool);
-  // Anthropic refuses thinking with a forced tool, and sampling settings other than the defaults with thinking.
-  const thinking = formatTool ? {} : thinkingOf(parts.effort, model, parts.maxTokens);
+  // Anthropic refuses thinking with a forced tool (the format's, or the caller's `required` or named function), in a
+  // tool loop whose last call comes without its thinking block, and sampling settings other than the defaults with
+  // thinking.
+  const forced =
+    formatTool || parts.toolChoice === 'required' || (parts.toolChoice && typeof parts.toolChoice === 'object');
+  const thinking =
+    forced || toolLoopWithoutThinking(parts.turns) ? {} : thinkingOf(parts.effort, model, parts.maxTokens);
   const sampling =
     'thinking' in thinking
       ? {}

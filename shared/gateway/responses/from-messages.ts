@@ -2,13 +2,24 @@
 // Responses events (`response.created` … `response.completed`, each with a growing `sequence_number`, no `[DONE]`).
 // Text blocks become `message` items, tool_use blocks `function_call` items (call_id = the tool_use id), the JSON
 // format's forced tool a `message` item with the JSON as its text, and thinking a `reasoning` item whose summary is the
-// thinking text (never encrypted content).
+// thinking text; with `include: ["reasoning.encrypted_content"]` the item also carries the thinking block (signature
+// included, and redacted thinking as items of their own) to be sent back (reasoning-content.ts).
 import { anthropicEventReader } from '../anthropic-sse.js';
 import { chatUsageOf } from '../chat-completions/from-messages.js';
 import type { UsageFields } from '../messages-usage.js';
+import { encryptedContentOf } from './reasoning-content.js';
 import type { ResponsesRequest } from './response-request.js';
 
-type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown };
+type Block = {
+  type: string;
+  text?: string;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+};
 type AnthropicUsage = UsageFields & { output_tokens_details?: { thinking_tokens?: number } | null };
 type AnthropicMessage = { id?: string; content?: Block[]; stop_reason?: string | null; usage?: AnthropicUsage };
 type Item = Record<string, unknown> & { id: string; type: string };
@@ -17,6 +28,8 @@ export type ResponseAnswerOptions = {
   /** The registry id the caller asked for. */
   model: string;
   formatTool?: string | undefined;
+  /** Whether reasoning items carry their thinking blocks (`include: ["reasoning.encrypted_content"]`). */
+  encryptedReasoning?: boolean;
   /** The request fields a Response echoes (responseEcho). */
   echo: Record<string, unknown>;
   created?: number;
@@ -65,9 +78,10 @@ const incompleteReasons: Record<string, string> = {
 const baseIdOf = (messageId: string | undefined) =>
   (messageId ?? '').replace(/^msg_/, '') || `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
+/** A Response without the request fields it echoes (the caller adds them: once per stream, serialized). */
 function envelope(
   base: string,
-  options: ResponseAnswerOptions,
+  model: string,
   created: number,
   state: { status: string; stopReason?: string | null; output: Item[]; usage: unknown; error?: unknown },
 ) {
@@ -80,10 +94,9 @@ function envelope(
     status,
     error: state.error ?? null,
     incomplete_details: status === 'incomplete' ? { reason: reason ?? 'max_output_tokens' } : null,
-    model: options.model,
+    model,
     output: state.output,
     usage: state.usage,
-    ...options.echo,
   };
 }
 
@@ -95,10 +108,11 @@ const messageItem = (id: string, text: string, status: string): Item => ({
   role: 'assistant',
   content: [outputText(text)],
 });
-const reasoningItem = (id: string, text: string): Item => ({
+const reasoningItem = (id: string, text: string, encrypted?: string): Item => ({
   id,
   type: 'reasoning',
   summary: text ? [{ type: 'summary_text', text }] : [],
+  ...(encrypted === undefined ? {} : { encrypted_content: encrypted }),
 });
 const callItem = (id: string, block: Block, args: string, status: string): Item => ({
   id,
@@ -109,10 +123,12 @@ const callItem = (id: string, block: Block, args: string, status: string): Item 
   arguments: args,
 });
 
-/** The kind of output item an Anthropic content block becomes, if any. */
-function kindOf(block: Block, formatTool: string | undefined): 'message' | 'reasoning' | 'function_call' | undefined {
+/** The kind of output item an Anthropic content block becomes, if any (redacted thinking only to be sent back). */
+function kindOf(block: Block, options: ResponseAnswerOptions): 'message' | 'reasoning' | 'function_call' | undefined {
+  const { formatTool } = options;
   if (block.type === 'text') return 'message';
   if (block.type === 'thinking') return 'reasoning';
+  if (block.type === 'redacted_thinking' && options.encryptedReasoning) return 'reasoning';
   if (block.type === 'tool_use') return block.name === formatTool ? 'message' : 'function_call';
   return undefined;
 }
@@ -124,22 +140,28 @@ export function messagesToResponse(message: AnthropicMessage, options: ResponseA
   const base = baseIdOf(message.id);
   const output: Item[] = [];
   for (const block of message.content ?? []) {
-    const kind = kindOf(block, options.formatTool);
+    const kind = kindOf(block, options);
     if (!kind) continue;
     const id = itemId(kind, base, output.length);
-    if (kind === 'reasoning') output.push(reasoningItem(id, block.thinking ?? ''));
-    else if (kind === 'function_call') output.push(callItem(id, block, JSON.stringify(block.input ?? {}), 'completed'));
+    if (kind === 'reasoning') {
+      const encrypted = options.encryptedReasoning ? encryptedContentOf(block) : undefined;
+      output.push(reasoningItem(id, block.thinking ?? '', encrypted));
+    } else if (kind === 'function_call')
+      output.push(callItem(id, block, JSON.stringify(block.input ?? {}), 'completed'));
     else
       output.push(
         messageItem(id, block.type === 'text' ? (block.text ?? '') : JSON.stringify(block.input ?? {}), 'completed'),
       );
   }
-  return envelope(base, options, options.created ?? Math.floor(Date.now() / 1000), {
-    status: 'completed',
-    stopReason: message.stop_reason,
-    output,
-    usage: responseUsageOf(message.usage),
-  });
+  return {
+    ...envelope(base, options.model, options.created ?? Math.floor(Date.now() / 1000), {
+      status: 'completed',
+      stopReason: message.stop_reason,
+      output,
+      usage: responseUsageOf(message.usage),
+    }),
+    ...options.echo,
+  };
 }
 
 type OpenBlock = {
@@ -148,6 +170,8 @@ type OpenBlock = {
   id: string;
   block: Block;
   text: string;
+  /** A thinking block's signature, from its signature_delta. */
+  signature?: string;
 };
 
 /** Translates an Anthropic SSE stream into Responses events, chunk by chunk as it comes. */
@@ -164,9 +188,12 @@ export class ResponseStreamTranslator {
   private readonly output: Item[] = [];
   private readonly open = new Map<number, OpenBlock>();
   private readonly read = anthropicEventReader((type, data) => this.onEvent(type, data));
+  /** The echoed request fields as JSON members, serialized once: every snapshot (three a stream) repeats them. */
+  private readonly echoJson: string;
 
   constructor(private readonly options: ResponseAnswerOptions) {
     this.created = options.created ?? Math.floor(Date.now() / 1000);
+    this.echoJson = JSON.stringify(options.echo).slice(1, -1);
   }
 
   /** The Responses events for one upstream chunk (often empty: not every event has a counterpart). */
@@ -193,8 +220,11 @@ export class ResponseStreamTranslator {
     return out;
   }
 
-  private emit(type: string, payload: Record<string, unknown>): void {
-    this.out += `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: this.sequence++, ...payload })}\n\n`;
+  /** One event; `response` is a snapshot's JSON, spliced in as the payload's last member. */
+  private emit(type: string, payload: Record<string, unknown>, response?: string): void {
+    const json = JSON.stringify({ type, sequence_number: this.sequence++, ...payload });
+    const data = response === undefined ? json : `${json.slice(0, -1)},"response":${response}}`;
+    this.out += `event: ${type}\ndata: ${data}\n\n`;
   }
 
   private usage(): ReturnType<typeof responseUsageOf> {
@@ -205,27 +235,45 @@ export class ResponseStreamTranslator {
     return responseUsageOf(usage);
   }
 
-  private snapshot(status: string, error?: unknown) {
-    return envelope(this.base, this.options, this.created, {
+  /** The Response so far, as JSON, and its status. */
+  private snapshot(status: string, error?: unknown): { status: string; json: string } {
+    const response = envelope(this.base, this.options.model, this.created, {
       status,
       stopReason: this.stopReason,
-      output: this.output,
+      output: this.outputSoFar(),
       usage: status === 'in_progress' ? null : this.usage(),
       ...(error ? { error } : {}),
     });
+    const json = JSON.stringify(response);
+    return { status: response.status, json: this.echoJson ? `${json.slice(0, -1)},${this.echoJson}}` : json };
+  }
+
+  /** The output items, those still open (a stream that failed mid-block) holding what they streamed so far. */
+  private outputSoFar(): Item[] {
+    if (this.open.size === 0) return this.output;
+    const output = [...this.output];
+    for (const open of this.open.values()) {
+      output[open.outputIndex] =
+        open.kind === 'message'
+          ? messageItem(open.id, open.text, 'incomplete')
+          : open.kind === 'reasoning'
+            ? reasoningItem(open.id, open.text)
+            : callItem(open.id, open.block, open.text, 'incomplete');
+    }
+    return output;
   }
 
   private start(): void {
     if (this.started) return;
     this.started = true;
-    this.emit('response.created', { response: this.snapshot('in_progress') });
-    this.emit('response.in_progress', { response: this.snapshot('in_progress') });
+    this.emit('response.created', {}, this.snapshot('in_progress').json);
+    this.emit('response.in_progress', {}, this.snapshot('in_progress').json);
   }
 
   private fail(message: string): void {
     this.start();
     this.finished = true;
-    this.emit('response.failed', { response: this.snapshot('failed', { code: 'server_error', message }) });
+    this.emit('response.failed', {}, this.snapshot('failed', { code: 'server_error', message }).json);
   }
 
   private onEvent(type: string, data: Record<string, unknown>): void {
@@ -254,7 +302,7 @@ export class ResponseStreamTranslator {
       case 'message_stop': {
         this.finished = true;
         const response = this.snapshot('completed');
-        this.emit(response.status === 'completed' ? 'response.completed' : 'response.incomplete', { response });
+        this.emit(response.status === 'completed' ? 'response.completed' : 'response.incomplete', {}, response.json);
         return;
       }
       case 'error': {
@@ -266,7 +314,7 @@ export class ResponseStreamTranslator {
   }
 
   private startBlock(index: number, block: Block): void {
-    const kind = block ? kindOf(block, this.options.formatTool) : undefined;
+    const kind = block ? kindOf(block, this.options) : undefined;
     if (!kind) return;
     this.start();
     const outputIndex = this.output.length;
@@ -297,6 +345,7 @@ export class ResponseStreamTranslator {
   private delta(index: number, delta: Record<string, string>): void {
     const open = this.open.get(index);
     if (!open || !delta) return;
+    if (delta.type === 'signature_delta') open.signature = delta.signature;
     const piece =
       delta.type === 'text_delta'
         ? delta.text
@@ -336,7 +385,10 @@ export class ResponseStreamTranslator {
         summary_index: 0,
         part: { type: 'summary_text', text: open.text },
       });
-      item = reasoningItem(open.id, open.text);
+      const encrypted = this.options.encryptedReasoning
+        ? encryptedContentOf({ ...open.block, thinking: open.text, signature: open.signature ?? open.block.signature })
+        : undefined;
+      item = reasoningItem(open.id, open.text, encrypted);
     } else {
       const args = open.text === '' ? '{}' : open.text;
       this.emit('response.function_call_arguments.done', { ...at, name: open.block.name, arguments: args });

@@ -1,7 +1,7 @@
-// An OpenAI Responses request as the gateway reads it. What it translates is checked here; what it cannot honour is
-// refused with a 400 naming the parameter (stored state, built-in tools, files by id, logprobs); the few parameters
-// with no effect on a stateless gateway are accepted and ignored. Any other top-level parameter is refused
-// (responses-to-messages.ts), never silently dropped.
+// An OpenAI Responses request as the gateway reads it. What it translates is checked here; what it cannot honour and
+// whose absence would change the answer is refused with a 400 naming the parameter (stored state, background runs,
+// built-in tools, moderation, files by id, logprobs). Other top-level parameters, known or new, are ignored, as Chat
+// Completions does: only the fields read here are ever translated, so nothing unknown reaches the upstream.
 import { z } from 'zod';
 
 /** A parameter the gateway refuses unless absent or null (or the one harmless value given). */
@@ -55,9 +55,8 @@ const functionCallOutput = z.object({
 });
 const reasoning = z.object({
   type: z.literal('reasoning'),
-  encrypted_content: refused(
-    'reasoning items with encrypted_content cannot be replayed here (the gateway never returns encrypted content)',
-  ),
+  // Thinking the gateway returned (reasoning-content.ts); any other is dropped.
+  encrypted_content: z.string().nullish(),
 });
 const itemReference = z.object({
   type: z.literal('item_reference'),
@@ -76,6 +75,34 @@ const item = z.preprocess(
   }),
 );
 export type InputItem = z.infer<typeof item>;
+
+/** OpenAI's limits on `metadata`: 16 pairs, keys up to 64 characters, values up to 512. */
+export const MAX_METADATA_PAIRS = 16;
+/** `metadata` within OpenAI's limits. Its keys are counted before zod walks it (900,000 keys, which the body's own
+ * limits let through, held the main loop 8 s through validation and three echoes per stream; security review #120). */
+const metadata = z.preprocess(
+  (v, ctx) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    let pairs = 0;
+    for (const key in v) {
+      if (Object.hasOwn(v, key) && ++pairs > MAX_METADATA_PAIRS) {
+        ctx.addIssue({ code: 'custom', message: `may hold at most ${MAX_METADATA_PAIRS} pairs` });
+        return z.NEVER;
+      }
+    }
+    return v;
+  },
+  z
+    .record(
+      z.string().max(64),
+      z.string({ error: 'values must be strings' }).max(512, 'values may be at most 512 characters'),
+      {
+        error: (issue) =>
+          issue.code === 'invalid_key' ? 'keys may be at most 64 characters' : 'must be an object of strings',
+      },
+    )
+    .nullish(),
+);
 
 const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, underscores or dashes');
 const functionTool = z.object({
@@ -106,8 +133,8 @@ const format = z.discriminatedUnion(
   { error: 'text.format must be text, json_object or json_schema' },
 );
 
-/** `include` values that ask for nothing the gateway could fail to give: outputs of built-in tools it never runs,
- * and encrypted reasoning, which it never returns (Codex asks for it on every request). */
+/** `include` values the gateway serves: outputs of built-in tools it never runs (nothing to give), and encrypted
+ * reasoning (the thinking blocks, to send back; Codex asks for it on every request). */
 const harmlessIncludes = [
   'file_search_call.results',
   'web_search_call.results',
@@ -151,7 +178,7 @@ export const responsesBody = z
         })
         .nullish(),
       user: z.string().max(256).optional(),
-      metadata: z.record(z.string(), z.string()).nullish(),
+      metadata,
       store: z.boolean().nullish(),
       safety_identifier: z.string().nullish(),
       prompt_cache_key: z.string().nullish(),
@@ -169,12 +196,10 @@ export const responsesBody = z
       background: z.literal(false, { error: 'background responses are not served: the gateway keeps none' }).nullish(),
       max_tool_calls: refused('max_tool_calls is not served (it limits built-in tools, which are not served)'),
       context_management: refused('context_management is not served'),
+      moderation: refused('moderation is not served: the gateway runs no moderation on the input or the output'),
     },
     { error: 'the body must be a JSON object' },
   )
   .loose();
 
 export type ResponsesRequest = z.infer<typeof responsesBody>;
-
-/** Every top-level parameter the schema reads: any other is refused. */
-export const knownParameters = new Set(Object.keys(responsesBody.shape));

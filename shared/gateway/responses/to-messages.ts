@@ -1,7 +1,8 @@
 // OpenAI Responses request → Anthropic Messages request. `instructions` and system/developer messages become the
 // system prompt; function_call items become tool_use blocks and function_call_output items tool_result blocks,
-// consecutive items of one role merged into one turn; reasoning items are dropped (their thinking is not replayed,
-// as Chat Completions drops reasoning_content); the rest is shared with Chat Completions (messagesBodyOf).
+// consecutive items of one role merged into one turn; reasoning items become thinking blocks again when they carry
+// encrypted_content the gateway returned (reasoning-content.ts), and are dropped otherwise (a summary alone cannot be
+// replayed, as Chat Completions drops reasoning_content); the rest is shared with Chat Completions (messagesBodyOf).
 import { badRequest } from '../../errors/app-error.js';
 import { JsonBudget } from '../../validation/json-shape.js';
 import {
@@ -16,7 +17,8 @@ import {
   toolInputOf,
 } from '../chat-completions/to-messages.js';
 import type { ModelEntry } from '../model-registry.js';
-import { type ContentPart, knownParameters, type ResponsesRequest } from './response-request.js';
+import { thinkingBlockOf } from './reasoning-content.js';
+import type { ContentPart, ResponsesRequest } from './response-request.js';
 
 const refuse: Refuse = (param, message) => badRequest('Responses.Invalid', `${param}: ${message}`);
 
@@ -66,18 +68,16 @@ function conversationOf(request: ResponsesRequest) {
           ? item.output
           : item.output.map((p, j) => partBlock(p, `${param}.output.${j}`, 'user'));
       push('user', [{ type: 'tool_result', tool_use_id: item.call_id, content }]);
+    } else if (item.type === 'reasoning' && item.encrypted_content) {
+      const block = thinkingBlockOf(item.encrypted_content, `${param}.encrypted_content`, refuse);
+      if (block) push('assistant', [block]);
     }
-    // reasoning items: dropped (see the file's first lines); item references never pass the schema.
+    // Other reasoning items: dropped (see the file's first lines); item references never pass the schema.
   }
   return { system, turns };
 }
 
 export function responsesToMessages(request: ResponsesRequest, model: ModelEntry): TranslatedRequest {
-  for (const [key, value] of Object.entries(request)) {
-    if (!knownParameters.has(key) && value !== null && value !== undefined) {
-      throw refuse(key, 'is not supported by this gateway (docs/gateway.md, "OpenAI Responses")');
-    }
-  }
   const { system, turns } = conversationOf(request);
   const format = request.text?.format;
   const choice = request.tool_choice;
