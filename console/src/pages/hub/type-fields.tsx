@@ -36,10 +36,17 @@ export const EXAMPLE_PREVIEW_LINES = 12;
 
 type Example = { title?: string; path?: string; content?: string };
 
+/** `text` without the line ends it finishes with (a loop, not /\n+$/, which is quadratic on many line ends). */
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '\n') end--;
+  return text.slice(0, end);
+}
+
 /** One example: its title and its text, preformatted, the first lines of a long one until asked for the rest. */
 function ExampleEntry({ example, n }: { example: Example; n: number }) {
   const [whole, setWhole] = useState(false);
-  const lines = (example.content ?? '').replace(/\n+$/, '').split('\n');
+  const lines = withoutTrailingNewlines(example.content ?? '').split('\n');
   const long = lines.length > EXAMPLE_PREVIEW_LINES;
   const shown = long && !whole ? lines.slice(0, EXAMPLE_PREVIEW_LINES).join('\n') : lines.join('\n');
   return (
