@@ -3,7 +3,7 @@ import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
-import { accounts, apiKeyDailyUsage, apiKeys, projects, requestLogs } from '../db/schema/index.js';
+import { accounts, apiKeyDailyGatewayUsage, apiKeyDailyUsage, apiKeys, projects } from '../db/schema/index.js';
 import { conflict, notFound } from '../errors/app-error.js';
 import { addDays, utcDay } from '../time/utc-day.js';
 import { CredentialCache } from './credential-cache.js';
@@ -14,7 +14,7 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type KeyUsage = { today: number; total: number };
 /**
  * `usage` counts the key's catalog (`/api/v1/**`) requests, the ones the account's daily quota counts;
- * `gatewayUsage`, for a key bound to a project (else null), its gateway (`/v1/**`) requests from the request logs.
+ * `gatewayUsage`, for a key bound to a project (else null), its gateway (`/v1/**`) requests as the ledger wrote them.
  */
 export type ApiKeyRecord = ApiKeyRow & { usage: KeyUsage; gatewayUsage: KeyUsage | null; lastUsed: Date | null };
 
@@ -98,23 +98,27 @@ export async function listApiKeys(ctx: AppContext, accountId: string, now = new 
 }
 
 /**
- * The gateway requests of the project keys among `ids`, today (UTC) and in all, from the request logs in one grouped
- * query (an index-only count on `request_logs_api_key_idx`). A request shows once the `ledger` worker has written its
- * log (well under a second after it ends; docs/wallet.md, "Lag"), so it may trail the project's quota counters.
+ * The gateway requests of the project keys among `ids`, today (UTC) and in all, from their daily counts in one grouped
+ * query: one row per key and day it was used, which the ledger writer adds to as it writes the request logs
+ * (shared/wallet/ledger-rows.ts), never the request logs themselves, so the cost follows the keys' days of use, not
+ * their requests. The total is the sum of those rows rather than a column of its own: a key used every day for three
+ * years has ~1,100 rows, and 100 such keys are ~110,000 index entries to sum, where one total row per key would be
+ * written by every ledger batch. A request shows once the `ledger` worker has written its log (well under a second
+ * after it ends; docs/wallet.md, "Lag"), so it may trail the project's quota counters; it counts on the UTC day it
+ * started.
  */
 async function gatewayUsageOf(ctx: AppContext, ids: string[], now: Date): Promise<Map<string, KeyUsage>> {
   if (ids.length === 0) return new Map();
-  const startOfToday = new Date(`${utcDay(now)}T00:00:00.000Z`);
   const counted = await ctx.db
     .select({
-      keyId: requestLogs.apiKeyId,
-      total: count(),
-      today: sql<number>`count(*) filter (where ${requestLogs.createdAt} >= ${startOfToday})::int`,
+      keyId: apiKeyDailyGatewayUsage.keyId,
+      total: sql<string>`sum(${apiKeyDailyGatewayUsage.requestCount})`,
+      today: sql<string>`coalesce(sum(${apiKeyDailyGatewayUsage.requestCount}) filter (where ${apiKeyDailyGatewayUsage.day} = ${utcDay(now)}), 0)`,
     })
-    .from(requestLogs)
-    .where(inArray(requestLogs.apiKeyId, ids))
-    .groupBy(requestLogs.apiKeyId);
-  return new Map(counted.map((c) => [c.keyId as string, { today: Number(c.today), total: Number(c.total) }]));
+    .from(apiKeyDailyGatewayUsage)
+    .where(inArray(apiKeyDailyGatewayUsage.keyId, ids))
+    .groupBy(apiKeyDailyGatewayUsage.keyId);
+  return new Map(counted.map((c) => [c.keyId, { today: Number(c.today), total: Number(c.total) }]));
 }
 
 /**

@@ -13,27 +13,46 @@ const jsonOf = (rows: object[]) =>
 const fromEpochMs = (column: string) => sql.raw(`timestamptz 'epoch' + r.${column} * interval '1 millisecond'`);
 
 /**
- * Inserts the request logs not yet written (idempotent by id); returns the ids this call inserted. The keys' last use is
- * not written here: it goes to Redis after the commit (shared/identity/credential-cache.ts, recordLastUse), because
- * moving many key rows inside this transaction deadlocked against the daily usage rollover under load.
+ * Inserts the request logs not yet written (idempotent by id); returns the ids this call inserted. In the same statement,
+ * the rows it inserted (and only those, so a batch written again adds nothing) are counted per API key and UTC day of
+ * the request's start (`created_at`) and added to `api_key_daily_gateway_usage`, which the key lists read. A key
+ * deleted while its requests waited in the stream is skipped: its rows are locked `for key share` (what the foreign key
+ * check takes anyway; it does not conflict with the rollover's `last_used_at` updates), so one deleted meanwhile is
+ * either gone, and not counted, or waits for this transaction and takes its counts with it.
+ * The keys' last use is not written here: it goes to Redis after the commit (shared/identity/credential-cache.ts,
+ * recordLastUse), because moving many key rows inside this transaction deadlocked against the daily usage rollover
+ * under load.
  */
 export async function insertRequestLogs(tx: DbExecutor, entries: LedgerEntry[]): Promise<Set<string>> {
   if (entries.length === 0) return new Set();
   const { rows } = await tx.execute<{ id: string }>(sql`
-    insert into request_logs (id, organization_id, project_id, api_key_id, operation, model, status, http_status,
-                              input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_micros,
-                              latency_ms, error_message, correlation_id, created_at, finished_at)
-    select r."id", r."organizationId", r."projectId", r."apiKeyId", r."operation", r."model", r."status",
-           r."httpStatus", r."inputTokens", r."outputTokens", r."cacheReadTokens", r."cacheWriteTokens", r."cost",
-           r."latencyMs", r."errorMessage", r."correlationId", ${fromEpochMs('"startedAt"')},
-           ${fromEpochMs('"finishedAt"')}
-      from json_to_recordset(${jsonOf(entries)}::json) as r(
-             "id" uuid, "organizationId" uuid, "projectId" uuid, "apiKeyId" uuid, "operation" text, "model" text,
-             "status" text, "httpStatus" integer, "inputTokens" integer, "outputTokens" integer,
-             "cacheReadTokens" integer, "cacheWriteTokens" integer, "cost" bigint, "latencyMs" integer,
-             "errorMessage" text, "correlationId" text, "startedAt" bigint, "finishedAt" bigint)
-    on conflict do nothing
-    returning id`);
+    with inserted as (
+      insert into request_logs (id, organization_id, project_id, api_key_id, operation, model, status, http_status,
+                                input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_micros,
+                                latency_ms, error_message, correlation_id, created_at, finished_at)
+      select r."id", r."organizationId", r."projectId", r."apiKeyId", r."operation", r."model", r."status",
+             r."httpStatus", r."inputTokens", r."outputTokens", r."cacheReadTokens", r."cacheWriteTokens", r."cost",
+             r."latencyMs", r."errorMessage", r."correlationId", ${fromEpochMs('"startedAt"')},
+             ${fromEpochMs('"finishedAt"')}
+        from json_to_recordset(${jsonOf(entries)}::json) as r(
+               "id" uuid, "organizationId" uuid, "projectId" uuid, "apiKeyId" uuid, "operation" text, "model" text,
+               "status" text, "httpStatus" integer, "inputTokens" integer, "outputTokens" integer,
+               "cacheReadTokens" integer, "cacheWriteTokens" integer, "cost" bigint, "latencyMs" integer,
+               "errorMessage" text, "correlationId" text, "startedAt" bigint, "finishedAt" bigint)
+      on conflict do nothing
+      returning id, api_key_id, created_at
+    ), counted as (
+      select api_key_id as key_id, (created_at at time zone 'UTC')::date as day, count(*)::int as n
+        from inserted where api_key_id is not null group by 1, 2
+    ), live_keys as (
+      select id from api_keys where id in (select key_id from counted) order by id for key share
+    ), added as (
+      insert into api_key_daily_gateway_usage (key_id, day, request_count)
+      select c.key_id, c.day, c.n from counted c join live_keys k on k.id = c.key_id order by c.key_id, c.day
+      on conflict (key_id, day) do update
+        set request_count = api_key_daily_gateway_usage.request_count + excluded.request_count
+    )
+    select id from inserted`);
   return new Set(rows.map((r) => r.id));
 }
 

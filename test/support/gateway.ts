@@ -19,6 +19,8 @@ export type GatewayWorld = {
   projectId: string;
   /** An `ock_` key bound to the project. */
   key: string;
+  /** Its id. */
+  keyId: string;
   close(): Promise<void>;
 };
 
@@ -58,7 +60,7 @@ export async function aProjectWithKey(h: Harness, balance?: string) {
     .send({ name: 'gateway key', projectId: project.id });
   if (created.status !== 200) throw new Error(`project key not created: ${created.status} ${created.text}`);
   if (balance) await recharge(h, org, balance);
-  return { org, projectId: project.id as string, key: created.body.token as string };
+  return { org, projectId: project.id as string, key: created.body.token as string, keyId: created.body.id as string };
 }
 
 /** Money into the organization's wallet, recharged by the platform Admin (organization Admins may not). */

@@ -18,14 +18,17 @@ export const callerOf = (organizationId: string, projectId: string = randomUUID(
   organizationId,
 });
 
-/** Holds `held`, then settles at `cost` (default: what was held); nothing is written to PostgreSQL yet. */
+/**
+ * Holds `held`, then settles at `cost` (default: what was held), for `caller` (default: a project of its own, no key);
+ * nothing is written to PostgreSQL yet.
+ */
 export async function charge(
   ctx: AppContext,
   organizationId: string,
   held: bigint,
-  options: { cost?: bigint; operation?: string; expiresInMs?: number } = {},
+  options: { cost?: bigint; operation?: string; expiresInMs?: number; caller?: GatewayCaller } = {},
 ): Promise<Charge> {
-  const opened = await openCharge(ctx, callerOf(organizationId), {
+  const opened = await openCharge(ctx, options.caller ?? callerOf(organizationId), {
     operation: options.operation ?? 'messages',
     reserveMicros: held,
     ...(options.expiresInMs ? { reservationExpiresInMs: options.expiresInMs } : {}),

@@ -28,7 +28,5 @@ export const requestLogs = pgTable(
   (t) => [
     index('request_logs_project_idx').on(t.projectId, t.createdAt),
     index('request_logs_org_idx').on(t.organizationId, t.createdAt),
-    // A key's gateway requests, today and in all (the API key lists): an index-only count per key.
-    index('request_logs_api_key_idx').on(t.apiKeyId, t.createdAt),
   ],
 );

@@ -118,3 +118,20 @@ export const apiKeyDailyUsage = pgTable(
   },
   (t) => [primaryKey({ columns: [t.keyId, t.day] })],
 );
+
+/**
+ * A project key's gateway (`/v1/**`) requests per UTC day of their start (the request log's `created_at`), added by
+ * the ledger writer in the transaction that inserts the request logs, for the rows it actually inserted
+ * (shared/wallet/ledger-rows.ts): the key lists read these rows instead of counting the key's request logs.
+ */
+export const apiKeyDailyGatewayUsage = pgTable(
+  'api_key_daily_gateway_usage',
+  {
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    requestCount: integer('request_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+);

@@ -1,14 +1,17 @@
 // ledger: the worker is SIGKILLed mid-batch while its transaction waits to insert the request logs (the test holds
 // a lock on the table), with the wallet row already locked by that transaction. The batch never committed, so the
 // entries are still in Redis; the replacement writes them all, once: every request one log, every charge one
-// Consume record, PostgreSQL's balance what the mirror charged, and the reconciliation finds nothing.
-import { eq } from 'drizzle-orm';
-import { requestLogs, walletRecords } from '../../../shared/db/schema/index.js';
+// Consume record, every request counted once in its API key's gateway usage, PostgreSQL's balance what the mirror
+// charged, and the reconciliation finds nothing.
+import { eq, inArray } from 'drizzle-orm';
+import { apiKeyDailyGatewayUsage, requestLogs, walletRecords } from '../../../shared/db/schema/index.js';
 import { reconcileMirrors, reconcileWallets } from '../../../shared/wallet/reconciliation.js';
 import { liveWallet } from '../../../shared/wallet/wallet-mirror.js';
 import { getWallet } from '../../../shared/wallet/wallets.js';
+import { aProjectWithKey } from '../../support/gateway.js';
 import { createHarness, type Harness, type WorkerProcess, waitUntil } from '../../support/harness.js';
-import { fundedWallet, usd } from '../../support/wallet-factory.js';
+import { bearer } from '../../support/identity.js';
+import { usd } from '../../support/wallet-factory.js';
 import { charge } from '../../support/wallet-spend.js';
 import { recordFigures, secondsBetween } from '../support/figures.js';
 import { holdLocks } from '../support/pg-locks.js';
@@ -27,14 +30,32 @@ afterAll(async () => {
 
 const REQUESTS = 600;
 
+/** A second key of the world's project. */
+async function anotherKey(world: Awaited<ReturnType<typeof aProjectWithKey>>): Promise<string> {
+  const res = await h.http
+    .post('/api/v1/api-keys')
+    .set(bearer(world.org.admin.session))
+    .send({ name: 'second key', projectId: world.projectId });
+  expect(res.status).toBe(200);
+  return res.body.id as string;
+}
+
 it('writes a batch whose worker was SIGKILLed mid-transaction exactly once', async () => {
-  const org = await fundedWallet(h, '100');
-  // 600 settled requests wait in the organization's stream; the first asked for a write job.
+  const world = await aProjectWithKey(h, '100');
+  const org = world.org.id;
+  const caller = { accountId: world.org.admin.accountId, organizationId: org, projectId: world.projectId };
+  // 600 settled requests of two project keys wait in the organization's stream; the first asked for a write job.
+  const keys = [world.keyId, await anotherKey(world)];
   const charges = [];
   for (let i = 0; i < REQUESTS; i += 50) {
     charges.push(
       ...(await Promise.all(
-        Array.from({ length: 50 }, (_, k) => charge(h.ctx, org, usd('0.1'), { cost: usd(k % 2 ? '0.05' : '0.1') })),
+        Array.from({ length: 50 }, (_, k) =>
+          charge(h.ctx, org, usd('0.1'), {
+            cost: usd(k % 2 ? '0.05' : '0.1'),
+            caller: { ...caller, keyId: keys[k % 2] as string },
+          }),
+        ),
       )),
     );
   }
@@ -65,6 +86,13 @@ it('writes a batch whose worker was SIGKILLed mid-transaction exactly once', asy
   expect(new Set(consumes.map((r) => r.requestLogId)).size).toBe(REQUESTS);
   expect(consumes.reduce((sum, r) => sum + r.amount, 0n)).toBe(charged);
   expect((await getWallet(h.ctx.db, org)).balance).toBe(usd('100') - charged);
+  const counted = await h.ctx.db
+    .select({ keyId: apiKeyDailyGatewayUsage.keyId, requests: apiKeyDailyGatewayUsage.requestCount })
+    .from(apiKeyDailyGatewayUsage)
+    .where(inArray(apiKeyDailyGatewayUsage.keyId, keys));
+  // One row per key (the requests started today; a run across 00:00 UTC splits a key's into two days).
+  const perKey = (id: string) => counted.filter((c) => c.keyId === id).reduce((sum, c) => sum + c.requests, 0);
+  expect(keys.map(perKey)).toEqual([REQUESTS / 2, REQUESTS / 2]);
   const problems = [...(await reconcileWallets(h.ctx.db)).problems, ...(await reconcileMirrors(h.ctx)).problems];
   expect(problems.filter((p) => p.organizationId === org)).toEqual([]);
 
