@@ -133,29 +133,31 @@ export async function withUsage<Row extends ApiKeyRow>(
 ): Promise<(Row & Pick<ApiKeyRecord, 'usage' | 'gatewayUsage' | 'lastUsed'>)[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const gateway = gatewayUsageOf(
-    ctx,
-    rows.filter((r) => r.projectId).map((r) => r.id),
-    now,
-  );
-  const persisted = await ctx.db
-    .select({
-      keyId: apiKeyDailyUsage.keyId,
-      total: sql<string>`sum(${apiKeyDailyUsage.requestCount})`,
-      days: sql<string[]>`array_agg(${apiKeyDailyUsage.day}::text)`,
-    })
-    .from(apiKeyDailyUsage)
-    .where(inArray(apiKeyDailyUsage.keyId, ids))
-    .groupBy(apiKeyDailyUsage.keyId);
-  const byKey = new Map(persisted.map((p) => [p.keyId, { total: Number(p.total), days: new Set(p.days) }]));
-
   const today = utcDay(now);
   const days = Array.from({ length: UNPERSISTED_DAYS }, (_, i) => addDays(today, -i));
   const cache = new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX);
   const pipeline = ctx.redis.pipeline();
   for (const id of ids) for (const day of days) pipeline.hmget(cache.keyCounterKey(id, day), 'count', 'lastUsedAt');
-  const replies = (await pipeline.exec()) ?? [];
-  const gatewayByKey = await gateway;
+  // Together: a read left pending while another is awaited would, if it failed meanwhile, be a rejection nothing
+  // handles, and Node ends the process on one (a review found a database blip could take the API down this way).
+  const [persisted, replies, gatewayByKey] = await Promise.all([
+    ctx.db
+      .select({
+        keyId: apiKeyDailyUsage.keyId,
+        total: sql<string>`sum(${apiKeyDailyUsage.requestCount})`,
+        days: sql<string[]>`array_agg(${apiKeyDailyUsage.day}::text)`,
+      })
+      .from(apiKeyDailyUsage)
+      .where(inArray(apiKeyDailyUsage.keyId, ids))
+      .groupBy(apiKeyDailyUsage.keyId),
+    pipeline.exec().then((r) => r ?? []),
+    gatewayUsageOf(
+      ctx,
+      rows.filter((r) => r.projectId).map((r) => r.id),
+      now,
+    ),
+  ]);
+  const byKey = new Map(persisted.map((p) => [p.keyId, { total: Number(p.total), days: new Set(p.days) }]));
 
   return rows.map((row, i) => {
     const known = byKey.get(row.id) ?? { total: 0, days: new Set<string>() };
