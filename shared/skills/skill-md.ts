@@ -1,6 +1,6 @@
 // Parses SKILL.md: its YAML front matter (with `yaml`, plain data only: no custom or language tags, bounded
 // aliases, a mapping at the top) and the Agent Skills rules for its fields. Every problem is reported.
-import { isMap, parseDocument } from 'yaml';
+import { isMap, LineCounter, parseDocument } from 'yaml';
 import { codePointName, firstHidingCharacter } from '../validation/unseen-characters.js';
 
 export type SkillFrontMatter = {
@@ -91,15 +91,16 @@ function readAllowedTools(value: unknown, problems: string[]): string[] | undefi
 }
 
 /** Parses the YAML text of a front matter block into plain data, or the reasons it cannot be. */
-/** The line of SKILL.md at `offset` of its front matter, which starts on the line after the opening `---`. */
-const lineOf = (frontMatter: string, offset: number) => frontMatter.slice(0, offset).split('\n').length + 1;
-
 // What YAML says of a plain value holding ": " (`description: Use it: when…`), the commonest mistake in front matter.
 const colonHint = new Set(['BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY']);
 const COLON_HINT = ' A value that holds ": " must be quoted, e.g. `description: "Use it: when…"`.';
 
 function parseYaml(source: string): { fields: Record<string, unknown> } | { problems: string[] } {
+  // Line numbers from yaml's own counter (one pass): slicing the source per error was quadratic in the errors, which
+  // a 32 KiB front matter can make by thousands (a review). SKILL.md's line is the front matter's plus the `---` line.
+  const lines = new LineCounter();
   const doc = parseDocument(source, {
+    lineCounter: lines,
     version: '1.2',
     schema: 'core',
     customTags: [],
@@ -111,7 +112,7 @@ function parseYaml(source: string): { fields: Record<string, unknown> } | { prob
   });
   const problems = doc.errors.map(
     (e) =>
-      `The SKILL.md front matter is not valid YAML: ${firstLine(e.message)} (line ${lineOf(source, e.pos[0])} of ` +
+      `The SKILL.md front matter is not valid YAML: ${firstLine(e.message)} (line ${lines.linePos(e.pos[0]).line + 1} of ` +
       `SKILL.md).${colonHint.has(e.code) ? COLON_HINT : ''}`,
   );
   for (const warning of doc.warnings) {
