@@ -6,7 +6,6 @@
 // docs/skill-bundles.md "One account's share").
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import type { DbExecutor } from '../db/client.js';
 import { catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
 import { type TenantShare, withinTenantShare } from '../queues/tenant-share.js';
 import { SKILL_BUNDLE_LIMITS } from '../skills/bundle-limits.js';
@@ -14,7 +13,6 @@ import type { SkillBundleReview } from '../skills/skill-bundle-review.js';
 import { lockItem } from './item-access.js';
 import { requestChangesForBundle } from './review-workflow.js';
 import { recordSkillContents } from './skill-contents.js';
-import { VERSION_LICENSE_MAX } from './version-payloads.js';
 
 export type BundleReviewer = (zip: Buffer) => Promise<SkillBundleReview>;
 export type ParseOutcome = { outcome: 'parsed' | 'changes_requested' | 'skipped'; problems?: string[] };
@@ -73,21 +71,6 @@ export async function parseSubmittedBundle(
   );
 }
 
-/**
- * A version whose Publisher set no license takes SKILL.md's `license` (the Agent Skills field), when it fits the
- * version's own limit: the hub showed none for a skill whose bundle declared one (a new user's trial). A license the
- * Publisher set is kept.
- */
-async function adoptSkillMdLicense(
-  tx: DbExecutor,
-  version: typeof catalogVersions.$inferSelect,
-  declared: string | undefined,
-): Promise<void> {
-  const license = declared?.trim();
-  if (version.license || !license || license.length > VERSION_LICENSE_MAX) return;
-  await tx.update(catalogVersions).set({ license }).where(eq(catalogVersions.id, version.id));
-}
-
 async function reviewAndRecord(
   ctx: AppContext,
   ref: { itemId: string; versionId: string },
@@ -109,7 +92,6 @@ async function reviewAndRecord(
     if (verdict.ok) {
       const { bundleFiles, dependencies, examples, parameters } = verdict.manifest;
       await recordSkillContents(tx, current.id, { bundleFiles, dependencies, examples, parameters });
-      await adoptSkillMdLicense(tx, current, verdict.frontMatter.license);
       return { outcome: 'parsed' as const };
     }
     await requestChangesForBundle(tx, item, current, verdict.problems);

@@ -5,9 +5,6 @@ import { type ItemType, isVersionString } from './item-types.js';
 
 const url = z.url({ protocol: /^https?$/ }).max(2048);
 const shortText = (max: number) => z.string().trim().min(1).max(max);
-
-/** The longest license a version keeps (an SPDX expression or a short name). */
-export const VERSION_LICENSE_MAX = 128;
 const jsonObject = z.record(z.string(), z.unknown());
 
 export const mcpTransports = ['stdio', 'streamable-http', 'sse'] as const;
@@ -140,7 +137,7 @@ export type SkillPayload = z.output<typeof skillPayload>;
 export const commonVersionFields = {
   changelog: z.string().max(20_000).optional(),
   readme: z.string().max(200_000).optional(),
-  license: shortText(VERSION_LICENSE_MAX).optional(),
+  license: shortText(128).optional(),
   sourceUrl: url.optional(),
 };
 

@@ -94,24 +94,6 @@ describe('a skill bundle, end to end', () => {
     expect(pub.body.currentVersion.examples.length).toBeGreaterThan(0);
   });
 
-  // A new user's trial: the hub showed no license for a skill whose SKILL.md declared `license: MIT`.
-  it("takes SKILL.md's license for a version that has none, and keeps one its Publisher set", async () => {
-    const bundle = () =>
-      buildZip({ 'SKILL.md': skillMd('pdf-tools', 'Extracts text from PDF files.', 'license: BSD-3-Clause\n') });
-    const parsedLicense = async (license: string | undefined) => {
-      const draft = await createDraft(h, a, 'skill', { version: { license } });
-      expect((await upload(draft.id, draft.versionId, await bundle())).status).toBe(200);
-      expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
-      const version = await waitUntil(async () => {
-        const v = (await draftDetail(draft.id)).versions.find((x: { id: string }) => x.id === draft.versionId);
-        return v.bundleFiles ? v : undefined;
-      });
-      return version.license as string | null;
-    };
-    expect(await parsedLicense(undefined)).toBe('BSD-3-Clause');
-    expect(await parsedLicense('Apache-2.0')).toBe('Apache-2.0');
-  });
-
   it("a bundle uploaded again clears the earlier parse's contents until its own parse fills them", async () => {
     const draft = await createDraft(h, a, 'skill');
     expect((await upload(draft.id, draft.versionId, await goodBundle())).status).toBe(200);
