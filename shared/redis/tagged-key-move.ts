@@ -6,6 +6,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { projects, telemetryFlushes } from '../db/schema/index.js';
 import { projectKeyBase } from '../quota/quota-counters.js';
+import { dayCounterTtlSeconds, monthCounterTtlSeconds } from '../quota/quota-script.js';
 import { telemetryKeys } from '../telemetry/telemetry-keys.js';
 
 type Ctx = Pick<AppContext, 'db' | 'redis' | 'config' | 'logger'>;
@@ -46,7 +47,10 @@ async function moveQuotaCounters(ctx: Ctx): Promise<number> {
       const target = `${projectKeyBase(prefix, organizationId, f.projectId)}:${f.rest}`;
       const multi = ctx.redis.multi();
       for (const [field, value] of Object.entries(counts)) multi.hincrby(target, field, Number(value));
-      if (ttl > 0) multi.pexpire(target, ttl);
+      // A key that expired between the two reads (PTTL -2) still gave its counts: the target gets its kind's lifetime,
+      // since a counter's lifetime is set only by the write that creates it (shared/quota/quota-script.ts).
+      const fallbackMs = 1_000 * (f.kind === 'd' ? dayCounterTtlSeconds : monthCounterTtlSeconds);
+      multi.pexpire(target, ttl > 0 ? ttl : fallbackMs);
       multi.del(f.key);
       await multi.exec();
       moved += 1;
