@@ -83,6 +83,8 @@ export async function deleteProject(
       .select({ tokenHash: apiKeys.tokenHash })
       .from(apiKeys)
       .where(eq(apiKeys.projectId, projectId))
+      // In id order, the order a ledger batch locks keys in (shared/wallet/ledger-rows.ts): no lock-order cycle.
+      .orderBy(apiKeys.id)
       .for('update');
     const [deleted] = await tx
       .delete(projects)

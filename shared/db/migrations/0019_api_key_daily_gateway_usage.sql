@@ -3,7 +3,8 @@
 -- The request logs written before this table are counted once here. The locks come first and in a fixed order: the
 -- keys (SHARE ROW EXCLUSIVE: a project or key deletion waits for the release, then cascades; adding the foreign key
 -- first, then checking it row by row, deadlocked against a project deletion in a review), then the request logs
--- (SHARE: ledger batches wait, and a batch of the new code then counts its own rows). The foreign key is added after
+-- (SHARE: ledger batches wait; one of this release fails until the table is committed and is retried, one of the
+-- release before inserts without counting, so stop the old workers first: docs/identity.md). The foreign key is added after
 -- the backfill, under the same locks. Then request_logs_api_key_idx (0017), which served only the old count, goes.
 CREATE TABLE "api_key_daily_gateway_usage" (
 	"key_id" uuid NOT NULL,
