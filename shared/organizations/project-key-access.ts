@@ -16,18 +16,25 @@ export async function deleteKeysBeyondAccess(
   organizationId: string,
   accountId: string,
 ): Promise<DeletedKey[]> {
+  // The keys are locked in id order first, the order a ledger batch locks keys in (shared/wallet/ledger-rows.ts), so
+  // the two cannot wait on each other in a cycle (a review forced one with the plan's order).
   const result = await tx.execute<{ id: string; token_hash: string }>(sql`
-    DELETE FROM ${apiKeys}
-    WHERE ${apiKeys.accountId} = ${accountId}
-      AND ${apiKeys.projectId} IN (SELECT ${projects.id} FROM ${projects} WHERE ${projects.organizationId} = ${organizationId})
-      AND NOT EXISTS (
-        SELECT 1 FROM ${organizationMemberships}
-        WHERE ${organizationMemberships.organizationId} = ${organizationId}
-          AND ${organizationMemberships.accountId} = ${accountId}
-          AND ${organizationMemberships.role} = 'Admin')
-      AND NOT EXISTS (
-        SELECT 1 FROM ${projectMembers}
-        WHERE ${projectMembers.projectId} = ${apiKeys.projectId} AND ${projectMembers.accountId} = ${accountId})
+    WITH doomed AS (
+      SELECT ${apiKeys.id} AS id FROM ${apiKeys}
+      WHERE ${apiKeys.accountId} = ${accountId}
+        AND ${apiKeys.projectId} IN (SELECT ${projects.id} FROM ${projects} WHERE ${projects.organizationId} = ${organizationId})
+        AND NOT EXISTS (
+          SELECT 1 FROM ${organizationMemberships}
+          WHERE ${organizationMemberships.organizationId} = ${organizationId}
+            AND ${organizationMemberships.accountId} = ${accountId}
+            AND ${organizationMemberships.role} = 'Admin')
+        AND NOT EXISTS (
+          SELECT 1 FROM ${projectMembers}
+          WHERE ${projectMembers.projectId} = ${apiKeys.projectId} AND ${projectMembers.accountId} = ${accountId})
+      ORDER BY ${apiKeys.id}
+      FOR UPDATE
+    )
+    DELETE FROM ${apiKeys} WHERE ${apiKeys.id} IN (SELECT id FROM doomed)
     RETURNING ${apiKeys.id} AS id, ${apiKeys.tokenHash} AS token_hash`);
   return result.rows.map((row) => ({ id: row.id, tokenHash: row.token_hash }));
 }
