@@ -14,7 +14,7 @@ import { createProject } from '../../shared/organizations/projects.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { stepsLua } from '../../shared/wallet/mirror-lua.js';
 import { benchArgs } from './bench-args.js';
-import { openBenchContext } from './bench-context.js';
+import { median, openBenchContext } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
 const [steps] = benchArgs(import.meta.url, [['steps', 2_000]]);
@@ -84,8 +84,6 @@ async function redisTimes(lua: string, run: () => Promise<void>): Promise<Map<st
       await ctx.redis.config('SET', before[i] as string, before[i + 1] as string);
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 await pairs(unlimited, 20);
 await pairs(limited, 20);
