@@ -67,8 +67,7 @@ describe('jsonExcess (objects, arrays and values of one body)', () => {
 
 describe('jsonExcess (object keys of one body, in all its objects)', () => {
   /** `{"k0":0,"k1":0,…}` with n distinct keys. */
-  const object = (n: number, prefix = 'k') =>
-    `{${Array.from({ length: n }, (_, i) => `"${prefix}${i}":0`).join(',')}}`;
+  const object = (n: number, prefix = 'k') => `{${Array.from({ length: n }, (_, i) => `"${prefix}${i}":0`).join(',')}}`;
   /** A budget whose other counts are never reached: only the keys can run out. */
   const keysExceed = (text: string, keys: number) =>
     new JsonBudget(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, 128, keys).charge(Buffer.from(text)) === 'keys';
