@@ -1,11 +1,11 @@
 // The JSON body parser of every route family: body-parser's `json` with a `verify` step that runs on the raw bytes
 // before JSON.parse and refuses what later code cannot take: a charset other than UTF-8 (415), nesting deeper than
 // MAX_JSON_DEPTH (400 Request.TooDeep: zod, drizzle and the upstream clients recurse, and a 5,000-deep value
-// overflowed the stack), and more objects, arrays or values than any real request holds (400 Request.TooManyValues:
-// JSON.parse of 32 MiB of `{}` held the main loop for seconds). The check is one non-recursive pass in which strings
-// are skipped with the native `indexOf`, so it costs little next to JSON.parse (scripts/bench/json-body.ts measures
-// it). Bodies that escape a UTF-16 surrogate are also walked after parsing: an unpaired one is not Unicode text
-// (400 Request.InvalidText).
+// overflowed the stack), and more objects, arrays, values or object keys than any real request holds (400
+// Request.TooManyValues: JSON.parse of 32 MiB of `{}`, or of 12 MB of new keys, held the main loop for seconds). The
+// check is one non-recursive pass in which strings are skipped with the native `indexOf`, so it costs little next to
+// JSON.parse (scripts/bench/json-body.ts measures it). Bodies that escape a UTF-16 surrogate are also walked after
+// parsing: an unpaired one is not Unicode text (400 Request.InvalidText).
 import express, { type Request, type RequestHandler } from 'express';
 import { AppError, badRequest, invalidJson } from '../../shared/errors/app-error.js';
 import {
@@ -13,6 +13,7 @@ import {
   jsonExcess,
   MAX_JSON_CONTAINERS,
   MAX_JSON_DEPTH,
+  MAX_JSON_KEYS,
   MAX_JSON_VALUES,
 } from '../../shared/validation/json-shape.js';
 import { boundInflation } from './inflation-bound.js';
@@ -54,6 +55,11 @@ const excessError: Record<JsonExcess, () => AppError> = {
     badRequest(
       'Request.TooManyValues',
       `The JSON body holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values.`,
+    ),
+  keys: () =>
+    badRequest(
+      'Request.TooManyValues',
+      `The JSON body holds more than ${MAX_JSON_KEYS.toLocaleString('en-US')} object keys in all.`,
     ),
 };
 

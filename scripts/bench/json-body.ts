@@ -1,8 +1,10 @@
 // The cost of the JSON body guard (api/http/json-body.ts: the pre-parse shape scan of depth, objects and arrays and
 // values, the charset check and the surrogate hint) on the hot path: per body, the scan next to JSON.parse for
 // typical gateway bodies; over HTTP, a bare Express app parsing /v1/messages-sized bodies with express.json() versus
-// the same app with jsonBody().
+// the same app with jsonBody(); and what object keys cost JSON.parse (security review #126), cold: every repetition
+// uses names V8 has not met, after a collection when the process runs with --expose-gc.
 // Usage: npx tsx scripts/bench/json-body.ts [seconds per HTTP side]
+// (for the keys' figures as in docs/architecture.md: node --expose-gc --import tsx scripts/bench/json-body.ts)
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { Agent, request } from 'undici';
@@ -79,6 +81,57 @@ for (const [name, bytes] of sizes) {
       baselineName: 'JSON.parse alone',
     });
   }
+}
+
+/** Median milliseconds of JSON.parse of `make(prefix)` over 3 texts, each with names of its own. */
+let texts = 0;
+function coldParseMs(make: (prefix: string) => string): number {
+  const times: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const text = make(`r${texts++}x`);
+    (globalThis as { gc?: () => void }).gc?.();
+    const started = performance.now();
+    JSON.parse(text);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[1] as number;
+}
+/** m objects of k keys each, named by `name(prefix, object, key)`, in an array (one object: the object alone). */
+const objects = (m: number, k: number, name: (p: string, j: number, i: number) => string) => (p: string) => {
+  const one = (j: number) => `{${Array.from({ length: k }, (_, i) => `"${name(p, j, i)}":0`).join(',')}}`;
+  return m === 1 ? one(0) : `[${Array.from({ length: m }, (_, j) => one(j)).join(',')}]`;
+};
+const allNew = (k: number) => (p: string, j: number, i: number) => `${p}${j * k + i}`;
+const sameNames = (p: string, _j: number, i: number) => `${p}${i}`;
+console.log('\nJSON.parse of object keys, cold (median of 3 texts, ms)');
+console.log('body                                              keys       bytes      parse   µs/key   scan');
+const keyCases: [string, number, (p: string) => string][] = [
+  ['one object, N new keys', 10_000, objects(1, 10_000, allNew(10_000))],
+  ['one object, N new keys', 100_000, objects(1, 100_000, allNew(100_000))],
+  ['one object, N new keys', 900_000, objects(1, 900_000, allNew(900_000))],
+  ['10,000 objects of 90 keys, same names', 900_000, objects(10_000, 90, sameNames)],
+  ['10,000 objects of 90 keys, new names', 900_000, objects(10_000, 90, allNew(90))],
+  ['900 objects of 1,000 keys, same names', 900_000, objects(900, 1_000, sameNames)],
+  ['900 objects of 1,000 keys, new names', 900_000, objects(900, 1_000, allNew(1_000))],
+  [
+    'array of N new short strings (values)',
+    900_000,
+    (p) => JSON.stringify(Array.from({ length: 900_000 }, (_, i) => `${p}${i}`)),
+  ],
+  ['100,000 empty objects (containers limit)', 0, (_p) => `[${Array(99_999).fill('{}').join(',')}]`],
+  // What passes the key limit: its worst shapes found (small objects of new names).
+  ['1,111 objects of 90 keys, new names', 99_990, objects(1_111, 90, allNew(90))],
+  ['5,000 objects of 20 keys, new names', 100_000, objects(5_000, 20, allNew(20))],
+  ['10,000 objects of 10 keys, new names', 100_000, objects(10_000, 10, allNew(10))],
+  ['99,999 objects of 1 key, new names', 99_999, objects(99_999, 1, allNew(1))],
+];
+for (const [name, keys, make] of keyCases) {
+  const sample = Buffer.from(make('s'));
+  const parse = coldParseMs(make);
+  const scan = microseconds(() => jsonExcess(sample)) / 1000;
+  console.log(
+    `${name.padEnd(44)} ${String(keys).padStart(10)} ${String(sample.length).padStart(11)} ${parse.toFixed(1).padStart(10)} ${(keys ? (parse * 1000) / keys : 0).toFixed(2).padStart(8)} ${(jsonExcess(sample) ?? 'passes').padStart(8)} (${scan.toFixed(2)} ms)`,
+  );
 }
 
 async function requestsPerSecond(parsers: RequestHandler[], body: Buffer): Promise<number> {

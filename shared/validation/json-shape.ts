@@ -1,5 +1,5 @@
 // The shape of JSON text, judged on its UTF-8 bytes before anything parses it: how deep it nests and how many objects,
-// arrays and values it holds. The body parser of every route (api/http/json-body.ts) and JSON carried inside a
+// arrays, values and object keys it holds. The body parser of every route (api/http/json-body.ts) and JSON carried inside a
 // string of a body (chat tool call arguments, a multipart field) share it.
 
 /** Deeper JSON is refused on every route; a documented limit (docs/architecture.md), as in serde_json. */
@@ -12,8 +12,16 @@ export const MAX_JSON_DEPTH = 128;
 export const MAX_JSON_CONTAINERS = 100_000;
 /** Values one body may hold (numbers and strings cost `JSON.parse` about 0.03 µs each). */
 export const MAX_JSON_VALUES = 1_000_000;
+/**
+ * Object keys one body may hold, in all its objects. A key `JSON.parse` has not met at that place of an object's
+ * shape costs a new hidden class or a dictionary entry (about 0.4 to 1.3 µs each at 100,000 keys, up to 3 µs each
+ * at 900,000: one 12 MB body held the main loop for 2 to 3 s, security review #126); keys per object are not the
+ * cause (10,000 objects of 90 new keys cost more than one object of 900,000). A 2,000-turn conversation with tools
+ * holds about 30,000; a tool's JSON Schema of a few thousand properties about 10,000.
+ */
+export const MAX_JSON_KEYS = 100_000;
 
-export type JsonExcess = 'depth' | 'containers' | 'values';
+export type JsonExcess = 'depth' | 'containers' | 'values' | 'keys';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -22,6 +30,7 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 
 /** Index of the quote that closes the string whose content starts at `from` (bytes.length when none does). */
 function endOfString(bytes: Uint8Array, from: number): number {
@@ -36,15 +45,17 @@ function endOfString(bytes: Uint8Array, from: number): number {
 }
 
 /**
- * What JSON texts may still hold: objects and arrays, and values, counted as objects, arrays and the commas between
+ * What JSON texts may still hold: objects and arrays, values, counted as objects, arrays and the commas between
  * items and members outside strings, plus one (an upper bound of the values; exact when no object or array is
- * empty). One budget can be charged with several texts (every tool call's arguments of one request).
+ * empty), and object keys, counted as the colons outside strings. One budget can be charged with several texts
+ * (every tool call's arguments of one request).
  */
 export class JsonBudget {
   constructor(
     private containers = MAX_JSON_CONTAINERS,
     private values = MAX_JSON_VALUES,
     private readonly maxDepth = MAX_JSON_DEPTH,
+    private keys = MAX_JSON_KEYS,
   ) {}
 
   /**
@@ -56,6 +67,7 @@ export class JsonBudget {
     let depth = 0;
     let containers = this.containers;
     let values = this.values - 1;
+    let keys = this.keys;
     let excess: JsonExcess | undefined = values < 0 ? 'values' : undefined;
     for (let i = 0; excess === undefined && i < bytes.length; i++) {
       const byte = bytes[i];
@@ -64,6 +76,11 @@ export class JsonBudget {
       } else if (byte === COMMA) {
         if (--values < 0) {
           excess = 'values';
+          break;
+        }
+      } else if (byte === COLON) {
+        if (--keys < 0) {
+          excess = 'keys';
           break;
         }
       } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
@@ -85,6 +102,7 @@ export class JsonBudget {
     }
     this.containers = containers;
     this.values = values;
+    this.keys = keys;
     return excess;
   }
 }

@@ -2,7 +2,7 @@
 // parsed before authentication up to 32 MiB (48 MiB on /v1/videos), and JSON.parse of 32 MiB of `[{},{},…]` held the
 // main loop for 3 to 5 s, so eight requests sent with no account stalled the API for half a minute. Now a body past
 // 64 KiB is read only for a known caller, and every body (and every chat tool call's arguments, in all) is held to
-// 100,000 objects and arrays and 1,000,000 values before anything parses it.
+// 100,000 objects and arrays, 1,000,000 values and 100,000 object keys before anything parses it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
@@ -195,5 +195,77 @@ describe('objects, arrays and values one body may hold', () => {
       /^messages\[3\]\.tool_calls\[0\]\.function\.arguments: .*past 100,000 objects and arrays in all/,
     );
     expect(upstream.requests.length).toBe(before);
+  });
+});
+
+describe('object keys one body may hold (security review #126)', () => {
+  /** `"p0":0,"p1":0,…`: n distinct keys, each a hidden class or a dictionary entry to JSON.parse. */
+  const keys = (n: number) => Array.from({ length: n }, (_, i) => `"p${i}":0`).join(',');
+  /** A chat completion of 6 keys of its own (model, max_tokens, messages, role, content, metadata) and n in metadata. */
+  const chat = (n: number) =>
+    `{"model":"claude-haiku-4-5","max_tokens":8,"messages":[{"role":"user","content":"hi"}],"metadata":{${keys(n)}}}`;
+  const send = (path: string, body: string) =>
+    h.http.post(path).set('authorization', `Bearer ${key}`).set('content-type', 'application/json').send(body);
+
+  it('100,001 keys with a paid key: 400 Request.TooManyValues naming the limit, the upstream not called', async () => {
+    const before = upstream.requests.length;
+    const res = await send('/v1/chat/completions', chat(99_995));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'Request.TooManyValues',
+      message: 'The JSON body holds more than 100,000 object keys in all.',
+    });
+    const messages = await send(
+      '/v1/messages',
+      `{"model":"claude-haiku-4-5","max_tokens":8,"messages":[],"metadata":{${keys(100_000)}}}`,
+    );
+    expect(messages.status).toBe(400);
+    expect(messages.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(messages.body.error.message).toMatch(/more than 100,000 object keys/);
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('100,000 keys pass: the route answers', async () => {
+    const res = await send('/v1/chat/completions', chat(99_994));
+    expect(res.status).toBe(200);
+  });
+
+  it('the same on the catalog family, for a caller with no account', async () => {
+    const login = (n: number) =>
+      h.http
+        .post('/api/v1/auth/login')
+        .set('content-type', 'application/json')
+        .send(`{${Array(n).fill('"a":0').join(',')}}`);
+    const refused = await login(100_001);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      title: 'Request.TooManyValues',
+      detail: 'The JSON body holds more than 100,000 object keys in all.',
+    });
+    const passed = await login(100_000);
+    expect(passed.status).toBeLessThan(500);
+    expect(passed.body.title).not.toBe('Request.TooManyValues');
+  });
+
+  it('chat tool calls: the keys of their arguments count in all', async () => {
+    const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: `{${keys(60_000)}}` } });
+    const res = await h.http
+      .post('/v1/chat/completions')
+      .set('authorization', `Bearer ${key}`)
+      .send({
+        model: 'claude-haiku-4-5',
+        max_tokens: 8,
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', tool_calls: [call('a')] },
+          { role: 'tool', tool_call_id: 'a', content: 'ok' },
+          { role: 'assistant', tool_calls: [call('b')] },
+          { role: 'tool', tool_call_id: 'b', content: 'ok' },
+        ],
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(
+      /^messages\[3\]\.tool_calls\[0\]\.function\.arguments: .*past 100,000 object keys in all/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { hasLoneSurrogate } from '../../api/http/json-body.js';
-import { JsonBudget, jsonExcess } from '../../shared/validation/json-shape.js';
+import { JsonBudget, jsonExcess, MAX_JSON_KEYS } from '../../shared/validation/json-shape.js';
 
 /** The depth alone: a budget whose counts are never reached. */
 const exceeds = (text: string, limit: number) =>
@@ -62,6 +62,48 @@ describe('jsonExcess (objects, arrays and values of one body)', () => {
     const half = Buffer.from(`[${Array(60_000).fill('{}').join(',')}]`);
     expect(budget.charge(half)).toBeUndefined();
     expect(budget.charge(half)).toBe('containers');
+  });
+});
+
+describe('jsonExcess (object keys of one body, in all its objects)', () => {
+  /** `{"k0":0,"k1":0,…}` with n distinct keys. */
+  const object = (n: number, prefix = 'k') => `{${Array.from({ length: n }, (_, i) => `"${prefix}${i}":0`).join(',')}}`;
+  /** A budget whose other counts are never reached: only the keys can run out. */
+  const keysExceed = (text: string, keys: number) =>
+    new JsonBudget(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, 128, keys).charge(Buffer.from(text)) === 'keys';
+
+  it('allows 100,000 keys and refuses one more', () => {
+    expect(MAX_JSON_KEYS).toBe(100_000);
+    expect(jsonExcess(Buffer.from(object(100_000)))).toBeUndefined();
+    expect(jsonExcess(Buffer.from(object(100_001)))).toBe('keys');
+  });
+
+  it('counts the keys of all objects, each nested object on its own, not the largest one', () => {
+    expect(keysExceed('{"a":{"b":1,"c":{"d":2}},"e":[{"f":3},{"g":4}]}', 7)).toBe(false);
+    expect(keysExceed('{"a":{"b":1,"c":{"d":2}},"e":[{"f":3},{"g":4}]}', 6)).toBe(true);
+    // 1,000 objects of 100 keys: no object is large, the body is.
+    const many = `[${Array.from({ length: 1_000 }, (_, j) => object(100, `o${j}k`)).join(',')}]`;
+    expect(jsonExcess(Buffer.from(many))).toBeUndefined();
+    expect(jsonExcess(Buffer.from(`[${many},${object(1)}]`))).toBe('keys');
+  });
+
+  it('does not count colons inside keys or string values, escaped quotes and backslashes included', () => {
+    expect(keysExceed(JSON.stringify({ 'a:b:c': 'x:y:z', t: 'say \\":::\\"', u: 'ends in \\' }), 3)).toBe(false);
+    expect(keysExceed(JSON.stringify({ 'a:b:c': 'x:y:z', t: 'say \\":::\\"', u: 'ends in \\' }), 2)).toBe(true);
+    expect(keysExceed(JSON.stringify({ a: '{"b":1,"c":2}'.repeat(1_000) }), 1)).toBe(false);
+    expect(keysExceed(JSON.stringify(['https://x.test:8080', '1:2:3']), 0)).toBe(false);
+  });
+
+  it('counts keys written with whitespace around the colon', () => {
+    expect(keysExceed('{ "a" : 1 ,\n  "b"\t:\t{ "c" :2 } }', 2)).toBe(true);
+    expect(keysExceed('{ "a" : 1 ,\n  "b"\t:\t{ "c" :2 } }', 3)).toBe(false);
+  });
+
+  it('charges one budget across several texts (every tool call of a request)', () => {
+    const budget = new JsonBudget();
+    const half = Buffer.from(object(60_000));
+    expect(budget.charge(half)).toBeUndefined();
+    expect(budget.charge(half)).toBe('keys');
   });
 });
 

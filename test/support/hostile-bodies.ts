@@ -1,5 +1,5 @@
 // Hostile request bodies for the fuzzers: corrupt or unsupported Content-Encodings, charsets other than UTF-8,
-// nesting of 10 / 1,000 / 100,000 levels, 100,001 objects, huge numbers and lone surrogates. Each says what it must be answered
+// nesting of 10 / 1,000 / 100,000 levels, 100,001 objects, 100,001 object keys, huge numbers and lone surrogates. Each says what it must be answered
 // with (a status and an error code in the route family's shape), or only that it must not be a 5xx.
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 
@@ -25,6 +25,7 @@ const tooMany: Expected = {
   code: 'Request.TooManyValues',
   message: /holds more than 100,000 objects and arrays/,
 };
+const tooManyKeys: Expected = { ...tooMany, message: /holds more than 100,000 object keys/ };
 const corrupt: Expected = { status: 400, code: 'Request.InvalidEncoding', message: /could not be decompressed/ };
 const unsupported: Expected = { status: 415, code: 'Request.UnsupportedMediaType', message: /UTF-8|not supported/ };
 const loneSurrogate: Expected = { status: 400, code: 'Request.InvalidText', message: /unpaired UTF-16 surrogate/ };
@@ -121,13 +122,20 @@ function nesting(field: string): HostileBody[] {
   ];
 }
 
-/** Objects and arrays past the limit of one body (300 KB: under every route's byte limit), and just under it. */
+/**
+ * Objects and arrays past the limit of one body (300 KB: under every route's byte limit), and just under it; object
+ * keys past theirs (600 KB, one name repeated: the count is of keys, not names), and just under it.
+ */
 function counts(field: string): HostileBody[] {
   // The outer object, the array and n objects.
   const objects = (n: number) => `{"${field}":[${Array(n).fill('{}').join(',')}]}`;
+  // The field's key and n in its object.
+  const keys = (n: number) => `{"${field}":{${Array(n).fill('"a":0').join(',')}}}`;
   return [
     { name: '100,001 objects and arrays', body: objects(99_999), expected: tooMany },
     { name: '100,000 objects and arrays', body: objects(99_998) },
+    { name: '100,001 object keys', body: keys(100_000), expected: tooManyKeys },
+    { name: '100,000 object keys', body: keys(99_999) },
   ];
 }
 

@@ -7,6 +7,7 @@ import {
   type JsonExcess,
   MAX_JSON_CONTAINERS,
   MAX_JSON_DEPTH,
+  MAX_JSON_KEYS,
   MAX_JSON_VALUES,
 } from '../../validation/json-shape.js';
 import type { ModelEntry } from '../model-registry.js';
@@ -65,6 +66,7 @@ const argumentsExcess: Record<JsonExcess, string> = {
   depth: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
   containers: `must not bring the tool calls' arguments past ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays in all`,
   values: `must not bring the tool calls' arguments past ${MAX_JSON_VALUES.toLocaleString('en-US')} values in all`,
+  keys: `must not bring the tool calls' arguments past ${MAX_JSON_KEYS.toLocaleString('en-US')} object keys in all`,
 };
 
 /** A tool call's `arguments` string as the tool_use block's input, charged to the request's arguments budget. */
