@@ -1,8 +1,8 @@
-import { aProjectWithKey, consumeRecords, requestLogsOf, SIMULATOR_KEY, walletOf } from '../support/gateway.js';
+import { consumeRecords, requestLogsOf, SIMULATOR_KEY, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
-import { bearer, createUser } from '../support/identity.js';
+import { bearer } from '../support/identity.js';
 import { type ClientWorld, openClientWorld } from '../support/listening-gateway.js';
-import { inOrg } from '../support/org-fixtures.js';
+import { expectOpenAiRefusals, openAiPoster } from '../support/openai-route.js';
 
 let w: ClientWorld;
 
@@ -12,14 +12,7 @@ beforeAll(async () => {
 afterAll(() => w.closeAll());
 
 const good = { model: 'claude-haiku-4-5', input: 'hi' };
-async function post(body: unknown, headers: Record<string, string> = bearer(w.key)) {
-  const res = await fetch(`${w.baseURL}/v1/responses`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
+const post = openAiPoster(() => w, '/v1/responses');
 const openAiError = { error: { message: expect.any(String), type: expect.any(String), code: expect.any(String) } };
 const upstreamBody = () => w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body;
 const settledWallet = () =>
@@ -417,26 +410,8 @@ describe('POST /v1/responses', () => {
     expect(await consumeRecords(w.h, w.org)).toHaveLength(before + 1);
   });
 
-  it('answers 429 in OpenAI shape once the project quota is used, and 402 for an empty wallet', async () => {
-    const limited = await aProjectWithKey(w.h, '5');
-    await w.h.http
-      .post(`/api/projects/${limited.projectId}/quota`)
-      .set(inOrg(limited.org.admin, limited.org.id))
-      .send({ dailyRequestLimit: 1, enforceQuota: true });
-    expect((await post(good, bearer(limited.key))).status).toBe(200);
-    const over = await post(good, bearer(limited.key));
-    expect(over.status).toBe(429);
-    expect(JSON.parse(over.text).error.type).toBe('rate_limit_error');
-    const broke = await aProjectWithKey(w.h);
-    const poor = await post(good, bearer(broke.key));
-    expect(poor.status).toBe(402);
-    expect(JSON.parse(poor.text).error.type).toBe('insufficient_quota');
-  });
-
-  it('answers 401 without a key and 403 for a key without a project', async () => {
-    expect((await post(good, {})).status).toBe(401);
-    const user = await createUser(w.h);
-    expect((await post(good, bearer(user.apiKey))).status).toBe(403);
+  it('answers 429 in OpenAI shape once the project quota is used, 402 for an empty wallet, 401 and 403', async () => {
+    await expectOpenAiRefusals(w, post, good);
   });
 
   it.each([

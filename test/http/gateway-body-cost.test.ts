@@ -33,6 +33,25 @@ afterAll(async () => {
 
 type Answer = { status: number; body: Record<string, unknown> };
 
+/** A chat completion whose two assistant turns each call a tool with `args` as its arguments. */
+function chatWithTwoToolCalls(args: string) {
+  const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: args } });
+  return h.http
+    .post('/v1/chat/completions')
+    .set('authorization', `Bearer ${key}`)
+    .send({
+      model: 'claude-haiku-4-5',
+      max_tokens: 8,
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', tool_calls: [call('a')] },
+        { role: 'tool', tool_call_id: 'a', content: 'ok' },
+        { role: 'assistant', tool_calls: [call('b')] },
+        { role: 'tool', tool_call_id: 'b', content: 'ok' },
+      ],
+    });
+}
+
 /**
  * Sends the headers and only the first `sent` bytes of a body declared as `declared` bytes (or chunked), and never
  * the rest: it resolves only if the API answers without waiting for the whole body.
@@ -173,23 +192,8 @@ describe('objects, arrays and values one body may hold', () => {
   });
 
   it('chat tool calls: their arguments (JSON inside strings) are held to the same limits in all', async () => {
-    const args = `[${Array(60_000).fill('{}').join(',')}]`;
-    const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: args } });
     const before = upstream.requests.length;
-    const res = await h.http
-      .post('/v1/chat/completions')
-      .set('authorization', `Bearer ${key}`)
-      .send({
-        model: 'claude-haiku-4-5',
-        max_tokens: 8,
-        messages: [
-          { role: 'user', content: 'go' },
-          { role: 'assistant', tool_calls: [call('a')] },
-          { role: 'tool', tool_call_id: 'a', content: 'ok' },
-          { role: 'assistant', tool_calls: [call('b')] },
-          { role: 'tool', tool_call_id: 'b', content: 'ok' },
-        ],
-      });
+    const res = await chatWithTwoToolCalls(`[${Array(60_000).fill('{}').join(',')}]`);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(
       /^messages\[3\]\.tool_calls\[0\]\.function\.arguments: .*past 100,000 objects and arrays in all/,
@@ -248,21 +252,7 @@ describe('object keys one body may hold (security review #126)', () => {
   });
 
   it('chat tool calls: the keys of their arguments count in all', async () => {
-    const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: `{${keys(60_000)}}` } });
-    const res = await h.http
-      .post('/v1/chat/completions')
-      .set('authorization', `Bearer ${key}`)
-      .send({
-        model: 'claude-haiku-4-5',
-        max_tokens: 8,
-        messages: [
-          { role: 'user', content: 'go' },
-          { role: 'assistant', tool_calls: [call('a')] },
-          { role: 'tool', tool_call_id: 'a', content: 'ok' },
-          { role: 'assistant', tool_calls: [call('b')] },
-          { role: 'tool', tool_call_id: 'b', content: 'ok' },
-        ],
-      });
+    const res = await chatWithTwoToolCalls(`{${keys(60_000)}}`);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(
       /^messages\[3\]\.tool_calls\[0\]\.function\.arguments: .*past 100,000 object keys in all/,
