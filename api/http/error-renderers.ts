@@ -32,6 +32,12 @@ const openAiTypes: Record<number, string> = {
   503: 'service_unavailable',
 };
 
+/** A refused key stays refused: the vendors' SDKs retry what `x-should-retry` does not forbid, and Claude Code retries
+ * a 401 about ten times over a minute or more (it may be an OAuth token due for a refresh) unless told not to. */
+const finalForVendorClients = (res: Response, status: number) => {
+  if (status === 401) res.setHeader('x-should-retry', 'false');
+};
+
 const fallbackType = (status: number, table: Record<number, string>) =>
   table[status] ?? (status >= 500 ? (table[500] as string) : (table[400] as string));
 
@@ -52,10 +58,12 @@ export function renderError(res: Response, family: RouteFamily, err: AppError): 
       );
       return;
     case 'messages':
+      finalForVendorClients(res, err.status);
       if (correlationId) res.setHeader('request-id', String(correlationId));
       res.json({ type: 'error', error: { type: fallbackType(err.status, anthropicTypes), message: err.message } });
       return;
     case 'gateway':
+      finalForVendorClients(res, err.status);
       res.json({ error: { message: err.message, type: fallbackType(err.status, openAiTypes), code: err.code } });
       return;
     case 'organization':
