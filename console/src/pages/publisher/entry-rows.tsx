@@ -12,6 +12,7 @@ import {
   type EntryKind,
   type EntryList,
   emptyEntry,
+  inputRuns,
   keptFieldsOf,
   rowErrorKey,
   rowName,
@@ -113,7 +114,8 @@ function Rows(props: RowsProps) {
         const named = rowName(kind, i, parent);
         const kept = keptFieldsOf(kind, row);
         const keptHint = kept.length ? `Also kept as it came: ${kept.join(', ')}.` : undefined;
-        const last = kind.inputs.length - 1;
+        const last = kind.inputs.at(-1);
+        const field = (input: EntryInput) => control(row, named, input, input === last ? keptHint : undefined);
         // What the API or the schema said of the row beyond its fields (a list inside it too long, a kept field).
         const prefix = rowErrorKey(list, row.id, '');
         const rowErrors = Object.entries(errors)
@@ -124,7 +126,18 @@ function Rows(props: RowsProps) {
           });
         return (
           <div key={row.id} className="row entry-row">
-            {kind.inputs.map((input, n) => control(row, named, input, n === last ? keptHint : undefined))}
+            {inputRuns(kind.inputs).map((run) =>
+              run.group ? (
+                <fieldset key={run.group} className="entry-group">
+                  <legend>
+                    {named} {run.group}
+                  </legend>
+                  {run.inputs.map(field)}
+                </fieldset>
+              ) : (
+                run.inputs.map(field)
+              ),
+            )}
             <button type="button" onClick={() => onChange(rows.filter((r) => r.id !== row.id))}>
               Remove {parent ? named.charAt(0).toLowerCase() + named.slice(1) : `${kind.noun} ${i + 1}`}
             </button>

@@ -30,6 +30,8 @@ export type EntryInput = {
   json?: boolean;
   /** How much of the row's line the field takes: the rest of it (a description), or a line of its own. */
   width?: 'rest' | 'line';
+  /** Fields shown together in a group of their own, named by the row ("Tool 1 annotations"). */
+  group?: string;
   /** The values the field shows; a value it came with that is none of them stays kept as it came. */
   shows?: (value: unknown) => boolean;
   /** The value the API takes from the text (a setting's `default` is typed by the setting's type). */
@@ -67,6 +69,7 @@ const booleanOf = (text: string) => (text === 'true' ? true : text === 'false' ?
 const toolHint = (key: string, label: string, mcpDefault: boolean): EntryInput => ({
   key: `annotations.${key}`,
   label,
+  group: 'annotations',
   options: () => booleanDefaults,
   optionLabel: (option) => option || `unset (${mcpDefault})`,
   shows: (value) => typeof value === 'boolean',
@@ -76,8 +79,8 @@ const toolHint = (key: string, label: string, mcpDefault: boolean): EntryInput =
 
 const toolInputs: EntryInput[] = [
   name,
-  { key: 'annotations.title', label: 'annotation title', shows: (value) => typeof value === 'string' },
   description,
+  { key: 'annotations.title', label: 'title', group: 'annotations', shows: (value) => typeof value === 'string' },
   toolHint('readOnlyHint', 'read-only hint', false),
   toolHint('destructiveHint', 'destructive hint', true),
   toolHint('idempotentHint', 'idempotent hint', false),
@@ -161,6 +164,17 @@ export const entryKinds: (EntryKind & { list: EntryList })[] = [
     ],
   },
 ];
+
+/** The inputs in the order shown, each group's together: `{ inputs: [name] }, { group: 'annotations', inputs: […] }`. */
+export function inputRuns(inputs: EntryInput[]): { group?: string; inputs: EntryInput[] }[] {
+  const runs: { group?: string; inputs: EntryInput[] }[] = [];
+  for (const input of inputs) {
+    const last = runs.at(-1);
+    if (input.group && last?.group === input.group) last.inputs.push(input);
+    else runs.push(input.group ? { group: input.group, inputs: [input] } : { inputs: [input] });
+  }
+  return runs;
+}
 
 let lastId = 0;
 const nextId = () => `entry-${++lastId}`;
