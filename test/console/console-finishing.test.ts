@@ -213,7 +213,7 @@ describe('an MCP draft’s tools', () => {
     expect(await tools.getByLabel('Tool 2 name').inputValue()).toBe('low_tide');
   });
 
-  it('keeps what else a tool carries (an input schema) through an edit, and says so', async () => {
+  it('shows its input schema and annotations in fields, and keeps them through an edit', async () => {
     const actors = await createActors(w.h);
     const inputSchema = { type: 'object', properties: { harbour: { type: 'string' } }, required: ['harbour'] };
     const draft = await createDraft(w.h, actors, 'mcp', {
@@ -228,8 +228,11 @@ describe('an MCP draft’s tools', () => {
     const page = await w.newPage();
     await signIn(page, actors.publisher.email, TEST_PASSWORD, `/publisher/mcp/${draft.id}`);
     const tools = page.getByRole('group', { name: 'Tools' });
-    await tools.getByText('Also kept as it came: annotations, inputSchema.').waitFor();
     expect(await tools.getByLabel('Tool 1 name').inputValue()).toBe('berths');
+    // They are fields of the row now (mcp-tool-fields.test.ts): nothing is only "kept as it came".
+    expect(JSON.parse(await tools.getByLabel('Tool 1 input schema').inputValue())).toEqual(inputSchema);
+    expect(await tools.getByLabel('Tool 1 read-only hint').inputValue()).toBe('true');
+    expect(await page.getByText(/Also kept as it came/).count()).toBe(0);
 
     // A tool without a name is refused in the page, as the API would.
     await tools.getByLabel('Tool 2 name').fill('');
@@ -329,7 +332,7 @@ describe('an MCP draft’s resources, prompts and settings', () => {
     });
   });
 
-  it('keeps what else an entry carries (a resource’s MIME type) through an edit, and says so', async () => {
+  it('keeps a resource’s MIME type, a prompt’s arguments and a setting’s default through an edit', async () => {
     const actors = await createActors(w.h);
     const args = [{ name: 'harbour', description: 'Harbour name', required: true }];
     const draft = await createDraft(w.h, actors, 'mcp', {
@@ -342,7 +345,7 @@ describe('an MCP draft’s resources, prompts and settings', () => {
     });
     const page = await w.newPage();
     await signIn(page, actors.publisher.email, TEST_PASSWORD, `/publisher/mcp/${draft.id}`);
-    await page.getByRole('group', { name: 'Resources' }).getByText('Also kept as it came: mimeType.').waitFor();
+    expect(await page.getByLabel('Resource 1 MIME type').inputValue()).toBe('application/json');
     // A prompt's arguments and a setting's label and default are fields of their own (mcp-draft-rows.test.ts).
     expect(await page.getByLabel('Prompt 1 argument 1 name').inputValue()).toBe('harbour');
     expect(await page.getByLabel('Setting 1 default').inputValue()).toBe('north');

@@ -8,6 +8,8 @@ export function Field(props: {
   label: string;
   hint?: string;
   error?: string | undefined;
+  /** Classes beside `field` (how much of a row of fields it takes). */
+  className?: string | undefined;
   children: (control: ControlProps) => ReactNode;
 }) {
   const id = useId();
@@ -15,7 +17,7 @@ export function Field(props: {
   const errorId = props.error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
+    <div className={props.className ? `field ${props.className}` : 'field'}>
       <label htmlFor={id}>{props.label}</label>
       {props.children({
         id,

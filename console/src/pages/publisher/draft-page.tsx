@@ -63,7 +63,7 @@ function EditForm(props: {
   const save = useMutation({
     mutationFn: ({ body }: { body: unknown; state: DraftState }) =>
       api<Mutation>(apiPath`/api/v1/publisher/${type}/${detail.id}/draft`, { method: 'PUT', body }),
-    onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state)),
+    onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state, sent.body)),
     onSuccess: () => {
       onUnsaved(false);
       onSaved();
@@ -112,7 +112,7 @@ function NewVersionForm({ type, detail, onAdded }: { type: ItemType; detail: Dra
   const add = useMutation({
     mutationFn: ({ body }: { body: unknown; state: DraftState }) =>
       api<Mutation>(apiPath`/api/v1/publisher/${type}/${id}/versions`, { method: 'POST', body }),
-    onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state)),
+    onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state, sent.body)),
     onSuccess: onAdded,
   });
   const submit = (e: FormEvent) => {

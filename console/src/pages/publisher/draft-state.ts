@@ -8,7 +8,8 @@ import { versionInputSchema } from '../../../../shared/catalog/version-payloads.
 import '../../../../shared/validation/zod-messages.js';
 import { ApiError } from '../../api/http.js';
 import type { ItemType } from '../hub/hub-api.js';
-import { type Entry, entriesOf, entryBody, entryKinds, holdsRow, rowErrorOf } from './mcp-entries.js';
+import { bodyLimitErrors } from './body-limit-rows.js';
+import { type Entry, entriesOf, entryBody, entryKinds, entryTextErrors, holdsRow, rowErrorOf } from './mcp-entries.js';
 import type { DraftDetail, DraftVersion } from './publisher-api.js';
 
 export type Connection = { transport: string; command: string; args: string; url: string };
@@ -179,9 +180,15 @@ export function errorsOf(issues: readonly Issue[], s: DraftState): FieldErrors {
   return errors;
 }
 
-/** The field errors of the API's 4xx answer ("version.prompts.0.arguments.1.name"), placed as the form's own. */
-export function apiErrorsOf(error: unknown, s: DraftState): FieldErrors {
+/**
+ * The field errors of the API's 4xx answer ("version.prompts.0.arguments.1.name"), placed as the form's own; a refusal
+ * of the whole body (nested too deep, too large) on the row whose JSON caused it (body-limit-rows.ts).
+ */
+export function apiErrorsOf(error: unknown, s: DraftState, body: unknown): FieldErrors {
   if (!(error instanceof ApiError)) return {};
+  if (error.fieldErrors.length === 0) {
+    return bodyLimitErrors(error.code, error.message, s, new TextEncoder().encode(JSON.stringify(body)).length);
+  }
   const issues = error.fieldErrors.map((f) => ({
     path: f.path.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
     message: f.message,
@@ -203,9 +210,11 @@ export function liveErrors(errors: FieldErrors, s: DraftState): FieldErrors {
 /** The field names of the errors shown: "name, resources". */
 export const errorFields = (errors: FieldErrors) => [...new Set(Object.keys(errors).map((key) => key.split('#')[0]))];
 
+/** The body checked as the API checks it, after the page's own check of the rows' texts (JSON that spells no object). */
 function check<S extends z.ZodType>(schema: S, body: unknown, s: DraftState) {
   const result = schema.safeParse(body);
-  return { body, errors: result.success ? {} : errorsOf(result.error.issues, s) };
+  const textErrors = Object.assign({}, ...entryKinds.map((kind) => entryTextErrors(kind.list, kind, s[kind.list])));
+  return { body, errors: { ...(result.success ? {} : errorsOf(result.error.issues, s)), ...textErrors } };
 }
 
 export function createBody(type: ItemType, s: DraftState) {

@@ -1,6 +1,7 @@
-// An MCP server's tools, resources, prompts or settings as rows of fields (mcp-entries.ts says which), with "Remove
-// resource 2" on each and "Add a resource" under them, which puts the keyboard's focus on the new row's name. A
-// prompt's arguments are the same rows inside its row ("Prompt 1 argument 2 name", "Add an argument to prompt 1").
+// An MCP server's tools, resources, prompts or settings as rows of fields (mcp-entries.ts says which: text inputs,
+// selects, checkboxes, and JSON text areas such as "Tool 1 input schema"), with "Remove resource 2" on each and "Add a
+// resource" under them, which puts the keyboard's focus on the new row's name. A prompt's arguments are the same rows
+// inside its row ("Prompt 1 argument 2 name", "Add an argument to prompt 1").
 // A row's errors are kept under its id: each shows under its own field, named by the row as it is numbered now.
 import { useState } from 'react';
 import { Field } from '../../ui/field.js';
@@ -11,9 +12,14 @@ import {
   type EntryKind,
   type EntryList,
   emptyEntry,
+  inputRuns,
+  keptFieldsOf,
   rowErrorKey,
   rowName,
 } from './mcp-entries.js';
+
+/** A JSON text area's height: its lines, at least 4 and at most 20 (it scrolls past that). */
+const jsonRows = (text: string) => Math.min(20, Math.max(4, text.split('\n').length + 1));
 
 type RowsProps = {
   list: EntryList;
@@ -33,8 +39,9 @@ function Rows(props: RowsProps) {
   const set = (row: Entry, key: string, value: string) => setRow(row.id, { values: { ...row.values, [key]: value } });
   const shownInField = new Set(kind.inputs.filter((input) => !input.checkbox).map((input) => input.key));
 
-  const control = (row: Entry, named: string, input: EntryInput, hint: string | undefined) => {
+  const control = (row: Entry, named: string, input: EntryInput, keptHint: string | undefined) => {
     const label = `${named} ${input.label}`;
+    const hint = [input.hint, keptHint].filter(Boolean).join(' ');
     const value = row.values[input.key] ?? '';
     const message = errors[rowErrorKey(list, row.id, input.key)];
     const error = message ? `${named}: ${input.key}: ${message}` : undefined;
@@ -52,9 +59,24 @@ function Rows(props: RowsProps) {
     }
     const options = input.options?.(row.values);
     return (
-      <Field key={input.key} label={label} error={error} {...(hint ? { hint } : {})}>
+      <Field
+        key={input.key}
+        label={label}
+        error={error}
+        className={input.width ? `entry-${input.width}` : undefined}
+        {...(hint ? { hint } : {})}
+      >
         {(p) =>
-          options ? (
+          input.json ? (
+            <textarea
+              {...p}
+              className="json-input"
+              rows={jsonRows(value)}
+              spellCheck={false}
+              value={value}
+              onChange={(e) => set(row, input.key, e.target.value)}
+            />
+          ) : options ? (
             <select {...p} value={value} onChange={(e) => set(row, input.key, e.target.value)}>
               {options.map((o) => (
                 <option key={o} value={o}>
@@ -90,9 +112,10 @@ function Rows(props: RowsProps) {
       {rows.length === 0 && !parent ? <p className="muted">No {kind.plural} yet.</p> : null}
       {rows.map((row, i) => {
         const named = rowName(kind, i, parent);
-        const kept = Object.keys(row.kept).sort();
+        const kept = keptFieldsOf(kind, row);
         const keptHint = kept.length ? `Also kept as it came: ${kept.join(', ')}.` : undefined;
-        const last = kind.inputs.length - 1;
+        const last = kind.inputs.at(-1);
+        const field = (input: EntryInput) => control(row, named, input, input === last ? keptHint : undefined);
         // What the API or the schema said of the row beyond its fields (a list inside it too long, a kept field).
         const prefix = rowErrorKey(list, row.id, '');
         const rowErrors = Object.entries(errors)
@@ -103,7 +126,18 @@ function Rows(props: RowsProps) {
           });
         return (
           <div key={row.id} className="row entry-row">
-            {kind.inputs.map((input, n) => control(row, named, input, n === last ? keptHint : undefined))}
+            {inputRuns(kind.inputs).map((run) =>
+              run.group ? (
+                <fieldset key={run.group} className="entry-group">
+                  <legend>
+                    {named} {run.group}
+                  </legend>
+                  {run.inputs.map(field)}
+                </fieldset>
+              ) : (
+                run.inputs.map(field)
+              ),
+            )}
             <button type="button" onClick={() => onChange(rows.filter((r) => r.id !== row.id))}>
               Remove {parent ? named.charAt(0).toLowerCase() + named.slice(1) : `${kind.noun} ${i + 1}`}
             </button>

@@ -1,8 +1,11 @@
 // An MCP server's tools, resources, prompts and settings as rows of fields: what each list's row shows (the fields of
-// the API's schemas in shared/catalog/version-payloads.ts, a prompt's arguments as rows inside its row), and the
-// conversions between an entry as the API holds it and as the form edits it. Whatever else an entry carries (a
-// tool's `inputSchema`, a resource's `mimeType`) is kept and sent back as it came. Every row has an id of its own, so
-// an error found in it stays with it when rows before it are removed, and goes with it when it is removed.
+// the API's schemas in shared/catalog/version-payloads.ts and a tool's MCP annotations, a tool's input schema as JSON
+// text, a prompt's arguments as rows inside its row), and the conversions between an entry as the API holds it and as
+// the form edits it. Whatever else an entry carries (a tool's `outputSchema`, an annotation MCP adds later) is kept and
+// sent back as it came. Every row has an id of its own, so an error found in it stays with it when rows before it are
+// removed, and goes with it when it is removed.
+import { keptNames, valueAt, withKey, withoutKey } from './entry-keys.js';
+import { isJsonObject, jsonObjectOf, jsonObjectText } from './json-object-text.js';
 
 export type EntryList = 'tools' | 'resources' | 'prompts' | 'configFields';
 
@@ -11,15 +14,26 @@ export type EntryList = 'tools' | 'resources' | 'prompts' | 'configFields';
 export type Entry = { id: string; values: Record<string, string>; sub: Entry[]; kept: Record<string, unknown> };
 
 export type EntryInput = {
+  /** The entry's key, or a key inside one of its objects (`annotations.readOnlyHint`). */
   key: string;
   label: string;
-  /** A text input unless it names its options (a select) or is a checkbox. */
+  hint?: string;
+  /** A text input unless it names its options (a select), is a checkbox, or is a JSON object in a text area. */
   options?: (values: Record<string, string>) => readonly string[] | undefined;
   /** An option's text where it is not the value ('' is "none"). */
   optionLabel?: (option: string) => string;
   checkbox?: boolean;
   /** A checkbox sent only when ticked (`required: true`), not as `false`. */
   onlyWhenTicked?: boolean;
+  /** A JSON object in a text area: pretty-printed from the API's value, sent as the object the text spells (blank is
+   * none); text that spells none is the row's error and nothing is sent. */
+  json?: boolean;
+  /** How much of the row's line the field takes: the rest of it (a description), or a line of its own. */
+  width?: 'rest' | 'line';
+  /** Fields shown together in a group of their own, named by the row ("Tool 1 annotations"). */
+  group?: string;
+  /** The values the field shows; a value it came with that is none of them stays kept as it came. */
+  shows?: (value: unknown) => boolean;
   /** The value the API takes from the text (a setting's `default` is typed by the setting's type). */
   toBody?: (text: string, values: Record<string, string>) => unknown;
   fromBody?: (value: unknown) => string;
@@ -39,11 +53,46 @@ export type EntryKind = {
 };
 
 const name: EntryInput = { key: 'name', label: 'name' };
-const description: EntryInput = { key: 'description', label: 'description' };
+const description: EntryInput = { key: 'description', label: 'description', width: 'rest' };
 
 export const settingTypes = ['string', 'number', 'boolean', 'secret'] as const;
 
 const booleanDefaults = ['', 'true', 'false'];
+
+/** `true`/`false` as chosen; blank is none. */
+const booleanOf = (text: string) => (text === 'true' ? true : text === 'false' ? false : undefined);
+
+/**
+ * One of MCP's tool annotation hints, chosen as unset, true or false. Unset sends nothing: MCP gives each hint a
+ * default (readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true), which the option says.
+ */
+const toolHint = (key: string, label: string, mcpDefault: boolean): EntryInput => ({
+  key: `annotations.${key}`,
+  label,
+  group: 'annotations',
+  options: () => booleanDefaults,
+  optionLabel: (option) => option || `unset (${mcpDefault})`,
+  shows: (value) => typeof value === 'boolean',
+  toBody: booleanOf,
+  fromBody: (value) => (typeof value === 'boolean' ? String(value) : ''),
+});
+
+const toolInputs: EntryInput[] = [
+  name,
+  description,
+  { key: 'annotations.title', label: 'title', group: 'annotations', shows: (value) => typeof value === 'string' },
+  toolHint('readOnlyHint', 'read-only hint', false),
+  toolHint('destructiveHint', 'destructive hint', true),
+  toolHint('idempotentHint', 'idempotent hint', false),
+  toolHint('openWorldHint', 'open-world hint', true),
+  {
+    key: 'inputSchema',
+    label: 'input schema',
+    json: true,
+    width: 'line',
+    hint: 'The JSON Schema of its arguments, e.g. {"type": "object", "properties": {…}}; blank for none.',
+  },
+];
 const numberText = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i;
 
 /**
@@ -52,7 +101,7 @@ const numberText = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i;
  */
 export function defaultOf(text: string, values: Record<string, string>): unknown {
   if (!text) return undefined;
-  if (values.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  if (values.type === 'boolean' && booleanOf(text) !== undefined) return booleanOf(text);
   if (values.type === 'number' && numberText.test(text) && Number.isFinite(Number(text))) return Number(text);
   return text;
 }
@@ -81,14 +130,14 @@ const promptArgument: EntryKind = {
 };
 
 export const entryKinds: (EntryKind & { list: EntryList })[] = [
-  { list: 'tools', legend: 'Tools', noun: 'tool', plural: 'tools', article: 'a', inputs: [name, description] },
+  { list: 'tools', legend: 'Tools', noun: 'tool', plural: 'tools', article: 'a', inputs: toolInputs },
   {
     list: 'resources',
     legend: 'Resources',
     noun: 'resource',
     plural: 'resources',
     article: 'a',
-    inputs: [name, { key: 'uri', label: 'URI' }, description],
+    inputs: [name, { key: 'uri', label: 'URI' }, { key: 'mimeType', label: 'MIME type' }, description],
   },
   {
     list: 'prompts',
@@ -116,6 +165,17 @@ export const entryKinds: (EntryKind & { list: EntryList })[] = [
   },
 ];
 
+/** The inputs in the order shown, each group's together: `{ inputs: [name] }, { group: 'annotations', inputs: […] }`. */
+export function inputRuns(inputs: EntryInput[]): { group?: string; inputs: EntryInput[] }[] {
+  const runs: { group?: string; inputs: EntryInput[] }[] = [];
+  for (const input of inputs) {
+    const last = runs.at(-1);
+    if (input.group && last?.group === input.group) last.inputs.push(input);
+    else runs.push(input.group ? { group: input.group, inputs: [input] } : { inputs: [input] });
+  }
+  return runs;
+}
+
 let lastId = 0;
 const nextId = () => `entry-${++lastId}`;
 
@@ -132,43 +192,73 @@ export const emptyEntry = (kind: EntryKind): Entry => ({
 export function entriesOf(kind: EntryKind, value: unknown): Entry[] {
   if (!Array.isArray(value)) return [];
   return value.map((item) => {
-    const kept = { ...((item ?? {}) as Record<string, unknown>) };
+    let kept = isJsonObject(item) ? item : {};
     const values: Record<string, string> = {};
     for (const input of kind.inputs) {
-      const v = kept[input.key];
-      delete kept[input.key];
+      const v = valueAt(kept, input.key);
+      const shows = input.shows ?? (input.json ? isJsonObject : undefined);
+      if (v !== undefined && shows && !shows(v)) {
+        values[input.key] = firstOption(input);
+        continue;
+      }
+      kept = withoutKey(kept, input.key);
       if (input.checkbox) values[input.key] = v === true ? 'true' : '';
+      else if (input.json) values[input.key] = jsonObjectText(v);
       else if (input.fromBody) values[input.key] = input.fromBody(v);
       else values[input.key] = typeof v === 'string' ? v : firstOption(input);
     }
     let sub: Entry[] = [];
     if (kind.sub) {
       sub = entriesOf(kind.sub.kind, kept[kind.sub.key]);
-      delete kept[kind.sub.key];
+      kept = withoutKey(kept, kind.sub.key);
     }
     return { id: nextId(), values, sub, kept };
   });
 }
 
+/** The value of one shown field as the API takes it, or undefined for none. */
+function bodyValue(input: EntryInput, text: string, values: Record<string, string>): unknown {
+  if (input.checkbox) return text === 'true' || !input.onlyWhenTicked ? text === 'true' : undefined;
+  if (input.json) return jsonObjectOf(text).value;
+  if (input.toBody) return input.toBody(text, values);
+  return text || input.key === 'name' ? text : undefined;
+}
+
 /**
- * An entry as the API takes it: what it came with, then its shown fields, trimmed. A blank text field is left out,
- * except the name, which the API requires (so its schema names the row); a checkbox is a boolean; a list inside it is
- * left out when empty.
+ * An entry as the API takes it: what it came with, then its shown fields, trimmed, each at its key (inside the object
+ * it names, beside what that object kept). A blank text field is left out, except the name, which the API requires
+ * (so its schema names the row); a checkbox is a boolean; a JSON text the object it spells (`entryTextErrors` says
+ * when it spells none); a list inside it is left out when empty.
  */
 export function entryBody(kind: EntryKind, entry: Entry): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...entry.kept };
+  let out: Record<string, unknown> = { ...entry.kept };
   for (const input of kind.inputs) {
-    const v = (entry.values[input.key] ?? '').trim();
-    if (input.checkbox) {
-      if (v === 'true' || !input.onlyWhenTicked) out[input.key] = v === 'true';
-    } else if (input.toBody) {
-      const value = input.toBody(v, entry.values);
-      if (value !== undefined) out[input.key] = value;
-    } else if (v || input.key === 'name') out[input.key] = v;
+    const value = bodyValue(input, (entry.values[input.key] ?? '').trim(), entry.values);
+    if (value !== undefined) out = withKey(out, input.key, value);
   }
   if (kind.sub && entry.sub.length) out[kind.sub.key] = entry.sub.map((row) => entryBody(kind.sub!.kind, row));
   return out;
 }
+
+/** What the page finds wrong in the rows' texts before the API's schema can judge them (JSON that spells no object). */
+export function entryTextErrors(list: EntryList, kind: EntryKind, rows: Entry[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const row of rows) {
+    for (const input of kind.inputs.filter((i) => i.json)) {
+      const { error } = jsonObjectOf(row.values[input.key] ?? '');
+      if (error) errors[rowErrorKey(list, row.id, input.key)] = error;
+    }
+    if (kind.sub) Object.assign(errors, entryTextErrors(list, kind.sub.kind, row.sub));
+  }
+  return errors;
+}
+
+/** What a row keeps as it came, as its hint names it ("annotations.audience, outputSchema"). */
+export const keptFieldsOf = (kind: EntryKind, entry: Entry) =>
+  keptNames(
+    entry.kept,
+    kind.inputs.map((input) => input.key),
+  );
 
 /** "Resource 2", or "Prompt 1 argument 2" inside a row: how a row is named in its labels and errors. */
 export const rowName = (kind: EntryKind, index: number, parent?: string) =>

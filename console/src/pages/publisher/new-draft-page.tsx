@@ -36,7 +36,7 @@ function NewDraft({ type }: { type: ItemType }) {
     mutationFn: ({ body }: { body: unknown; state: DraftState }) =>
       api<Mutation>(apiPath`/api/v1/publisher/${type}/drafts`, { method: 'POST', body }),
     // The API's field errors go where the page's own would, against the rows the body was made of.
-    onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state)),
+    onError: (error, sent) => setErrors(apiErrorsOf(error, sent.state, sent.body)),
     onSuccess: (created) => {
       void client.invalidateQueries({ queryKey: ['mine', type] });
       navigate(`/publisher/${type}/${created.id}`);
