@@ -30,7 +30,11 @@ describe('POST /v1/responses', () => {
     ['conversation', { ...good, conversation: 'conv_1' }, /^conversation: /],
     ['background: true', { ...good, background: true }, /^background: /],
     ['a stored prompt', { ...good, prompt: { id: 'pmpt_1' } }, /^prompt: /],
-    ['a built-in tool', { ...good, tools: [{ type: 'web_search' }] }, /^tools\.0\.type: only function tools/],
+    [
+      'a built-in tool',
+      { ...good, tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] },
+      /^tools\.0\.type: only function tools/,
+    ],
     ['an mcp tool', { ...good, tools: [{ type: 'mcp', server_label: 'x' }] }, /^tools\.0\.type: /],
     ['tool_choice of a built-in tool', { ...good, tool_choice: { type: 'file_search' } }, /^tool_choice: /],
     ['truncation auto', { ...good, truncation: 'auto' }, /^truncation: /],

@@ -51,6 +51,7 @@ const createResponse: Route = {
         model: model.id,
         formatTool: translated.formatTool,
         encryptedReasoning: input.include?.includes('reasoning.encrypted_content') ?? false,
+        toolNames: translated.toolNames,
         echo: responseEcho(input),
       };
       if (!input.stream) {

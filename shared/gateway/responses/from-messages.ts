@@ -1,14 +1,16 @@
 // Anthropic Messages answer → OpenAI Response: the JSON answer, and the stream translated event by event into
 // Responses events (`response.created` … `response.completed`, each with a growing `sequence_number`, no `[DONE]`).
-// Text blocks become `message` items, tool_use blocks `function_call` items (call_id = the tool_use id), the JSON
-// format's forced tool a `message` item with the JSON as its text, and thinking a `reasoning` item whose summary is the
-// thinking text; with `include: ["reasoning.encrypted_content"]` the item also carries the thinking block (signature
-// included, and redacted thinking as items of their own) to be sent back (reasoning-content.ts).
+// Text blocks become `message` items, tool_use blocks `function_call` items (call_id = the tool_use id; name and
+// namespace by response-tools.ts), the JSON format's forced tool a `message` item with the JSON as its text, and
+// thinking a `reasoning` item whose summary is the thinking text; with `include: ["reasoning.encrypted_content"]` the
+// item also carries the thinking block (signature included, and redacted thinking as items of their own) to be sent
+// back (reasoning-content.ts).
 import { anthropicEventReader } from '../anthropic-sse.js';
 import { chatUsageOf } from '../chat-completions/from-messages.js';
 import type { UsageFields } from '../messages-usage.js';
 import { encryptedContentOf } from './reasoning-content.js';
 import type { ResponsesRequest } from './response-request.js';
+import { callNameOf, type ToolNames } from './response-tools.js';
 
 type Block = {
   type: string;
@@ -30,6 +32,8 @@ export type ResponseAnswerOptions = {
   formatTool?: string | undefined;
   /** Whether reasoning items carry their thinking blocks (`include: ["reasoning.encrypted_content"]`). */
   encryptedReasoning?: boolean;
+  /** Upstream tool names that stand for a namespaced function (response-tools.ts). */
+  toolNames?: ToolNames;
   /** The request fields a Response echoes (responseEcho). */
   echo: Record<string, unknown>;
   created?: number;
@@ -114,12 +118,12 @@ const reasoningItem = (id: string, text: string, encrypted?: string): Item => ({
   summary: text ? [{ type: 'summary_text', text }] : [],
   ...(encrypted === undefined ? {} : { encrypted_content: encrypted }),
 });
-const callItem = (id: string, block: Block, args: string, status: string): Item => ({
+const callItem = (id: string, block: Block, args: string, status: string, names: ToolNames | undefined): Item => ({
   id,
   type: 'function_call',
   status,
   call_id: String(block.id),
-  name: String(block.name),
+  ...callNameOf(String(block.name), names),
   arguments: args,
 });
 
@@ -147,7 +151,7 @@ export function messagesToResponse(message: AnthropicMessage, options: ResponseA
       const encrypted = options.encryptedReasoning ? encryptedContentOf(block) : undefined;
       output.push(reasoningItem(id, block.thinking ?? '', encrypted));
     } else if (kind === 'function_call')
-      output.push(callItem(id, block, JSON.stringify(block.input ?? {}), 'completed'));
+      output.push(callItem(id, block, JSON.stringify(block.input ?? {}), 'completed', options.toolNames));
     else
       output.push(
         messageItem(id, block.type === 'text' ? (block.text ?? '') : JSON.stringify(block.input ?? {}), 'completed'),
@@ -258,7 +262,7 @@ export class ResponseStreamTranslator {
           ? messageItem(open.id, open.text, 'incomplete')
           : open.kind === 'reasoning'
             ? reasoningItem(open.id, open.text)
-            : callItem(open.id, open.block, open.text, 'incomplete');
+            : callItem(open.id, open.block, open.text, 'incomplete', this.options.toolNames);
     }
     return output;
   }
@@ -336,7 +340,7 @@ export class ResponseStreamTranslator {
         part: { type: 'summary_text', text: '' },
       });
     } else {
-      const item = callItem(open.id, block, '', 'in_progress');
+      const item = callItem(open.id, block, '', 'in_progress', this.options.toolNames);
       this.output.push(item);
       this.emit('response.output_item.added', { output_index: outputIndex, item });
     }
@@ -391,8 +395,8 @@ export class ResponseStreamTranslator {
       item = reasoningItem(open.id, open.text, encrypted);
     } else {
       const args = open.text === '' ? '{}' : open.text;
-      this.emit('response.function_call_arguments.done', { ...at, name: open.block.name, arguments: args });
-      item = callItem(open.id, open.block, args, 'completed');
+      item = callItem(open.id, open.block, args, 'completed', this.options.toolNames);
+      this.emit('response.function_call_arguments.done', { ...at, name: item.name, arguments: args });
     }
     this.output[open.outputIndex] = item;
     this.emit('response.output_item.done', { output_index: open.outputIndex, item });

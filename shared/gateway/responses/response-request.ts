@@ -1,7 +1,8 @@
 // An OpenAI Responses request as the gateway reads it. What it translates is checked here; what it cannot honour and
 // whose absence would change the answer is refused with a 400 naming the parameter (stored state, background runs,
-// built-in tools, moderation, files by id, logprobs). Other top-level parameters, known or new, are ignored, as Chat
-// Completions does: only the fields read here are ever translated, so nothing unknown reaches the upstream.
+// built-in tools other than an offered web search, moderation, files by id, logprobs). Other top-level parameters,
+// known or new, are ignored, as Chat Completions does: only the fields read here are ever translated, so nothing
+// unknown reaches the upstream.
 import { z } from 'zod';
 
 /** A parameter the gateway refuses unless absent or null (or the one harmless value given). */
@@ -46,6 +47,8 @@ const functionCall = z.object({
   type: z.literal('function_call'),
   call_id: z.string().min(1),
   name: z.string().min(1),
+  /** The namespace of the function, when it came from a namespace tool. */
+  namespace: z.string().nullish(),
   arguments: z.string(),
 });
 const functionCallOutput = z.object({
@@ -106,16 +109,37 @@ const metadata = z.preprocess(
 
 const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, underscores or dashes');
 const functionTool = z.object({
-  type: z.literal('function', {
-    error:
-      'only function tools are served: built-in tools (web_search, file_search, computer, code_interpreter, ' +
-      'image_generation, mcp, shell, custom, …) are not',
-  }),
+  type: z.literal('function'),
   name: toolName,
   description: z.string().nullish(),
   parameters: z.record(z.string(), z.unknown()).nullish(),
   strict: z.boolean().nullish(),
 });
+/** Function tools grouped under a name (Codex sends its sub-agent tools so); the model sees each function under
+ * `<namespace>__<name>` (response-tools.ts). */
+const namespaceTool = z.object({
+  type: z.literal('namespace'),
+  name: toolName,
+  description: z.string().nullish(),
+  tools: z.array(
+    z.discriminatedUnion('type', [functionTool], {
+      error: 'a namespace may hold only function tools here (custom tools are not served)',
+    }),
+  ),
+});
+/** A web search the client offers the model (Codex offers one by default): the gateway runs none, so the model is not
+ * offered it and answers without searching, as if it had chosen not to. */
+const webSearchTool = z
+  .object({
+    type: z.enum(['web_search', 'web_search_2025_08_26', 'web_search_preview', 'web_search_preview_2025_03_11']),
+  })
+  .loose();
+const tool = z.discriminatedUnion('type', [functionTool, namespaceTool, webSearchTool], {
+  error:
+    'only function tools (alone or in a namespace) are served, and web_search is accepted but never run: other ' +
+    'built-in tools (file_search, computer, code_interpreter, image_generation, mcp, shell, custom, …) are not',
+});
+export type ToolParam = z.infer<typeof tool>;
 
 const format = z.discriminatedUnion(
   'type',
@@ -161,7 +185,7 @@ export const responsesBody = z
       top_p: z.number().min(0).max(1).nullish(),
       stream: z.boolean().nullish(),
       stream_options: z.object({ include_obfuscation: z.boolean().optional() }).nullish(),
-      tools: z.array(functionTool).nullish(),
+      tools: z.array(tool).nullish(),
       tool_choice: z
         .union(
           [z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string().min(1) })],

@@ -1,5 +1,5 @@
 // OpenAI Responses request → Anthropic Messages request. `instructions` and system/developer messages become the
-// system prompt; function_call items become tool_use blocks and function_call_output items tool_result blocks,
+// system prompt; tools as response-tools.ts names them; function_call items become tool_use blocks and function_call_output items tool_result blocks,
 // consecutive items of one role merged into one turn; reasoning items become thinking blocks again when they carry
 // encrypted_content the gateway returned (reasoning-content.ts), and are dropped otherwise (a summary alone cannot be
 // replayed, as Chat Completions drops reasoning_content); the rest is shared with Chat Completions (messagesBodyOf).
@@ -19,6 +19,7 @@ import {
 import type { ModelEntry } from '../model-registry.js';
 import { thinkingBlockOf } from './reasoning-content.js';
 import type { ContentPart, ResponsesRequest } from './response-request.js';
+import { messagesToolsOf, type ToolNames, upstreamToolName } from './response-tools.js';
 
 const refuse: Refuse = (param, message) => badRequest('Responses.Invalid', `${param}: ${message}`);
 
@@ -61,7 +62,9 @@ function conversationOf(request: ResponsesRequest) {
       }
     } else if (item.type === 'function_call') {
       const input = toolInputOf(item.arguments, `${param}.arguments`, argumentsBudget, refuse);
-      push('assistant', [{ type: 'tool_use', id: item.call_id, name: item.name, input }]);
+      push('assistant', [
+        { type: 'tool_use', id: item.call_id, name: upstreamToolName(item.name, item.namespace), input },
+      ]);
     } else if (item.type === 'function_call_output') {
       const content =
         typeof item.output === 'string'
@@ -77,15 +80,19 @@ function conversationOf(request: ResponsesRequest) {
   return { system, turns };
 }
 
-export function responsesToMessages(request: ResponsesRequest, model: ModelEntry): TranslatedRequest {
+export function responsesToMessages(
+  request: ResponsesRequest,
+  model: ModelEntry,
+): TranslatedRequest & { toolNames: ToolNames } {
+  const { tools, names } = messagesToolsOf(request.tools ?? []);
   const { system, turns } = conversationOf(request);
   const format = request.text?.format;
   const choice = request.tool_choice;
-  return messagesBodyOf(model, {
+  const translated = messagesBodyOf(model, {
     system,
     turns,
     maxTokens: request.max_output_tokens ?? DEFAULT_MAX_TOKENS,
-    tools: request.tools ?? [],
+    tools,
     toolChoice: choice && typeof choice === 'object' ? { name: choice.name } : choice,
     parallelToolCalls: request.parallel_tool_calls,
     format: format?.type === 'json_schema' ? format : format?.type === 'json_object' ? 'json_object' : undefined,
@@ -95,4 +102,5 @@ export function responsesToMessages(request: ResponsesRequest, model: ModelEntry
     user: request.user,
     stream: request.stream,
   });
+  return { ...translated, toolNames: names };
 }

@@ -1,0 +1,61 @@
+// The tools of a Responses request as the Messages upstream names them, and the way back. A function tool keeps its
+// name; each function of a namespace tool (Codex groups its sub-agent tools so) is offered as `<namespace>__<name>`,
+// since Messages tools have no namespaces, and a tool_use of that name answers as a function_call with `name` and
+// `namespace` again. An offered web search is not passed on (the gateway runs none). Two tools that would share an
+// upstream name are a 400, so a call always goes back to the one tool it came from.
+import { badRequest } from '../../errors/app-error.js';
+import type { FunctionTool } from '../chat-completions/to-messages.js';
+import type { ToolParam } from './response-request.js';
+
+/** The name and namespace of a function, as the Responses API has them on a function_call. */
+export type CallName = { name: string; namespace?: string };
+/** Upstream tool names that stand for a namespaced function. */
+export type ToolNames = ReadonlyMap<string, CallName>;
+
+const SEPARATOR = '__';
+/** Anthropic's limit on a tool name, which the joined name must keep too. */
+const MAX_NAME = 64;
+
+/** The upstream name of a function call item: its name, joined to its namespace if it has one. */
+export const upstreamToolName = (name: string, namespace?: string | null): string =>
+  namespace ? `${namespace}${SEPARATOR}${name}` : name;
+
+/** The Messages tools of a request's `tools`, and the namespaced names among them. */
+export function messagesToolsOf(tools: readonly ToolParam[]): { tools: FunctionTool[]; names: ToolNames } {
+  const flat: FunctionTool[] = [];
+  const names = new Map<string, CallName>();
+  const seen = new Set<string>();
+  const add = (tool: FunctionTool, param: string, call?: CallName) => {
+    if (tool.name.length > MAX_NAME) {
+      throw badRequest(
+        'Responses.Invalid',
+        `${param}.name: joined to its namespace as ${tool.name}, it is longer than ${MAX_NAME} characters`,
+      );
+    }
+    if (seen.has(tool.name)) {
+      throw badRequest(
+        'Responses.Invalid',
+        `${param}.name: another tool is already offered as ${tool.name} (a namespace's functions are offered as ` +
+          `<namespace>${SEPARATOR}<name>)`,
+      );
+    }
+    seen.add(tool.name);
+    flat.push(tool);
+    if (call) names.set(tool.name, call);
+  };
+  for (const [i, tool] of tools.entries()) {
+    if (tool.type === 'function') add(tool, `tools.${i}`);
+    else if (tool.type === 'namespace') {
+      for (const [j, fn] of tool.tools.entries()) {
+        const name = upstreamToolName(fn.name, tool.name);
+        add({ ...fn, name }, `tools.${i}.tools.${j}`, { name: fn.name, namespace: tool.name });
+      }
+    }
+    // web_search: not offered (see the file's first lines).
+  }
+  return { tools: flat, names };
+}
+
+/** The function_call name (and namespace) of an upstream tool_use. */
+export const callNameOf = (upstreamName: string, names: ToolNames | undefined): CallName =>
+  names?.get(upstreamName) ?? { name: upstreamName };
