@@ -70,12 +70,12 @@ describe('an MCP version’s payload', () => {
     expectWrittenOrder(exact.body);
 
     // The registry's server.json builds its remotes and packages from the connections: headers and environment
-    // variables in the publisher's order.
+    // variables in the publisher's order (a package's config fields come first, then the rest of its environment).
     const name = `${registryNamespace(h.config)}.${a.namespace}/${draft.slug}`;
     const entry = await h.http.get(`/v0.1/servers/${encodeURIComponent(name)}/versions/latest`).expect(200);
     const { remotes, packages } = entry.body.server;
     expect(remotes[0].headers.map((x: { name: string }) => x.name)).toEqual(Object.keys(headers));
-    expect(packages[0].environmentVariables.map((x: { name: string }) => x.name)).toEqual(Object.keys(env));
+    expect(packages[0].environmentVariables.map((x: { name: string }) => x.name)).toEqual(['TOKEN', ...Object.keys(env)]);
   });
 
   it('keeps the written order through a draft update of the tools', async () => {
