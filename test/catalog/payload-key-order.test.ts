@@ -75,7 +75,10 @@ describe('an MCP version’s payload', () => {
     const entry = await h.http.get(`/v0.1/servers/${encodeURIComponent(name)}/versions/latest`).expect(200);
     const { remotes, packages } = entry.body.server;
     expect(remotes[0].headers.map((x: { name: string }) => x.name)).toEqual(Object.keys(headers));
-    expect(packages[0].environmentVariables.map((x: { name: string }) => x.name)).toEqual(['TOKEN', ...Object.keys(env)]);
+    expect(packages[0].environmentVariables.map((x: { name: string }) => x.name)).toEqual([
+      'TOKEN',
+      ...Object.keys(env),
+    ]);
   });
 
   it('keeps the written order through a draft update of the tools', async () => {
@@ -83,7 +86,7 @@ describe('an MCP version’s payload', () => {
     await h.http
       .put(`/api/v1/publisher/mcp/${draft.id}/draft`)
       .set(bearer(a.publisher.session))
-      .send({ version: version })
+      .send({ version })
       .expect(200);
     const own = await h.http.get(`/api/v1/publisher/mcp/${draft.id}`).set(bearer(a.publisher.session)).expect(200);
     expectWrittenOrder(own.body.versions.find((v: { id: string }) => v.id === draft.versionId));
