@@ -71,6 +71,15 @@ describe('PUT /api/organization/wallet/alerts', () => {
     expect(await settingsOf(org)).toEqual(res.body.data);
   });
 
+  it('keeps the custom headers in the order they were written (the console lists them so)', async () => {
+    const org = await anOrganization(h);
+    // jsonb's own order would be X-Team, X-Zone-Id, Authorization (shorter names first).
+    const customHeaders = { 'X-Zone-Id': 'north', Authorization: 'Bearer abc', 'X-Team': 'billing' };
+    const res = await h.http.put(url).set(inOrg(org.admin, org.id)).send({ customHeaders }).expect(200);
+    expect(Object.keys(res.body.data.customHeaders)).toEqual(Object.keys(customHeaders));
+    expect(Object.keys((await settingsOf(org)).customHeaders)).toEqual(Object.keys(customHeaders));
+  });
+
   it('keeps the fields a request leaves out, clears the webhook with null and rotates the secret on request', async () => {
     const org = await anOrganization(h);
     const before = await settingsOf(org);

@@ -9,6 +9,7 @@ import {
   doublePrecision,
   index,
   integer,
+  json,
   jsonb,
   pgEnum,
   pgTable,
@@ -160,7 +161,11 @@ export const catalogVersions = pgTable(
     readme: text('readme'),
     license: text('license'),
     sourceUrl: text('source_url'),
-    payload: jsonb('payload').$type<Record<string, unknown>>(),
+    /**
+     * `json`, not `jsonb`: the text is kept as written, so objects keep the publisher's key order (a tool's
+     * `properties` are the order clients draw the argument form in); jsonb keeps its own order (docs/catalog.md).
+     */
+    payload: json('payload').$type<Record<string, unknown>>(),
     bundleStorageKey: text('bundle_storage_key'),
     bundleSha256: text('bundle_sha256'),
     bundleSizeBytes: integer('bundle_size_bytes'),

@@ -10,6 +10,7 @@ import {
   date,
   index,
   integer,
+  json,
   jsonb,
   pgEnum,
   pgTable,
@@ -108,7 +109,8 @@ export const walletAlertSettings = pgTable(
      * counts against that account's share of the alerts worker (ALERTS_PER_ACCOUNT, docs/wallet.md).
      */
     webhookSetBy: uuid('webhook_set_by').references(() => accounts.id, { onDelete: 'set null' }),
-    customHeaders: jsonb('custom_headers').$type<Record<string, string>>().notNull().default({}),
+    /** `json`, not `jsonb`: the headers keep the order their Admin wrote them in (docs/wallet.md). */
+    customHeaders: json('custom_headers').$type<Record<string, string>>().notNull().default({}),
     messageTemplate: text('message_template').notNull(),
     /** Micro-units, descending. */
     thresholds: jsonb('thresholds').$type<number[]>().notNull(),

@@ -1,0 +1,100 @@
+// Migration 0020 (payload and custom headers from jsonb to json) on a database that already holds them: rows written
+// before it read back with the same values, in the order jsonb gave them (shorter keys first); rows written after it
+// keep the order they were written in; an organization made afterwards still gets `{}` as its custom headers.
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { ensureDatabase, migrationsFolder, runMigrations } from '../../shared/db/migrate.js';
+import { type Actors, createActors, createDraft, uniqueSlug } from '../support/catalog-factory.js';
+import { createHarness, type Harness, testEnv } from '../support/harness.js';
+import { bearer } from '../support/identity.js';
+import { anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
+
+const inputSchema = { type: 'object', properties: { zeta: { type: 'string' }, alpha: { type: 'number' }, mid: {} } };
+const customHeaders = { 'X-Zone-Id': 'north', Authorization: 'Bearer abc', 'X-Team': 'billing' };
+const alerts = '/api/organization/wallet/alerts';
+
+let url: string;
+let folder: string;
+const opened: Harness[] = [];
+
+/** The migrations folder as it was before `tag`: its SQL files and a journal that ends before it. */
+async function migrationsBefore(tag: string) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ockhub-migrations-'));
+  await mkdir(path.join(dir, 'meta'));
+  const journal = JSON.parse(await readFile(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8'));
+  const at = journal.entries.findIndex((e: { tag: string }) => e.tag === tag);
+  expect(at).toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, at);
+  await writeFile(path.join(dir, 'meta/_journal.json'), JSON.stringify(journal));
+  for (const file of await readdir(migrationsFolder)) {
+    if (file.endsWith('.sql')) await copyFile(path.join(migrationsFolder, file), path.join(dir, file));
+  }
+  return dir;
+}
+
+async function open() {
+  const h = await createHarness({ DATABASE_URL: url });
+  opened.push(h);
+  return h;
+}
+
+beforeAll(async () => {
+  const target = new URL(testEnv().DATABASE_URL as string);
+  target.pathname = `${target.pathname}_m${randomBytes(4).toString('hex')}`;
+  url = target.toString();
+  await ensureDatabase(url);
+  folder = await migrationsBefore('0020_json_key_order');
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await migrate(drizzle(pool), { migrationsFolder: folder });
+  } finally {
+    await pool.end();
+  }
+});
+afterAll(async () => {
+  for (const h of opened) await h.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+const draftVersion = async (h: Harness, a: Actors, id: string) =>
+  (await h.http.get(`/api/v1/publisher/mcp/${id}`).set(bearer(a.publisher.session)).expect(200)).body.versions[0];
+const headersOf = async (h: Harness, org: TestOrg) =>
+  (await h.http.get(alerts).set(inOrg(org.admin, org.id)).expect(200)).body.data.customHeaders;
+
+describe('migration 0020', () => {
+  it('keeps what was stored, in jsonb’s order, and what is written afterwards in its own', async () => {
+    const before = await open();
+    const a = await createActors(before);
+    const tools = [{ name: 'spell', inputSchema }];
+    const draft = await createDraft(before, a, 'mcp', { slug: uniqueSlug('letters'), version: { tools } });
+    const org = await anOrganization(before);
+    await before.http.put(alerts).set(inOrg(org.admin, org.id)).send({ customHeaders }).expect(200);
+    const jsonbOrder = ['mid', 'zeta', 'alpha'];
+    const stored = await draftVersion(before, a, draft.id);
+    expect(Object.keys(stored.tools[0].inputSchema.properties)).toEqual(jsonbOrder);
+
+    await runMigrations(url);
+
+    const after = await open();
+    const read = await draftVersion(after, a, draft.id);
+    expect(read.tools).toEqual(tools);
+    expect(JSON.stringify(read)).toBe(JSON.stringify(stored));
+    expect(await headersOf(after, org)).toEqual(customHeaders);
+    expect(Object.keys(await headersOf(after, org))).toEqual(['X-Team', 'X-Zone-Id', 'Authorization']);
+
+    await after.http
+      .put(`/api/v1/publisher/mcp/${draft.id}/draft`)
+      .set(bearer(a.publisher.session))
+      .send({ version: { tools } })
+      .expect(200);
+    expect(JSON.stringify((await draftVersion(after, a, draft.id)).tools)).toBe(JSON.stringify(tools));
+    await after.http.put(alerts).set(inOrg(org.admin, org.id)).send({ customHeaders }).expect(200);
+    expect(Object.keys(await headersOf(after, org))).toEqual(Object.keys(customHeaders));
+    expect(await headersOf(after, await anOrganization(after))).toEqual({});
+  });
+});
