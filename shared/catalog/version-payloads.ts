@@ -1,6 +1,7 @@
 // The version payload of each item type as zod schemas: what a publisher sends, and the type-specific part stored
 // in catalog_versions.payload (the skill-bundle worker writes the skill part with `skillPayload`).
 import { z } from 'zod';
+import { badRequest } from '../errors/app-error.js';
 import { type ItemType, isVersionString } from './item-types.js';
 
 const url = z.url({ protocol: /^https?$/ }).max(2048);
@@ -203,7 +204,25 @@ export function applyVersionPatch(
   };
 }
 
-/** The stored payload of a type, defaults filled; a skill's stays as the bundle parse left it (or all null). */
+/** Whether a key or string anywhere in the value holds a NUL character (one pass, any depth). */
+function holdsNul(value: unknown): boolean {
+  let found = false;
+  JSON.stringify(value, (key: string, v: unknown) => {
+    if (key.includes('\0') || (typeof v === 'string' && v.includes('\0'))) found = true;
+    return v;
+  });
+  return found;
+}
+
+/**
+ * The stored payload of a type, defaults filled; a skill's stays as the bundle parse left it (or all null). A NUL
+ * character is refused as the column refused it while it was jsonb: json stores `\u0000`, but every `->>` and
+ * `::jsonb` of a row holding one fails (a later migration back to jsonb too), security review #127.
+ */
 export function storedPayload(type: ItemType, fields: Record<string, unknown>): Record<string, unknown> {
-  return payloadSchemas[type].parse(type === 'skill' ? {} : fields) as Record<string, unknown>;
+  const payload = payloadSchemas[type].parse(type === 'skill' ? {} : fields) as Record<string, unknown>;
+  if (holdsNul(payload)) {
+    throw badRequest('Request.InvalidText', 'Text in the request contains a character that cannot be stored (NUL).');
+  }
+  return payload;
 }

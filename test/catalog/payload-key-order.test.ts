@@ -4,7 +4,15 @@
 // environment, through the publisher's draft read, the public item and version reads, and the MCP Registry API's
 // server read. catalog_versions.payload was jsonb, which keeps its own key order (shorter keys first); it is json.
 import { registryNamespace } from '../../shared/mcp-registry/server-names.js';
-import { type Actors, createActors, createDraft, decide, submit, uniqueSlug } from '../support/catalog-factory.js';
+import {
+  type Actors,
+  createActors,
+  createDraft,
+  decide,
+  draftBody,
+  submit,
+  uniqueSlug,
+} from '../support/catalog-factory.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
 
@@ -101,5 +109,27 @@ describe('an MCP version’s payload', () => {
     const own = await h.http.get(`/api/v1/publisher/mcp/${draft.id}`).set(bearer(a.publisher.session)).expect(200);
     const [v] = own.body.versions;
     expect(Object.keys(v.tools[0].inputSchema.properties)).toEqual(['10', 'b']);
+  });
+});
+
+describe('a NUL character in a version’s payload', () => {
+  // jsonb refused `\u0000` (22P05, a 400 Request.InvalidText); json stores it, and a row holding one fails every
+  // `->>` and `::jsonb` on the column (a later migration back to jsonb included), so the API refuses it as before.
+  it('is refused with 400 Request.InvalidText, as when the column was jsonb, on a new draft and on an update', async () => {
+    const withNul = { ...version, tools: [{ name: 'spell', description: 'a\u0000b', inputSchema }] };
+    const created = await h.http
+      .post('/api/v1/publisher/mcp/drafts')
+      .set(bearer(a.publisher.session))
+      .send(draftBody(a, 'mcp', { version: withNul }));
+    expect(created.status).toBe(400);
+    expect(created.body.title).toBe('Request.InvalidText');
+
+    const draft = await createDraft(h, a, 'mcp', { slug: uniqueSlug('letters'), version });
+    const updated = await h.http
+      .put(`/api/v1/publisher/mcp/${draft.id}/draft`)
+      .set(bearer(a.publisher.session))
+      .send({ version: { tools: withNul.tools } });
+    expect(updated.status).toBe(400);
+    expect(updated.body.title).toBe('Request.InvalidText');
   });
 });

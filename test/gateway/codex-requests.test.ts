@@ -268,3 +268,49 @@ describe('tools it cannot offer', () => {
     expect(w.sim.state.counters.messages).toBe(calls);
   });
 });
+
+describe('tool_choice beside namespace and web search tools', () => {
+  it('forces a namespace function named with its namespace, as its joined upstream name', async () => {
+    const res = await post({
+      ...firstTurn,
+      stream: false,
+      tool_choice: { type: 'function', name: 'close_agent', namespace: 'multi_agent_v1' },
+    });
+    expect(res.status).toBe(200);
+    expect(upstreamBody().tool_choice).toEqual({ type: 'tool', name: 'multi_agent_v1__close_agent' });
+    expect(JSON.parse(res.text).tool_choice).toEqual({
+      type: 'function',
+      name: 'close_agent',
+      namespace: 'multi_agent_v1',
+    });
+  });
+
+  it.each([
+    [
+      'a function no tool offers',
+      { ...firstTurn, tool_choice: { type: 'function', name: 'spawn_agent' } },
+      /^tool_choice\.name: no function spawn_agent is offered in tools/,
+    ],
+    [
+      'a namespace function without its namespace',
+      { ...firstTurn, tool_choice: { type: 'function', name: 'close_agent' } },
+      /^tool_choice\.name: no function close_agent is offered in tools/,
+    ],
+    [
+      'a namespace function by its joined upstream name',
+      { ...firstTurn, tool_choice: { type: 'function', name: 'multi_agent_v1__close_agent' } },
+      /^tool_choice\.name: no function multi_agent_v1__close_agent is offered in tools/,
+    ],
+    [
+      '"required" when only a web search is offered',
+      { ...firstTurn, tools: [webSearch], tool_choice: 'required' },
+      /^tool_choice: required: no function is offered in tools \(a web_search tool is accepted but never run here\)/,
+    ],
+  ])('refuses %s with 400 naming tool_choice, before anything is sent', async (_label, request, message) => {
+    const calls = w.sim.state.counters.messages;
+    const res = await post({ ...request, stream: false });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).error.message).toMatch(message);
+    expect(w.sim.state.counters.messages).toBe(calls);
+  });
+});

@@ -188,8 +188,12 @@ export const responsesBody = z
       tools: z.array(tool).nullish(),
       tool_choice: z
         .union(
-          [z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string().min(1) })],
-          { error: 'tool_choice must be none, auto, required or {"type":"function","name":…}' },
+          [
+            z.enum(['none', 'auto', 'required']),
+            // `namespace` names a namespace tool's function (response-tools.ts checks that the function is offered).
+            z.object({ type: z.literal('function'), name: z.string().min(1), namespace: z.string().nullish() }),
+          ],
+          { error: 'tool_choice must be none, auto, required or {"type":"function","name":…,"namespace"?:…}' },
         )
         .nullish(),
       parallel_tool_calls: z.boolean().nullish(),

@@ -2,10 +2,12 @@
 // name; each function of a namespace tool (Codex groups its sub-agent tools so) is offered as `<namespace>__<name>`,
 // since Messages tools have no namespaces, and a tool_use of that name answers as a function_call with `name` and
 // `namespace` again. An offered web search is not passed on (the gateway runs none). Two tools that would share an
-// upstream name are a 400, so a call always goes back to the one tool it came from.
+// upstream name are a 400, so a call always goes back to the one tool it came from. A `tool_choice` names a function
+// as the client offered it (its name, and its namespace if it has one), and one that names no offered function, or
+// asks for a tool call when only a web search was offered, is a 400 before anything is sent, as OpenAI refuses it.
 import { badRequest } from '../../errors/app-error.js';
-import type { FunctionTool } from '../chat-completions/to-messages.js';
-import type { ToolParam } from './response-request.js';
+import type { FunctionTool, ToolChoice } from '../chat-completions/to-messages.js';
+import type { ResponsesRequest, ToolParam } from './response-request.js';
 
 /** The name and namespace of a function, as the Responses API has them on a function_call. */
 export type CallName = { name: string; namespace?: string };
@@ -59,3 +61,25 @@ export function messagesToolsOf(tools: readonly ToolParam[]): { tools: FunctionT
 /** The function_call name (and namespace) of an upstream tool_use. */
 export const callNameOf = (upstreamName: string, names: ToolNames | undefined): CallName =>
   names?.get(upstreamName) ?? { name: upstreamName };
+
+/** The Messages tool_choice of a request's `tool_choice`, given the tools offered upstream; `refuse` words a 400. */
+export function toolChoiceOf(
+  choice: ResponsesRequest['tool_choice'],
+  offered: { tools: readonly FunctionTool[]; names: ToolNames },
+  refuse: (param: string, message: string) => Error,
+): ToolChoice {
+  if (choice === 'required' && offered.tools.length === 0) {
+    throw refuse(
+      'tool_choice',
+      'required: no function is offered in tools (a web_search tool is accepted but never run here)',
+    );
+  }
+  if (!choice || typeof choice !== 'object') return choice;
+  const name = upstreamToolName(choice.name, choice.namespace);
+  const call = offered.names.get(name) ?? (offered.tools.some((t) => t.name === name) ? { name } : undefined);
+  if (call?.name !== choice.name || (call.namespace ?? '') !== (choice.namespace ?? '')) {
+    const where = choice.namespace ? ` in namespace ${choice.namespace}` : '';
+    throw refuse('tool_choice.name', `no function ${choice.name}${where} is offered in tools`);
+  }
+  return { name };
+}

@@ -19,7 +19,7 @@ import {
 import type { ModelEntry } from '../model-registry.js';
 import { thinkingBlockOf } from './reasoning-content.js';
 import type { ContentPart, ResponsesRequest } from './response-request.js';
-import { messagesToolsOf, type ToolNames, upstreamToolName } from './response-tools.js';
+import { messagesToolsOf, type ToolNames, toolChoiceOf, upstreamToolName } from './response-tools.js';
 
 const refuse: Refuse = (param, message) => badRequest('Responses.Invalid', `${param}: ${message}`);
 
@@ -85,15 +85,15 @@ export function responsesToMessages(
   model: ModelEntry,
 ): TranslatedRequest & { toolNames: ToolNames } {
   const { tools, names } = messagesToolsOf(request.tools ?? []);
+  const toolChoice = toolChoiceOf(request.tool_choice, { tools, names }, refuse);
   const { system, turns } = conversationOf(request);
   const format = request.text?.format;
-  const choice = request.tool_choice;
   const translated = messagesBodyOf(model, {
     system,
     turns,
     maxTokens: request.max_output_tokens ?? DEFAULT_MAX_TOKENS,
     tools,
-    toolChoice: choice && typeof choice === 'object' ? { name: choice.name } : choice,
+    toolChoice,
     parallelToolCalls: request.parallel_tool_calls,
     format: format?.type === 'json_schema' ? format : format?.type === 'json_object' ? 'json_object' : undefined,
     effort: request.reasoning?.effort,
