@@ -13,6 +13,7 @@ import type { SkillBundleReview } from '../skills/skill-bundle-review.js';
 import { lockItem } from './item-access.js';
 import { requestChangesForBundle } from './review-workflow.js';
 import { recordSkillContents } from './skill-contents.js';
+import { holdsNul } from './version-payloads.js';
 
 export type BundleReviewer = (zip: Buffer) => Promise<SkillBundleReview>;
 export type ParseOutcome = { outcome: 'parsed' | 'changes_requested' | 'skipped'; problems?: string[] };
@@ -89,12 +90,21 @@ async function reviewAndRecord(
     if (current?.status !== 'in_review' || item.status !== 'in_review' || !sameSubmit) {
       return { outcome: 'skipped' as const };
     }
+    const problems = verdict.ok ? [] : verdict.problems;
     if (verdict.ok) {
       const { bundleFiles, dependencies, examples, parameters } = verdict.manifest;
-      await recordSkillContents(tx, current.id, { bundleFiles, dependencies, examples, parameters });
-      return { outcome: 'parsed' as const };
+      const contents = { bundleFiles, dependencies, examples, parameters };
+      // The payload column keeps text as written, and a NUL in it would break every `->>` and `::jsonb` of the row
+      // (security review #127); a UTF-8 file may hold one.
+      if (!holdsNul(contents)) {
+        await recordSkillContents(tx, current.id, contents);
+        return { outcome: 'parsed' as const };
+      }
+      problems.push(
+        'The parsed SKILL.md or a dependency file holds a NUL character (in an example, a parameter, a dependency or a file name), which cannot be stored.',
+      );
     }
-    await requestChangesForBundle(tx, item, current, verdict.problems);
-    return { outcome: 'changes_requested' as const, problems: verdict.problems };
+    await requestChangesForBundle(tx, item, current, problems);
+    return { outcome: 'changes_requested' as const, problems };
   });
 }

@@ -205,7 +205,7 @@ export function applyVersionPatch(
 }
 
 /** Whether a key or string anywhere in the value holds a NUL character (one pass, any depth). */
-function holdsNul(value: unknown): boolean {
+export function holdsNul(value: unknown): boolean {
   let found = false;
   JSON.stringify(value, (key: string, v: unknown) => {
     if (key.includes('\0') || (typeof v === 'string' && v.includes('\0'))) found = true;

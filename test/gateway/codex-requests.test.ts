@@ -313,4 +313,15 @@ describe('tool_choice beside namespace and web search tools', () => {
     expect(JSON.parse(res.text).error.message).toMatch(message);
     expect(w.sim.state.counters.messages).toBe(calls);
   });
+
+  it.each(['auto', 'none'])(
+    'sends no tool_choice upstream when only a web search was offered (tool_choice %s: nothing left to choose)',
+    async (choice) => {
+      const res = await post({ ...firstTurn, tools: [webSearch], tool_choice: choice, stream: false });
+      expect(res.status).toBe(200);
+      const body = upstreamBody();
+      expect(body.tools).toBeUndefined();
+      expect(body.tool_choice).toBeUndefined();
+    },
+  );
 });

@@ -143,6 +143,24 @@ describe('a skill bundle, end to end', () => {
     ]);
   });
 
+  it('sends a bundle whose parsed contents hold a NUL character back as changes_requested, storing nothing', async () => {
+    const draft = await createDraft(h, a, 'skill');
+    const zip = await buildZip({ 'SKILL.md': `${skillMd('pdf-tools')}\n## Examples\n\n### Split a\u0000PDF\n\nAsk.\n` });
+    const uploaded = await upload(draft.id, draft.versionId, zip);
+    expect(uploaded.status).toBe(200);
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    // A NUL stored in the json payload would break every `->>` and `::jsonb` of the row (security review #127).
+    const back = await waitUntil(async () => {
+      const detail = await draftDetail(draft.id);
+      const parsed = detail.versions.find((v: { id: string }) => v.id === draft.versionId)?.bundleFiles;
+      return detail.status === 'changes_requested' || parsed ? detail : undefined;
+    });
+    expect(back.status).toBe('changes_requested');
+    expect(JSON.stringify(back)).toContain('NUL character');
+    const version = back.versions.find((v: { id: string }) => v.id === draft.versionId);
+    expect(version.examples ?? null).toBeNull();
+  });
+
   it('refuses front matter that is not YAML at review', async () => {
     const draft = await createDraft(h, a, 'skill');
     const zip = await buildZip({ 'SKILL.md': '---\nname: [unclosed\n---\n' });

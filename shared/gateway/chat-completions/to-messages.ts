@@ -248,7 +248,8 @@ export function messagesBodyOf(model: ModelEntry, parts: OpenAiRequestParts): Tr
     messages: parts.turns,
     ...(parts.system.length > 0 ? { system: parts.system } : {}),
     ...(tools.length > 0 ? { tools } : {}),
-    ...(toolChoice ? { tool_choice: toolChoice } : {}),
+    // A choice among no tools (every offered tool dropped, or `parallel_tool_calls` alone) says nothing upstream.
+    ...(toolChoice && tools.length > 0 ? { tool_choice: toolChoice } : {}),
     ...(parts.stop?.length ? { stop_sequences: parts.stop } : {}),
     ...thinking,
     ...sampling,
