@@ -145,7 +145,9 @@ describe('a skill bundle, end to end', () => {
 
   it('sends a bundle whose parsed contents hold a NUL character back as changes_requested, storing nothing', async () => {
     const draft = await createDraft(h, a, 'skill');
-    const zip = await buildZip({ 'SKILL.md': `${skillMd('pdf-tools')}\n## Examples\n\n### Split a\u0000PDF\n\nAsk.\n` });
+    const zip = await buildZip({
+      'SKILL.md': `${skillMd('pdf-tools')}\n## Examples\n\n### Split a\u0000PDF\n\nAsk.\n`,
+    });
     const uploaded = await upload(draft.id, draft.versionId, zip);
     expect(uploaded.status).toBe(200);
     expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
