@@ -4,7 +4,14 @@
 import http from 'node:http';
 import { messagesReservationMicros } from '../../shared/gateway/messages-estimate.js';
 import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
-import { aProjectWithKey, type GatewayWorld, openGatewayWorld, requestLogsOf, walletOf } from '../support/gateway.js';
+import {
+  aProjectWithKey,
+  type GatewayWorld,
+  openGatewayWorld,
+  recharge,
+  requestLogsOf,
+  walletOf,
+} from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
@@ -34,6 +41,11 @@ beforeAll(async () => {
     else forward();
   });
   w = await openGatewayWorld({ env: { UPSTREAM_MESSAGES_URL: upstream.origin } });
+});
+// A test that failed while requests were held lets them go, so the next test is not left waiting on them.
+afterEach(() => {
+  holding = false;
+  for (const release of held.splice(0)) release();
 });
 afterAll(async () => {
   await w?.close();
@@ -85,7 +97,7 @@ describe('an OpenAI-shaped request without an output limit', () => {
       expect(sent.max_tokens).toBe(64_000);
       expect(micros(hold)).toBe(Number(messagesReservationMicros(sent, [model])));
       holding = false;
-      held.splice(0).forEach((release) => release());
+      for (const release of held.splice(0)) release();
       expect((await answer).status).toBe(200);
 
       const wallet = await waitUntil(async () => {
@@ -102,7 +114,7 @@ describe('an OpenAI-shaped request without an output limit', () => {
     ['Chat Completions', chat],
     ['Responses', responses],
   ])(
-    '%s: a wallet that holds 4,096 tokens but not the whole output is served at 4,096, as before',
+    '%s: a wallet that holds 4,096 tokens but not the whole output is served at 4,096; funded, the whole output',
     async (_l, route) => {
       // 64,000 output tokens hold $0.256, 4,096 hold $0.016 (plus the input's bound).
       const small = await aProjectWithKey(w.h, '0.1');
@@ -115,6 +127,10 @@ describe('an OpenAI-shaped request without an output limit', () => {
       });
       const [log] = await requestLogsOf(w.h, small.projectId);
       expect(micros(0.1 - wallet.balance)).toBe(Number(log?.costMicros));
+
+      await recharge(w.h, small.org, 5);
+      expect((await post(small.key, route, route.body(route.effort('high')))).status).toBe(200);
+      expect(lastBody()).toMatchObject({ max_tokens: 64_000, thinking: { type: 'enabled', budget_tokens: 16_000 } });
     },
   );
 
@@ -131,33 +147,50 @@ describe('an OpenAI-shaped request without an output limit', () => {
   it.each([
     ['Chat Completions', chat],
     ['Responses', responses],
-  ])('%s: a wallet that cannot hold even 4,096 tokens answers 402 and holds nothing', async (_l, route) => {
-    const poor = await aProjectWithKey(w.h, '0.01');
-    const calls = upstream.requests.length;
-    const res = await post(poor.key, route, route.body());
-    expect(res.status).toBe(402);
-    expect(res.body.error).toMatchObject({ type: 'insufficient_quota', message: expect.stringMatching(/0\.016/) });
-    expect(upstream.requests.length).toBe(calls);
-    expect(await walletOf(w.h, poor.org)).toMatchObject({ balance: 0.01, frozenAmount: 0 });
-    expect(await requestLogsOf(w.h, poor.projectId)).toEqual([]);
-  });
+  ])(
+    '%s: a wallet that cannot hold even 4,096 tokens answers 402 and holds nothing; funded, the whole output',
+    async (_l, route) => {
+      const poor = await aProjectWithKey(w.h, '0.01');
+      const calls = upstream.requests.length;
+      const res = await post(poor.key, route, route.body());
+      expect(res.status).toBe(402);
+      // The refusal names the hold of the last try, at 4,096 tokens ($0.016 and the input's bound), not $0.256.
+      expect(res.body.error).toMatchObject({ type: 'insufficient_quota', message: expect.stringMatching(/ 0\.016/) });
+      expect(upstream.requests.length).toBe(calls);
+      expect(await walletOf(w.h, poor.org)).toMatchObject({ balance: 0.01, frozenAmount: 0 });
+      expect(await requestLogsOf(w.h, poor.projectId)).toEqual([]);
+
+      await recharge(w.h, poor.org, 5);
+      expect((await post(poor.key, route, route.body())).status).toBe(200);
+      expect(lastBody().max_tokens).toBe(64_000);
+    },
+  );
 });
 
 describe('an OpenAI-shaped request that names its output limit', () => {
   it.each([
-    ['Chat Completions max_completion_tokens', chat, { max_completion_tokens: 100_000 }],
-    ['Chat Completions max_tokens', chat, { max_tokens: 100_000 }],
-    ['Responses max_output_tokens', responses, { max_output_tokens: 100_000 }],
-  ])('%s passes it unchanged, never lowered for a small wallet', async (_l, route, limit) => {
-    const funded = await aProjectWithKey(w.h, '5');
-    expect((await post(funded.key, route, route.body(limit))).status).toBe(200);
-    expect(lastBody().max_tokens).toBe(100_000);
+    ['Chat Completions max_completion_tokens', chat, (n: number) => ({ max_completion_tokens: n })],
+    ['Chat Completions max_tokens', chat, (n: number) => ({ max_tokens: n })],
+    ['Responses max_output_tokens', responses, (n: number) => ({ max_output_tokens: n })],
+  ])(
+    '%s passes it unchanged, above or below the model limit, never lowered for a small wallet',
+    async (_l, route, limit) => {
+      const funded = await aProjectWithKey(w.h, '5');
+      for (const [named, sent] of [
+        [100_000, 100_000],
+        [1_000, 1_000],
+        [undefined, 64_000],
+      ] as const) {
+        expect((await post(funded.key, route, route.body(named ? limit(named) : {}))).status).toBe(200);
+        expect(lastBody().max_tokens).toBe(sent);
+      }
 
-    const small = await aProjectWithKey(w.h, '0.1');
-    const calls = upstream.requests.length;
-    expect((await post(small.key, route, route.body({ ...limit, stream: true }))).status).toBe(402);
-    expect(upstream.requests.length).toBe(calls);
-  });
+      const small = await aProjectWithKey(w.h, '0.1');
+      const calls = upstream.requests.length;
+      expect((await post(small.key, route, route.body({ ...limit(64_000), stream: true }))).status).toBe(402);
+      expect(upstream.requests.length).toBe(calls);
+    },
+  );
 });
 
 describe('the registry', () => {
