@@ -72,7 +72,6 @@ describe('GET /v1/models/{id}', () => {
         display_name: registry.get('claude-haiku-4-5')?.displayName,
         created_at: registry.get('claude-haiku-4-5')?.createdAt,
         capabilities: ['messages'],
-        max_tokens: 64_000,
       },
     });
     const missing = await get('/v1/models/claude-nope', anthropicHeaders());
@@ -113,7 +112,6 @@ describe("Anthropic's list shape for every other caller (SPEC section 5)", () =>
         display_name: registry.get(id)?.displayName,
         created_at: registry.get(id)?.createdAt,
         capabilities: [registry.get(id)?.capability],
-        ...(registry.get(id)?.capability === 'messages' ? { max_tokens: registry.get(id)?.maxOutputTokens } : {}),
       })),
       has_more: false,
       first_id: ids[0],

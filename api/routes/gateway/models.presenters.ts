@@ -17,8 +17,6 @@ export const presentAnthropicModel = (m: ModelEntry) => ({
   display_name: m.displayName,
   created_at: m.createdAt,
   capabilities: [m.capability],
-  // Anthropic's ModelInfo names the most `max_tokens` a model takes; only messages models have one.
-  ...(m.capability === 'messages' ? { max_tokens: m.maxOutputTokens } : {}),
 });
 
 export const presentOpenAiModel = (m: ModelEntry) => ({

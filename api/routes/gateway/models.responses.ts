@@ -12,15 +12,6 @@ const anthropicModel = z
     capabilities: z
       .array(z.enum(capabilities))
       .meta({ description: 'What the gateway serves the model for (beyond the vendor shape).' }),
-    max_tokens: z
-      .number()
-      .int()
-      .optional()
-      .meta({
-        description:
-          "Messages models: the most output tokens one answer may ask for (the registry's maxOutputTokens); what an " +
-          'OpenAI-shaped request that names no limit is given.',
-      }),
   })
   .meta({ id: 'Model' });
 
