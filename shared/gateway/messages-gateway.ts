@@ -24,6 +24,9 @@ import type { TokenUsage } from './pricing.js';
 export type MessagesRequest = {
   /** The body to forward, every model id already mapped to its upstream id (see messages-models). */
   body: Record<string, unknown>;
+  /** The same request at the 4,096-token default output limit (a translated request that named no limit asks for the
+   * model's whole output): forwarded instead when the wallet cannot hold `body` (see admit). */
+  bodyAtDefaultLimit?: Record<string, unknown>;
   model: ModelEntry;
   /** Every model that may serve the request (its own, fallbacks'); the answer is billed at the one that did. */
   servingModels?: ModelEntry[];
@@ -84,28 +87,49 @@ function upstreamFailure(status: number, text: string): { error: AppError; upstr
   return { error, upstreamMessage };
 }
 
+/**
+ * Admits a request, holding the most `body` can cost. A translated request that named no output limit asks for the
+ * model's whole output; when the wallet cannot hold that, it is admitted once more at the 4,096 default, the limit it
+ * had before (a refused admission holds and counts nothing, so nothing is left half done): a small balance is served as
+ * before, a funded one gets the whole output, and only a wallet that cannot hold even 4,096 answers 402.
+ */
+async function admit(ctx: AppContext, caller: GatewayCaller, req: MessagesRequest, priceOptions?: PriceOptionValues) {
+  const paid = req.operation !== 'count_tokens';
+  const servingModels = req.servingModels ?? [req.model];
+  const open = async (body: Record<string, unknown>) => {
+    const reserveMicros = paid ? messagesReservationMicros(body, servingModels, priceOptions) : 0n;
+    // count_tokens holds nothing but needs a wallet with money: else an organization that never paid (any free
+    // account's own) made the upstream calls and request logs it likes at no cost (a review finding).
+    const charge = await openCharge(ctx, caller, {
+      operation: req.operation,
+      model: req.model.id,
+      reserveMicros,
+      requireFunds: !paid,
+    });
+    return { charge, body, reserveMicros };
+  };
+  try {
+    return await open(req.body);
+  } catch (err) {
+    const refusedForBalance = err instanceof AppError && err.code === 'Wallet.InsufficientBalance';
+    if (!req.bodyAtDefaultLimit || !refusedForBalance) throw err;
+    return open(req.bodyAtDefaultLimit);
+  }
+}
+
 export async function startMessages(
   ctx: AppContext,
   caller: GatewayCaller,
   req: MessagesRequest,
 ): Promise<StartedMessages> {
   const paid = req.operation !== 'count_tokens';
-  const servingModels = req.servingModels ?? [req.model];
   // Before anything is held or counted: an option value the registry cannot price (fast mode on a model without a
   // multiplier) is a 400, never a premium sold at the standard price. count_tokens is free: nothing to price.
-  const priceOptions = paid ? priceOptionsOf(req.body, servingModels) : undefined;
-  const reserveMicros = paid ? messagesReservationMicros(req.body, servingModels, priceOptions) : 0n;
-  // count_tokens holds nothing but needs a wallet with money: else an organization that never paid (any free
-  // account's own) made the upstream calls and request logs it likes at no cost (a review finding).
-  const charge = await openCharge(ctx, caller, {
-    operation: req.operation,
-    model: req.model.id,
-    reserveMicros,
-    requireFunds: !paid,
-  });
+  const priceOptions = paid ? priceOptionsOf(req.body, req.servingModels ?? [req.model]) : undefined;
+  const { charge, body, reserveMicros } = await admit(ctx, caller, req, priceOptions);
   const call: MessagesCall = {
     path: paid ? '/v1/messages' : '/v1/messages/count_tokens',
-    body: req.body,
+    body,
     signal: req.signal,
     ...(req.version ? { version: req.version } : {}),
     ...(req.beta ? { beta: req.beta } : {}),

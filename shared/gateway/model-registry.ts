@@ -10,6 +10,10 @@ export type Capability = (typeof capabilities)[number];
 
 const price = z.number().min(0).max(1_000_000);
 
+/** A model's output limit when the registry names none, and what a translated request that names no limit falls back
+ * on when the wallet cannot hold the model's whole output (shared/gateway/messages-gateway.ts). */
+export const DEFAULT_MAX_TOKENS = 4096;
+
 /** A premium's multiplier of the token prices (at most 6 decimals meaningful): from 1 (no premium) to 100. A value
  * below 1 is refused, since these options only ever raise the vendor's price (a 0.6 meant for 6 would sell fast mode at
  * a tenth of its cost). */
@@ -57,6 +61,10 @@ const modelSchema = z.object({
   /** The most input tokens one sampling pass can read: what the reservation falls back on for content it cannot
    * measure (files, URLs, server-held state). */
   contextWindowTokens: z.number().int().min(1).max(100_000_000).default(1_000_000),
+  /** The most output tokens the upstream model writes in one answer (its own limit for `max_tokens`, thinking included):
+   * what a request translated from OpenAI's dialects asks for when it names no output limit, as OpenAI serves up to
+   * the model's limit there. Set it to the upstream model's documented limit; absent, 4,096. */
+  maxOutputTokens: z.number().int().min(1).max(100_000_000).default(DEFAULT_MAX_TOKENS),
   /** The most sampling passes a server-side tool loop (web search, code execution, MCP) may run in one request. */
   serverToolPasses: z.number().int().min(1).max(1_000).default(10),
   resolutions: z.array(z.string()).optional(),

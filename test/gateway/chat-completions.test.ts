@@ -85,7 +85,7 @@ describe('POST /v1/chat/completions', () => {
     const upstream = w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body;
     expect(upstream).toEqual({
       model: 'claude-haiku-4-5',
-      max_tokens: 4096,
+      max_tokens: 64_000,
       system: [{ type: 'text', text: 'Be precise.' }],
       messages: [
         {

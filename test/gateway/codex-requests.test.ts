@@ -149,7 +149,9 @@ describe('what Codex sends to /v1/responses', () => {
       { type: 'text', text: firstTurn.input[0]?.content[0]?.text },
       { type: 'text', text: firstTurn.input[1]?.content[0]?.text },
     ]);
+    // Codex names no output limit: it gets the model's whole output, not 4,096 tokens.
     expect(upstream).toMatchObject({
+      max_tokens: 64_000,
       thinking: { type: 'adaptive' },
       output_config: { effort: 'high' },
       tool_choice: { type: 'auto' },

@@ -127,7 +127,7 @@ describe('POST /v1/responses', () => {
     });
     expect(upstreamBody()).toEqual({
       model: 'claude-haiku-4-5',
-      max_tokens: 4096,
+      max_tokens: 64_000,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
   });
@@ -144,7 +144,7 @@ describe('POST /v1/responses', () => {
     expect(res.status).toBe(200);
     expect(upstreamBody()).toEqual({
       model: 'claude-haiku-4-5',
-      max_tokens: 4096,
+      max_tokens: 64_000,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
     expect(JSON.parse(res.text)).not.toHaveProperty('frobnicate');

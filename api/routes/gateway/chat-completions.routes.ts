@@ -39,6 +39,7 @@ export const chatCompletionsRoute: Route = {
       const abort = new AbortController();
       const request: MessagesRequest = {
         body: translated.body,
+        ...(translated.bodyAtDefaultLimit ? { bodyAtDefaultLimit: translated.bodyAtDefaultLimit } : {}),
         model,
         operation: 'chat_completions',
         signal: abort.signal,

@@ -42,6 +42,7 @@ const createResponse: Route = {
       const abort = new AbortController();
       const request: MessagesRequest = {
         body: translated.body,
+        ...(translated.bodyAtDefaultLimit ? { bodyAtDefaultLimit: translated.bodyAtDefaultLimit } : {}),
         model,
         operation: 'responses',
         signal: abort.signal,

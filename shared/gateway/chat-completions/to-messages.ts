@@ -10,11 +10,9 @@ import {
   MAX_JSON_KEYS,
   MAX_JSON_VALUES,
 } from '../../validation/json-shape.js';
-import type { ModelEntry } from '../model-registry.js';
+import { DEFAULT_MAX_TOKENS, type ModelEntry } from '../model-registry.js';
 import type { ChatCompletionRequest, ChatMessage } from './chat-request.js';
 
-/** OpenAI's max_tokens is optional, Anthropic's is required: what an answer may use when the caller sets none. */
-export const DEFAULT_MAX_TOKENS = 4096;
 /** Thinking budgets for models that take `budget_tokens` rather than an effort. */
 const budgetByEffort = { low: 1024, medium: 4096, high: 16_000, xhigh: 32_000, max: 64_000 } as const;
 const effortOf = { minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'xhigh', max: 'max' } as const;
@@ -26,6 +24,9 @@ export type TranslatedRequest = {
   body: Record<string, unknown>;
   /** The tool standing for a JSON response_format: its input is the answer's content. */
   formatTool?: string;
+  /** The same request at the 4,096-token default output limit, when `body` asks for more only because the caller
+   * named no limit: what is sent instead when the wallet cannot hold `body` (messages-gateway.ts, startMessages). */
+  bodyAtDefaultLimit?: Record<string, unknown>;
 };
 
 /** A 400 naming the parameter, under the dialect's code. */
@@ -259,13 +260,31 @@ export function messagesBodyOf(model: ModelEntry, parts: OpenAiRequestParts): Tr
   return { body, ...(formatTool ? { formatTool: String(formatTool.name) } : {}) };
 }
 
+/**
+ * The Messages body of an OpenAI request whose output limit is `limit` (null or undefined: the caller named none).
+ * OpenAI's limits are optional and Anthropic's `max_tokens` is required: with none named, the request asks for the
+ * model's whole output (`maxOutputTokens`), as OpenAI serves up to the model's limit (a 4,096 default cut Codex's
+ * file-writing tool calls short), and carries the same request at 4,096 for a wallet that cannot hold that much.
+ * Thinking budgets follow the limit they are built with, so each body keeps its own below its max_tokens.
+ */
+export function limitedMessagesBody(
+  model: ModelEntry,
+  limit: number | null | undefined,
+  parts: Omit<OpenAiRequestParts, 'maxTokens'>,
+): TranslatedRequest {
+  if (limit != null) return messagesBodyOf(model, { ...parts, maxTokens: limit });
+  const whole = messagesBodyOf(model, { ...parts, maxTokens: model.maxOutputTokens });
+  if (model.maxOutputTokens <= DEFAULT_MAX_TOKENS) return whole;
+  const atDefault = messagesBodyOf(model, { ...parts, maxTokens: DEFAULT_MAX_TOKENS });
+  return { ...whole, bodyAtDefaultLimit: atDefault.body };
+}
+
 export function chatToMessages(chat: ChatCompletionRequest, model: ModelEntry): TranslatedRequest {
   const { system, turns } = turnsOf(chat.messages);
   const format = chat.response_format;
-  return messagesBodyOf(model, {
+  return limitedMessagesBody(model, chat.max_completion_tokens ?? chat.max_tokens, {
     system,
     turns,
-    maxTokens: chat.max_completion_tokens ?? chat.max_tokens ?? DEFAULT_MAX_TOKENS,
     tools: (chat.tools ?? []).map((t) => t.function),
     toolChoice: chat.tool_choice && typeof chat.tool_choice === 'object' ? chat.tool_choice.function : chat.tool_choice,
     parallelToolCalls: chat.parallel_tool_calls,

@@ -7,10 +7,9 @@ import { badRequest } from '../../errors/app-error.js';
 import { JsonBudget } from '../../validation/json-shape.js';
 import {
   type Block,
-  DEFAULT_MAX_TOKENS,
   imageBlock,
+  limitedMessagesBody,
   mergedTurns,
-  messagesBodyOf,
   pdfBlock,
   type Refuse,
   type TranslatedRequest,
@@ -88,10 +87,9 @@ export function responsesToMessages(
   const toolChoice = toolChoiceOf(request.tool_choice, { tools, names }, refuse);
   const { system, turns } = conversationOf(request);
   const format = request.text?.format;
-  const translated = messagesBodyOf(model, {
+  const translated = limitedMessagesBody(model, request.max_output_tokens, {
     system,
     turns,
-    maxTokens: request.max_output_tokens ?? DEFAULT_MAX_TOKENS,
     tools,
     toolChoice,
     parallelToolCalls: request.parallel_tool_calls,
