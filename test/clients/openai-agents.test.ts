@@ -1,5 +1,6 @@
 // OpenAI's Agents SDK (`@openai/agents`, unmodified) against the gateway's /v1/responses, its default API: a plain
-// agent, a function tool, streaming, a handoff and structured output, each billed once.
+// agent, function tools, streaming, a handoff, structured output, reasoning across turns and hosted tools, each
+// billed once, with tracing off (it would send traces to OpenAI).
 import {
   Agent,
   addTraceProcessor,
@@ -10,6 +11,7 @@ import {
   setTracingDisabled,
   type TracingProcessor,
   tool,
+  webSearchTool,
 } from '@openai/agents';
 import OpenAI from 'openai';
 import { z } from 'zod';
@@ -156,7 +158,7 @@ describe("OpenAI's Agents SDK against /v1/responses", () => {
     expect(result.lastAgent?.name).toBe('Billing agent');
     expect(result.finalOutput).toContain('the transfer_to_Billing_agent tool returned "{"assistant":"Billing agent"}"');
     const [first, second] = upstreamBodies().slice(-2);
-    expect((first?.tools as { name: string }[]).map((t) => t.name)).toEqual(['transfer_to_Billing_agent']);
+    expect(first?.tools).toEqual([expect.objectContaining({ name: 'transfer_to_Billing_agent' })]);
     // The specialist offers no tool, but the conversation holds the handoff's call: the gateway offers a stand-in
     // the model may not call, since Anthropic refuses tool blocks without tools (test/gateway/responses.test.ts).
     expect(second).toMatchObject({
@@ -197,10 +199,16 @@ describe("OpenAI's Agents SDK against /v1/responses", () => {
     const thought = upstreamBodies().at(-1);
     expect(thought?.thinking).toEqual({ type: 'enabled', budget_tokens: 16_000 });
     await run(agent, [...first.history, { role: 'user', content: 'And then?' }]);
-    const [again] = (upstreamBodies().at(-1)?.messages as { role: string; content: { type: string }[] }[]).filter(
-      (m) => m.role === 'assistant',
-    );
+    const messages = upstreamBodies().at(-1)?.messages as { role: string; content: { type: string }[] }[];
+    const again = messages.find((m) => m.role === 'assistant');
     expect(again?.content[0]).toMatchObject({ type: 'thinking', thinking: expect.stringMatching(/Think it over/) });
+  });
+
+  it('accepts the hosted webSearchTool() and answers without searching: the gateway runs no web search here', async () => {
+    const agent = new Agent({ name: 'Browser', model: MODEL, tools: [webSearchTool()] });
+    const result = await run(agent, 'News about queues?');
+    expect(result.finalOutput).toMatch(/^You said: "News about queues\?"/);
+    expect(upstreamBodies().at(-1)).not.toHaveProperty('tools');
   });
 
   it('is refused a hosted tool the gateway cannot run (file search), with 400 naming it, before anything is sent', async () => {
