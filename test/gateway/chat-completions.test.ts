@@ -118,6 +118,29 @@ describe('POST /v1/chat/completions', () => {
     expect(JSON.parse(res.text).choices[0].message.content).toContain('first');
   });
 
+  it('serves a conversation holding tool calls with no tools offered, which Anthropic would refuse as it is', async () => {
+    const res = await post({
+      ...good,
+      messages: [
+        { role: 'user', content: 'What is the weather?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+        { role: 'user', content: 'Sum it up.' },
+      ],
+      tool_choice: 'auto',
+    });
+    expect(res.status).toBe(200);
+    expect(w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).toMatchObject({
+      tools: [{ name: 'no_tool_offered' }],
+      tool_choice: { type: 'none' },
+    });
+    expect(JSON.parse(res.text).choices[0]).toMatchObject({ finish_reason: 'stop', message: { role: 'assistant' } });
+  });
+
   it('maps reasoning_effort to a thinking budget on a model that takes one', async () => {
     const res = await post({ ...good, max_completion_tokens: 5000, reasoning_effort: 'medium' });
     expect(res.status).toBe(200);

@@ -229,6 +229,42 @@ describe('POST /v1/responses', () => {
     expect(answer.output_text).toBeUndefined(); // the SDKs compute it; OpenAI's API does not send it
   });
 
+  it('serves a conversation holding function calls with no tools offered, as the Agents SDK sends after a handoff', async () => {
+    // The second request of @openai/agents 0.20.0's handoff from a triage agent to one without tools (ids trimmed).
+    // Anthropic refuses tool_use and tool_result blocks without tools; OpenAI serves them.
+    const res = await post({
+      model: 'claude-haiku-4-5',
+      instructions: 'You answer billing questions.',
+      input: [
+        { role: 'user', content: 'Why was I billed twice?' },
+        {
+          id: 'fc_1',
+          type: 'function_call',
+          name: 'transfer_to_Billing_agent',
+          call_id: 'toolu_1',
+          arguments: '{}',
+          status: 'completed',
+        },
+        {
+          type: 'function_call_output',
+          call_id: 'toolu_1',
+          output: '{"assistant":"Billing agent"}',
+          status: 'completed',
+        },
+      ],
+      include: [],
+      tools: [],
+      stream: false,
+    });
+    expect(res.status).toBe(200);
+    // One stand-in tool the model may not call, so the upstream takes the conversation as it is.
+    expect(upstreamBody()).toMatchObject({
+      tools: [{ name: 'no_tool_offered', input_schema: { type: 'object', properties: {} } }],
+      tool_choice: { type: 'none' },
+    });
+    expect(JSON.parse(res.text).output).toEqual([expect.objectContaining({ type: 'message', role: 'assistant' })]);
+  });
+
   it('maps reasoning.effort to a thinking budget on a model that takes one', async () => {
     const res = await post({ ...good, max_output_tokens: 5000, reasoning: { effort: 'medium' } });
     expect(res.status).toBe(200);

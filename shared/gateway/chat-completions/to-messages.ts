@@ -198,6 +198,19 @@ function toolLoopWithoutThinking(turns: Turn[]): boolean {
   return false;
 }
 
+/** The tool offered when a conversation holds tool calls but the request offers no tool. Anthropic refuses tool_use
+ * and tool_result blocks without tools, where OpenAI serves them: an Agents SDK agent handed a conversation by another
+ * and offering no tool of its own, a last call that only sums a tool loop up. The model may not call it (the request
+ * goes with `tool_choice: none`), so it answers in text, as OpenAI's model does with no tools. */
+const NO_TOOL_OFFERED: Block = {
+  name: 'no_tool_offered',
+  description: 'No tool is offered now; the tool calls above were made earlier in the conversation.',
+  input_schema: { type: 'object', properties: {} },
+};
+
+const holdsToolBlocks = (turns: Turn[]): boolean =>
+  turns.some((turn) => turn.content.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
+
 /** What an OpenAI request asks, once its conversation is in Anthropic turns. */
 export type OpenAiRequestParts = {
   system: Block[];
@@ -240,17 +253,24 @@ export function messagesBodyOf(model: ModelEntry, parts: OpenAiRequestParts): Tr
           ...(parts.temperature != null ? { temperature: Math.min(parts.temperature, 1) } : {}),
           ...(parts.topP != null ? { top_p: parts.topP } : {}),
         };
+  // A choice among no tools says nothing (every offered tool dropped, or `parallel_tool_calls` alone), so it is not sent;
+  // with tool calls in the conversation, the stand-in is offered instead and may not be called.
+  const standIn = tools.length === 0 && holdsToolBlocks(parts.turns);
+  if (standIn) tools.push(NO_TOOL_OFFERED);
   const toolChoice = formatTool
     ? { type: 'tool', name: formatTool.name }
-    : toolChoiceOf(parts.toolChoice, parts.parallelToolCalls);
+    : standIn
+      ? { type: 'none' }
+      : tools.length > 0
+        ? toolChoiceOf(parts.toolChoice, parts.parallelToolCalls)
+        : undefined;
   const body: Record<string, unknown> = {
     model: model.upstreamModel,
     max_tokens: parts.maxTokens,
     messages: parts.turns,
     ...(parts.system.length > 0 ? { system: parts.system } : {}),
     ...(tools.length > 0 ? { tools } : {}),
-    // A choice among no tools (every offered tool dropped, or `parallel_tool_calls` alone) says nothing upstream.
-    ...(toolChoice && tools.length > 0 ? { tool_choice: toolChoice } : {}),
+    ...(toolChoice ? { tool_choice: toolChoice } : {}),
     ...(parts.stop?.length ? { stop_sequences: parts.stop } : {}),
     ...thinking,
     ...sampling,
