@@ -39,7 +39,12 @@ export async function walletSpending(db: Database, organizationId: string, now =
   const f = refunds.rows[0];
   const money = (v: string | undefined) => microsToNumber(BigInt(v ?? '0'));
   return {
-    today: { from: new Date(day), spent: money(r?.day_cost), refunded: money(f?.day_refunded), requests: Number(r?.day_n ?? 0) },
+    today: {
+      from: new Date(day),
+      spent: money(r?.day_cost),
+      refunded: money(f?.day_refunded),
+      requests: Number(r?.day_n ?? 0),
+    },
     month: {
       from: new Date(month),
       spent: money(r?.month_cost),

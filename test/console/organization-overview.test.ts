@@ -3,7 +3,6 @@
 // sees the figures a Member may read and no Admin-only control.
 import type { Page } from 'playwright-core';
 import { type Charge, closeCharge, openCharge } from '../../shared/gateway/accounting.js';
-import { waitUntil } from '../support/harness.js';
 import { aProjectWithKey, consumeRecords, walletOf, writeLedgers } from '../support/gateway.js';
 import { TEST_PASSWORD } from '../support/identity.js';
 import { aMember, anInviteToken, anOrganization, inOrg, type TestOrg } from '../support/org-fixtures.js';
@@ -157,7 +156,7 @@ describe('the organization Overview', () => {
     await checkPage(page, 'organization-overview-member');
   });
 
-  it("tells a Member of an empty organization what is missing, with no control only an Admin may use", async () => {
+  it('tells a Member of an empty organization what is missing, with no control only an Admin may use', async () => {
     const empty = await anOrganization(w.h, undefined, 'Bare');
     const member = await aMember(w.h, empty);
     const page = await w.newPage();
@@ -166,7 +165,9 @@ describe('the organization Overview', () => {
     await steps
       .getByText('The wallet is empty: gateway calls are refused until an Admin of the organization adds money.')
       .waitFor();
-    await steps.getByText('No project yet: gateway calls belong to a project, and an Admin of the organization creates them.').waitFor();
+    await steps
+      .getByText('No project yet: gateway calls belong to a project, and an Admin of the organization creates them.')
+      .waitFor();
     expect(await steps.getByRole('link').count()).toBe(0);
   });
 });

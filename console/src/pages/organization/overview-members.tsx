@@ -33,7 +33,9 @@ export function OverviewMembers({ organizationId, isAdmin }: { organizationId: s
       {members.isPending ? <Loading /> : null}
       <FormError error={members.error} />
       <ul className="plain">
-        {members.data ? <li data-testid="overview-member-count">{formatCountOf(members.data.total ?? 0, 'member')}</li> : null}
+        {members.data ? (
+          <li data-testid="overview-member-count">{formatCountOf(members.data.total ?? 0, 'member')}</li>
+        ) : null}
         {isAdmin ? <OpenInvites organizationId={organizationId} /> : null}
       </ul>
     </section>

@@ -57,8 +57,8 @@ export function OverviewNextSteps({ organizationId, isAdmin }: { organizationId:
       text:
         bindable.length === 0 ? (
           <>
-            No API key yet: you are in none of the organization's projects. Ask a project's Owner or an Admin to add
-            you to one.
+            No API key yet: you are in none of the organization's projects. Ask a project's Owner or an Admin to add you
+            to one.
           </>
         ) : (
           <>
