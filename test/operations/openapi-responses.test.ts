@@ -719,6 +719,8 @@ describe('the documented success schemas hold what the routes answer', () => {
       expectDocumented('get /api/organization/wallet/balance-history', balance);
       expect(balance.body.data.points.map((p: { balance: number }) => p.balance)).toEqual([7.25]);
     }
+    const spending = await h.http.get('/api/organization/wallet/spending').set(admin);
+    expectDocumented('get /api/organization/wallet/spending', spending);
   });
 
   it('organization members: a role changed, a member removed, a bulk invite and its report', async () => {

@@ -1,11 +1,15 @@
-// The wallet's past for people: balance history (chart), record filters by period, and the CSV export.
+// The wallet's past for people: balance history (chart), spending today and this month, record filters by period,
+// and the CSV export.
 import { balanceHistory } from '../../shared/wallet/balance-history.js';
 import { recharge } from '../../shared/wallet/ledger.js';
+import { writeLedger } from '../../shared/wallet/ledger-writer.js';
+import { refund } from '../../shared/wallet/refunds.js';
+import { walletSpending } from '../../shared/wallet/spending.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { createUser } from '../support/identity.js';
 import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
 import { usd } from '../support/wallet-factory.js';
-import { spend } from '../support/wallet-spend.js';
+import { charge, spend } from '../support/wallet-spend.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -143,5 +147,52 @@ describe('GET /api/organization/wallet/records/export', () => {
     const stranger = await createUser(h);
     const res = await h.http.get('/api/organization/wallet/records/export').set(inOrg(stranger, org.id));
     expectEnvelopeError(res, 404, 'Organization.NotFound');
+  });
+});
+
+describe('GET /api/organization/wallet/spending', () => {
+  const read = async (org: TestOrg, caller = org.admin) =>
+    h.http.get('/api/organization/wallet/spending').set(inOrg(caller, org.id));
+
+  it("sums what today's and this month's gateway requests took, and the refunds, per UTC period", async () => {
+    const org = await orgWithHistory();
+    const { record } = await spend(h.ctx, org.id, usd('0.75'));
+    await refund(h.ctx, record.id, {
+      organizationId: org.id,
+      amount: usd('0.25'),
+      reason: 'test',
+      createdBy: org.admin.accountId,
+    });
+    const res = await read(org);
+    expect(res.status).toBe(200);
+    const now = new Date();
+    const dayStart = `${today()}T00:00:00.000Z`;
+    const monthStart = `${today().slice(0, 8)}01T00:00:00.000Z`;
+    expect(res.body.data).toEqual({
+      currency: 'USD',
+      today: { from: dayStart, spent: 2.5, refunded: 0.25, requests: 3 },
+      month: { from: monthStart, spent: 2.5, refunded: 0.25, requests: 3 },
+    });
+    // The same sums as the service gives for a later month: nothing of this one.
+    const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 2));
+    const later = await walletSpending(h.ctx.db, org.id, nextMonth);
+    expect(later.month).toEqual({ from: expect.any(Date), spent: 0, refunded: 0, requests: 0 });
+  });
+
+  it('counts a failed request, which took nothing, as a request', async () => {
+    const org = await anOrganization(h);
+    await recharge(h.ctx, org.id, { amount: usd('1') });
+    await charge(h.ctx, org.id, usd('0.5'), { cost: 0n });
+    await writeLedger(h.ctx, org.id);
+    const { data } = (await read(org)).body;
+    expect(data.today).toEqual(expect.objectContaining({ spent: 0, requests: 1 }));
+  });
+
+  it('lets any member read it, 401 without credentials and 404 to a stranger', async () => {
+    const org = await orgWithHistory();
+    const member = await aMember(h, org);
+    expect((await read(org, member)).body.data.month.spent).toBe(1.75);
+    expectEnvelopeError(await h.http.get('/api/organization/wallet/spending'), 401, 'Auth.Unauthorized');
+    expectEnvelopeError(await read(org, await createUser(h)), 404, 'Organization.NotFound');
   });
 });

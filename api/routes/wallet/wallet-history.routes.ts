@@ -1,15 +1,17 @@
-// Reading a wallet's past for people: the settled balance over time (a chart) and the records as a CSV download.
-// Any member of the current organization, as for the record list.
+// Reading a wallet's past for people: the settled balance over time (a chart), what was spent today and this month
+// (the console's Overview) and the records as a CSV download. Any member of the current organization, as for the
+// record list.
 
 import { balanceHistory } from '../../../shared/wallet/balance-history.js';
 import { recordCsvLines } from '../../../shared/wallet/record-export.js';
+import { walletSpending } from '../../../shared/wallet/spending.js';
 import { getWallet } from '../../../shared/wallet/wallets.js';
 import { sendData } from '../../http/envelope.js';
 import { sendLines } from '../../http/send-lines.js';
 import { query } from '../../http/validate.js';
 import { inCurrentOrganization, organizationOf } from '../../middleware/organization-access.js';
 import { defineRoutes } from '../route.js';
-import { balanceHistory as balanceHistorySchema } from './wallet.responses.js';
+import { balanceHistory as balanceHistorySchema, walletSpending as walletSpendingSchema } from './wallet.responses.js';
 import { balanceHistoryQuery, recordExportQuery } from './wallet.schemas.js';
 
 const org = { access: 'bearer', dailyQuota: 'shown', organization: true, before: inCurrentOrganization } as const;
@@ -30,6 +32,22 @@ export const walletHistoryRoutes = defineRoutes([
         balanceHistory(ctx.db, organizationId, options),
       ]);
       sendData(res, { currency: wallet.currency, ...history });
+    },
+  },
+
+  {
+    method: 'get',
+    path: '/spending',
+    summary: "What the organization's gateway requests took from the wallet today and this month (UTC), and refunds",
+    ...org,
+    response: walletSpendingSchema,
+    handler: (ctx) => async (_req, res) => {
+      const { organizationId } = organizationOf(res);
+      const [wallet, spending] = await Promise.all([
+        getWallet(ctx.db, organizationId),
+        walletSpending(ctx.db, organizationId),
+      ]);
+      sendData(res, { currency: wallet.currency, ...spending });
     },
   },
 

@@ -89,3 +89,19 @@ export const balanceHistory = z.object({
     .array(z.object({ at: timestamp, balance: money }))
     .meta({ description: 'The closing balance of each hour or day in which a record was written, oldest first.' }),
 });
+
+const periodSpend = (period: string) =>
+  z
+    .object({
+      from: timestamp.meta({ description: `The start of the ${period} (UTC).` }),
+      spent: money.meta({
+        description: "What the period's gateway requests took from the wallet (their Consume records).",
+      }),
+      refunded: money.meta({ description: 'What Refund records of the period gave back.' }),
+      requests: z.number().int().nonnegative().meta({ description: 'Gateway requests started in the period.' }),
+    })
+    .meta({ description: `Since the start of the ${period}, as the ledger worker has written it.` });
+
+export const walletSpending = z
+  .object({ currency: z.string(), today: periodSpend('UTC day'), month: periodSpend('UTC month') })
+  .meta({ id: 'WalletSpending' });

@@ -9,17 +9,7 @@ import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
-
-type Settings = {
-  emailAlertEnabled: boolean;
-  maxDailyAlerts: number;
-  lastAlertTime?: string;
-  webhookUrl?: string;
-  customHeaders?: Record<string, string>;
-  messageTemplate: string;
-  thresholds: number[];
-  webhookSecret?: string;
-};
+import { type AlertSettings, useAlertSettings } from './wallet-api.js';
 
 type Alert = {
   id: string;
@@ -54,7 +44,7 @@ function parseHeaders(text: string): Record<string, string> {
   return out;
 }
 
-function SettingsForm({ organizationId, settings }: { organizationId: string; settings: Settings }) {
+function SettingsForm({ organizationId, settings }: { organizationId: string; settings: AlertSettings }) {
   const client = useQueryClient();
   const [email, setEmail] = useState(settings.emailAlertEnabled);
   const [maxDaily, setMaxDaily] = useState(String(settings.maxDailyAlerts));
@@ -65,7 +55,7 @@ function SettingsForm({ organizationId, settings }: { organizationId: string; se
   const [rotate, setRotate] = useState(false);
   const save = useMutation({
     mutationFn: () =>
-      apiData<Settings>('/api/organization/wallet/alerts', {
+      apiData<AlertSettings>('/api/organization/wallet/alerts', {
         method: 'PUT',
         organizationId,
         body: {
@@ -193,10 +183,7 @@ function History({ organizationId, watching }: { organizationId: string; watchin
 
 function Alerts({ organizationId }: { organizationId: string }) {
   const client = useQueryClient();
-  const settings = useQuery({
-    queryKey: ['alert-settings', organizationId],
-    queryFn: () => apiData<Settings>('/api/organization/wallet/alerts', { organizationId }),
-  });
+  const settings = useAlertSettings(organizationId);
   const [watching, setWatching] = useState<string>();
   const test = useMutation({
     mutationFn: () =>

@@ -11,7 +11,7 @@ import { Field } from '../../ui/field.js';
 import { FormError } from '../../ui/status.js';
 import { type InviteRole, RoleField } from './role-field.js';
 
-type InviteToken = {
+export type InviteToken = {
   id: string;
   description?: string;
   role: 'Admin' | 'Member';
@@ -22,6 +22,10 @@ type InviteToken = {
   revokedAt?: string;
   createdAt: string;
 };
+
+/** An invite someone may still use: not revoked, not used up, not expired. */
+export const isOpenInvite = (t: InviteToken, now: number) =>
+  !t.revokedAt && t.usageCount < t.maxUsageCount && Date.parse(t.expiresAt) > now;
 
 export const joinLink = (token: string) => `${window.location.origin}/join/${token}`;
 

@@ -1,4 +1,5 @@
-// The organizations the account belongs to (switch between them), and creating a new one.
+// The Overview tab: the current organization at a glance (overview.tsx), then the organizations the account belongs
+// to (switch between them), and creating a new one.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { apiData } from '../../api/http.js';
@@ -9,6 +10,7 @@ import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError } from '../../ui/status.js';
 import { OrgTabs } from './org-tabs.js';
+import { OrganizationOverview } from './overview.js';
 
 function CreateOrganization() {
   const client = useQueryClient();
@@ -44,6 +46,9 @@ export function OrganizationPage() {
   return (
     <Page title={current ? current.name : 'Organization'}>
       <OrgTabs />
+      {current ? (
+        <OrganizationOverview key={current.id} organizationId={current.id} isAdmin={current.role === 'Admin'} />
+      ) : null}
       <section className="panel">
         <h2>My organizations</h2>
         <DataTable

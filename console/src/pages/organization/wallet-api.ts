@@ -35,6 +35,23 @@ export type BalanceHistory = {
   points: { at: string; balance: number }[];
 };
 
+/** What the period's gateway requests took from the wallet, what refunds gave back, and how many requests it had. */
+export type PeriodSpending = { from: string; spent: number; refunded: number; requests: number };
+
+export type WalletSpending = { currency: string; today: PeriodSpending; month: PeriodSpending };
+
+/** The balance alert settings (organization Admins only: they carry the webhook signing secret). */
+export type AlertSettings = {
+  emailAlertEnabled: boolean;
+  maxDailyAlerts: number;
+  lastAlertTime?: string;
+  webhookUrl?: string;
+  customHeaders?: Record<string, string>;
+  messageTemplate: string;
+  thresholds: number[];
+  webhookSecret?: string;
+};
+
 export const walletKeys = {
   all: (organizationId: string) => ['wallet', organizationId] as const,
 };
@@ -61,4 +78,19 @@ export const useBalanceHistory = (organizationId: string, days: number, interval
         organizationId,
         query: { days, interval },
       }),
+  });
+
+export const useSpending = (organizationId: string) =>
+  useQuery({
+    queryKey: [...walletKeys.all(organizationId), 'spending'],
+    queryFn: () => apiData<WalletSpending>('/api/organization/wallet/spending', { organizationId }),
+    refetchInterval: 15_000,
+  });
+
+/** Only for an organization Admin: the API answers 403 to anyone else. */
+export const useAlertSettings = (organizationId: string, enabled = true) =>
+  useQuery({
+    queryKey: ['alert-settings', organizationId],
+    queryFn: () => apiData<AlertSettings>('/api/organization/wallet/alerts', { organizationId }),
+    enabled,
   });
