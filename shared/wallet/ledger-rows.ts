@@ -15,7 +15,9 @@ const fromEpochMs = (column: string) => sql.raw(`timestamptz 'epoch' + r.${colum
 /**
  * Inserts the request logs not yet written (idempotent by id); returns the ids this call inserted. In the same statement,
  * the rows it inserted (and only those, so a batch written again adds nothing) are counted per API key and UTC day of
- * the request's start (`created_at`) and added to `api_key_daily_gateway_usage`, which the key lists read. A key
+ * the request's start (`created_at`) and added to `api_key_daily_gateway_usage`, which the key lists read, and per
+ * organization and day with what their settlements charged (`charged`: the amount of the Consume record the writer
+ * makes for each fresh one that charged) to `organization_daily_spending`, which the Overview's spending reads. A key
  * deleted while its requests waited in the stream is skipped: its rows are locked `for key share` (what the foreign key
  * check takes anyway; it does not conflict with the rollover's `last_used_at` updates), so one deleted meanwhile is
  * either gone, and not counted, or waits for this transaction and takes its counts with it.
@@ -23,10 +25,19 @@ const fromEpochMs = (column: string) => sql.raw(`timestamptz 'epoch' + r.${colum
  * recordLastUse), because moving many key rows inside this transaction deadlocked against the daily usage rollover
  * under load.
  */
-export async function insertRequestLogs(tx: DbExecutor, entries: LedgerEntry[]): Promise<Set<string>> {
+export async function insertRequestLogs(
+  tx: DbExecutor,
+  entries: (LedgerEntry & { charged: bigint })[],
+): Promise<Set<string>> {
   if (entries.length === 0) return new Set();
   const { rows } = await tx.execute<{ id: string }>(sql`
-    with inserted as (
+    with batch as (
+      select * from json_to_recordset(${jsonOf(entries)}::json) as r(
+               "id" uuid, "organizationId" uuid, "projectId" uuid, "apiKeyId" uuid, "operation" text, "model" text,
+               "status" text, "httpStatus" integer, "inputTokens" integer, "outputTokens" integer,
+               "cacheReadTokens" integer, "cacheWriteTokens" integer, "cost" bigint, "latencyMs" integer,
+               "errorMessage" text, "correlationId" text, "startedAt" bigint, "finishedAt" bigint, "charged" bigint)
+    ), inserted as (
       insert into request_logs (id, organization_id, project_id, api_key_id, operation, model, status, http_status,
                                 input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_micros,
                                 latency_ms, error_message, correlation_id, created_at, finished_at)
@@ -34,13 +45,17 @@ export async function insertRequestLogs(tx: DbExecutor, entries: LedgerEntry[]):
              r."httpStatus", r."inputTokens", r."outputTokens", r."cacheReadTokens", r."cacheWriteTokens", r."cost",
              r."latencyMs", r."errorMessage", r."correlationId", ${fromEpochMs('"startedAt"')},
              ${fromEpochMs('"finishedAt"')}
-        from json_to_recordset(${jsonOf(entries)}::json) as r(
-               "id" uuid, "organizationId" uuid, "projectId" uuid, "apiKeyId" uuid, "operation" text, "model" text,
-               "status" text, "httpStatus" integer, "inputTokens" integer, "outputTokens" integer,
-               "cacheReadTokens" integer, "cacheWriteTokens" integer, "cost" bigint, "latencyMs" integer,
-               "errorMessage" text, "correlationId" text, "startedAt" bigint, "finishedAt" bigint)
+        from batch r
       on conflict do nothing
-      returning id, api_key_id, created_at
+      returning id, organization_id, api_key_id, created_at
+    ), spent as (
+      insert into organization_daily_spending (organization_id, day, request_count, spent)
+      select i.organization_id, (i.created_at at time zone 'UTC')::date, count(*)::int, sum(greatest(b."charged", 0))
+        from inserted i join batch b on b."id" = i.id
+       group by 1, 2 order by 1, 2
+      on conflict (organization_id, day) do update
+        set request_count = organization_daily_spending.request_count + excluded.request_count,
+            spent = organization_daily_spending.spent + excluded.spent
     ), counted as (
       select api_key_id as key_id, (created_at at time zone 'UTC')::date as day, count(*)::int as n
         from inserted where api_key_id is not null group by 1, 2

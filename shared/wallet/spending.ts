@@ -1,7 +1,7 @@
 // What an organization spent today and this month (UTC): what its gateway requests of the period took from the
-// wallet (their Consume records), and the Refund records that gave money back. Summed in PostgreSQL, so the console
-// never adds up a month of records: the request logs' (organization_id, created_at) index bounds the read to the
-// period's own requests, each reaching its Consume record through the records' unique idempotency key.
+// wallet (their Consume records), and the Refund records that gave money back. The requests are read from the per-day
+// roll-up the ledger writer keeps as it inserts the request logs (`organization_daily_spending`: at most 31 rows for a
+// month, whatever the month's traffic); the refunds from their own records (few: a platform Admin's act).
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { microsToNumber } from './money.js';
@@ -18,35 +18,36 @@ const startOfUtcMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), n
  * writes the logs and records a moment after the gateway charged the wallet's mirror.
  */
 export async function walletSpending(db: Database, organizationId: string, now = new Date()): Promise<Spending> {
-  const day = startOfUtcDay(now).toISOString();
-  const month = startOfUtcMonth(now).toISOString();
-  // Refunds are few (a platform Admin's act); the (organization_id, type, seq) index reaches only them.
+  const dayStart = startOfUtcDay(now).toISOString();
+  const monthStart = startOfUtcMonth(now).toISOString();
+  const day = dayStart.slice(0, 10);
+  const month = monthStart.slice(0, 10);
   const [requests, refunds] = await Promise.all([
     db.execute<{ month_cost: string; month_n: string; day_cost: string; day_n: string }>(sql`
-      select coalesce(sum(c.amount), 0)::text as month_cost, count(*)::text as month_n,
-             coalesce(sum(c.amount) filter (where l.created_at >= ${day}), 0)::text as day_cost,
-             count(*) filter (where l.created_at >= ${day})::text as day_n
-      from request_logs l
-      left join wallet_records c on c.idempotency_key = 'consume:' || l.id::text
-      where l.organization_id = ${organizationId} and l.created_at >= ${month}`),
+      select coalesce(sum(spent), 0)::text as month_cost, coalesce(sum(request_count), 0)::text as month_n,
+             coalesce(sum(spent) filter (where day = ${day}::date), 0)::text as day_cost,
+             coalesce(sum(request_count) filter (where day = ${day}::date), 0)::text as day_n
+      from organization_daily_spending
+      where organization_id = ${organizationId} and day >= ${month}::date`),
+    // Refunds are few (a platform Admin's act); the (organization_id, type, seq) index reaches only them.
     db.execute<{ month_refunded: string; day_refunded: string }>(sql`
       select coalesce(sum(amount), 0)::text as month_refunded,
-             coalesce(sum(amount) filter (where created_at >= ${day}), 0)::text as day_refunded
+             coalesce(sum(amount) filter (where created_at >= ${dayStart}), 0)::text as day_refunded
       from wallet_records
-      where organization_id = ${organizationId} and type = 'Refund' and created_at >= ${month}`),
+      where organization_id = ${organizationId} and type = 'Refund' and created_at >= ${monthStart}`),
   ]);
   const r = requests.rows[0];
   const f = refunds.rows[0];
   const money = (v: string | undefined) => microsToNumber(BigInt(v ?? '0'));
   return {
     today: {
-      from: new Date(day),
+      from: new Date(dayStart),
       spent: money(r?.day_cost),
       refunded: money(f?.day_refunded),
       requests: Number(r?.day_n ?? 0),
     },
     month: {
-      from: new Date(month),
+      from: new Date(monthStart),
       spent: money(r?.month_cost),
       refunded: money(f?.month_refunded),
       requests: Number(r?.month_n ?? 0),

@@ -1,5 +1,7 @@
 // The wallet's past for people: balance history (chart), spending today and this month, record filters by period,
 // and the CSV export.
+import { eq } from 'drizzle-orm';
+import { organizationDailySpending } from '../../shared/db/schema/index.js';
 import { balanceHistory } from '../../shared/wallet/balance-history.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { writeLedger } from '../../shared/wallet/ledger-writer.js';
@@ -7,6 +9,7 @@ import { refund } from '../../shared/wallet/refunds.js';
 import { walletSpending } from '../../shared/wallet/spending.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { createUser } from '../support/identity.js';
+import { rebuiltByBackfill } from '../support/migration-backfill.js';
 import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
 import { usd } from '../support/wallet-factory.js';
 import { charge, spend } from '../support/wallet-spend.js';
@@ -186,6 +189,31 @@ describe('GET /api/organization/wallet/spending', () => {
     await writeLedger(h.ctx, org.id);
     const { data } = (await read(org)).body;
     expect(data.today).toEqual(expect.objectContaining({ spent: 0, requests: 1 }));
+  });
+
+  it("reads the ledger writer's per-day roll-up, which migration 0021's backfill rebuilds from the request logs", async () => {
+    const org = await orgWithHistory();
+    await charge(h.ctx, org.id, usd('0.5'), { cost: 0n });
+    await writeLedger(h.ctx, org.id);
+    const daysOf = (db: Pick<typeof h.ctx.db, 'select'>) =>
+      db
+        .select()
+        .from(organizationDailySpending)
+        .where(eq(organizationDailySpending.organizationId, org.id))
+        .orderBy(organizationDailySpending.day);
+    const written = await daysOf(h.ctx.db);
+    expect(written).toEqual([{ organizationId: org.id, day: today(), requestCount: 3, spent: usd('1.75') }]);
+    // Written again, a batch adds nothing (the roll-up counts only the rows its statement inserted).
+    await writeLedger(h.ctx, org.id);
+    expect(await daysOf(h.ctx.db)).toEqual(written);
+    // The backfill on the table emptied, in a transaction rolled back: the same day, count and amount.
+    const rebuilt = await rebuiltByBackfill(
+      h.ctx.db,
+      '0021_organization_daily_spending.sql',
+      organizationDailySpending,
+      daysOf,
+    );
+    expect(rebuilt).toEqual(written);
   });
 
   it('lets any member read it, 401 without credentials and 404 to a stranger', async () => {

@@ -14,6 +14,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   uuid,
@@ -60,6 +61,25 @@ export const organizationWallets = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [check('organization_wallets_balance_not_negative', sql`${t.balance} >= 0`)],
+);
+
+/**
+ * What an organization's gateway requests took from its wallet per UTC day of their start: kept by the ledger writer
+ * in the statement that inserts the request logs (only rows it inserts, so a batch written again adds nothing), so the
+ * console's Overview reads a month as at most 31 rows (`GET /api/organization/wallet/spending`, docs/wallet.md).
+ */
+export const organizationDailySpending = pgTable(
+  'organization_daily_spending',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizationWallets.organizationId, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    requestCount: integer('request_count').notNull(),
+    /** What the requests' Consume records took (their settlements' charges), micro-units. */
+    spent: money('spent').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day] })],
 );
 
 export const walletRecords = pgTable(

@@ -4,7 +4,12 @@
 // Consume record, every request counted once in its API key's gateway usage, PostgreSQL's balance what the mirror
 // charged, and the reconciliation finds nothing.
 import { eq, inArray } from 'drizzle-orm';
-import { apiKeyDailyGatewayUsage, requestLogs, walletRecords } from '../../../shared/db/schema/index.js';
+import {
+  apiKeyDailyGatewayUsage,
+  organizationDailySpending,
+  requestLogs,
+  walletRecords,
+} from '../../../shared/db/schema/index.js';
 import { reconcileMirrors, reconcileWallets } from '../../../shared/wallet/reconciliation.js';
 import { liveWallet } from '../../../shared/wallet/wallet-mirror.js';
 import { getWallet } from '../../../shared/wallet/wallets.js';
@@ -93,6 +98,13 @@ it('writes a batch whose worker was SIGKILLed mid-transaction exactly once', asy
   // One row per key (the requests started today; a run across 00:00 UTC splits a key's into two days).
   const perKey = (id: string) => counted.filter((c) => c.keyId === id).reduce((sum, c) => sum + c.requests, 0);
   expect(keys.map(perKey)).toEqual([REQUESTS / 2, REQUESTS / 2]);
+  // The organization's spending roll-up (the Overview's), kept in the same statement, counts the batch once too.
+  const spent = await h.ctx.db
+    .select()
+    .from(organizationDailySpending)
+    .where(eq(organizationDailySpending.organizationId, org));
+  expect(spent.reduce((sum, d) => sum + d.requestCount, 0)).toBe(REQUESTS);
+  expect(spent.reduce((sum, d) => sum + d.spent, 0n)).toBe(charged);
   const problems = [...(await reconcileWallets(h.ctx.db)).problems, ...(await reconcileMirrors(h.ctx)).problems];
   expect(problems.filter((p) => p.organizationId === org)).toEqual([]);
 
