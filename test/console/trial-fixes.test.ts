@@ -220,7 +220,8 @@ describe("a new organization's wallet", () => {
       await signIn(page, w.admin.email, w.admin.password, '/org');
       await page.getByRole('button', { name: 'Switch to Made today' }).click();
       await page.getByRole('heading', { name: 'Made today', level: 1 }).waitFor();
-      await page.getByRole('link', { name: 'Wallet', exact: true }).click();
+      // The organization's tabs (the Overview's wallet panel links to the same page).
+      await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Wallet' }).click();
       const times = page.getByTestId('chart-data').locator('tbody th');
       await times.first().waitFor({ state: 'attached' });
       // "Last 30 days": the period's start has no value, the line starts when the organization was made (the
