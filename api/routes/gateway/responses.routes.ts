@@ -10,11 +10,8 @@ import {
 } from '../../../shared/gateway/messages-gateway.js';
 import { StreamUsageMeter } from '../../../shared/gateway/messages-usage.js';
 import { loadModelRegistry } from '../../../shared/gateway/model-registry.js';
-import {
-  messagesToResponse,
-  ResponseStreamTranslator,
-  responseEcho,
-} from '../../../shared/gateway/responses/from-messages.js';
+import { messagesToResponse, responseEcho } from '../../../shared/gateway/responses/from-messages.js';
+import { ResponseStreamTranslator } from '../../../shared/gateway/responses/response-stream.js';
 import { responsesToMessages } from '../../../shared/gateway/responses/to-messages.js';
 import { relaySse } from '../../http/sse-relay.js';
 import { body } from '../../http/validate.js';
