@@ -93,6 +93,90 @@ describe('the gateway page', () => {
     await checkPage(admin, 'video-tasks');
   });
 
+  it("shows a project's usage per model and what it spent per day, as the API answers it", async () => {
+    const made = await w.h.http
+      .post('/api/projects')
+      .set({ ...bearer(adminToken), 'x-organization-id': orgId })
+      .send({ name: 'Usage project' });
+    expect(made.status).toBe(201);
+    const usageProject: string = made.body.data.id;
+    const key = await w.h.http
+      .post('/api/v1/api-keys')
+      .set(bearer(adminToken))
+      .send({ name: 'usage key', projectId: usageProject });
+    expect(key.status).toBe(200);
+    const send = (path: string, body: unknown) =>
+      fetch(`${w.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': key.body.token, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const ask = { max_tokens: 32, messages: [{ role: 'user', content: 'Name a paper boat' }] };
+    const sent = await Promise.all([
+      send('/v1/messages', { model: 'claude-haiku-4-5', ...ask }),
+      send('/v1/messages', { model: 'claude-haiku-4-5', ...ask }),
+      send('/v1/messages', { model: 'claude-sonnet-5', ...ask }),
+      send('/v1/messages/count_tokens', { model: 'claude-sonnet-5', messages: ask.messages }),
+    ]);
+    expect(sent.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    // The ledger worker writes them a moment later.
+    const usage = await waitUntil(async () => {
+      const res = await w.h.http
+        .get(`/api/projects/${usageProject}/usage`)
+        .set({ ...bearer(adminToken), 'x-organization-id': orgId });
+      return res.body.data.days[0]?.requests === 4 ? res.body.data : undefined;
+    });
+
+    await admin.goto(`/gateway/${usageProject}`);
+    const panel = admin.getByRole('region', { name: 'Usage' });
+    const table = panel.getByRole('table', { name: 'Usage by model' });
+    await table.waitFor();
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    // As the console writes money and counts (console/src/format.ts).
+    const money = (n: number) =>
+      `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(n)} USD`;
+    const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+    type Row = { operation: string; model: string; requests: number; inputTokens: number; outputTokens: number };
+    expect(rows).toEqual(
+      (usage.models as (Row & { spent: number })[]).map((m) => [
+        m.operation,
+        m.model,
+        count(m.requests),
+        count(m.inputTokens),
+        count(m.outputTokens),
+        money(m.spent),
+      ]),
+    );
+    expect(rows.map((r) => r.slice(0, 3))).toEqual(
+      expect.arrayContaining([
+        ['messages', 'claude-haiku-4-5', '2'],
+        ['messages', 'claude-sonnet-5', '1'],
+        ['count_tokens', 'claude-sonnet-5', '1'],
+      ]),
+    );
+    const spent = usage.days[0].spent as number;
+    expect(spent).toBeGreaterThan(0);
+    expect(await panel.getByTestId('usage-total').textContent()).toContain('4 requests');
+    // The chart's numbers, in its table for screen readers: 30 days, today's the day's spending.
+    const chart = panel.getByTestId('chart-data');
+    await chart.waitFor({ state: 'attached' });
+    const points = await chart
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent)));
+    expect(points).toHaveLength(30);
+    expect(points.at(-1)?.[0]).toBe(new Date().toISOString().slice(0, 10));
+    expect(points.at(-1)?.[1]).toBe(money(spent));
+    expect(points.slice(0, -1).every((p) => p[1] === '0.00 USD')).toBe(true);
+
+    await panel.getByLabel('Period').selectOption('7');
+    // The eighth day leaves the chart: 7 remain.
+    await chart.locator('tbody tr').nth(7).waitFor({ state: 'detached' });
+    expect(await chart.locator('tbody tr').count()).toBe(7);
+    await checkPage(admin, 'gateway-usage');
+  });
+
   it("says that a busy project's request list reaches only its newest requests", async () => {
     const busy = await w.h.http
       .post('/api/projects')

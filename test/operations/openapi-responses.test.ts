@@ -605,6 +605,12 @@ describe('the documented success schemas hold what the routes answer', () => {
       'web_search',
       'web_search',
     ]);
+    const usage = await h.http.get(`/api/projects/${projectId}/usage?days=7`).set(inOrg(owner.admin, owner.id));
+    expectDocumented('get /api/projects/{projectId}/usage', usage);
+    expect(usage.body.data.models.map((m: { operation: string }) => m.operation).sort()).toEqual([
+      'web_fetch',
+      'web_search',
+    ]);
   });
 
   it('the platform Admin: accounts provisioned, given roles and listed; organizations and their records; quota requests decided', async () => {

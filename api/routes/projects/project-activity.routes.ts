@@ -1,9 +1,11 @@
 // What a project's gateway traffic did, for its organization's members in the console: recent requests (model,
-// tokens, cost, status) and video tasks (live status, the finished video's URL).
+// tokens, cost, status), its usage per day and model, and video tasks (live status, the finished video's URL).
 
 import { z } from 'zod';
+import { projectUsage } from '../../../shared/gateway/project-usage.js';
 import { listProjectRequests, REQUEST_LIST_WINDOW } from '../../../shared/gateway/request-log-reads.js';
 import { listProjectVideoTasks } from '../../../shared/video/video-tasks.js';
+import { getWallet } from '../../../shared/wallet/wallets.js';
 import { sendData } from '../../http/envelope.js';
 import { query } from '../../http/validate.js';
 import { projectOf } from '../../middleware/organization-access.js';
@@ -11,8 +13,8 @@ import { pageFields } from '../../openapi/response-parts.js';
 import { defineRoutes } from '../route.js';
 import { presentProjectRequest, presentProjectVideo } from './project-activity.presenters.js';
 import { inProjectRoute } from './project-route.js';
-import { projectRequest, projectVideo } from './projects.responses.js';
-import { projectRequestsQuery, projectVideosQuery } from './projects.schemas.js';
+import { projectRequest, projectUsage as projectUsageSchema, projectVideo } from './projects.responses.js';
+import { projectRequestsQuery, projectUsageQuery, projectVideosQuery } from './projects.schemas.js';
 
 export const projectActivityRoutes = defineRoutes([
   {
@@ -38,6 +40,25 @@ export const projectActivityRoutes = defineRoutes([
         size: options.size,
         reach: REQUEST_LIST_WINDOW,
       });
+    },
+  },
+
+  {
+    method: 'get',
+    path: '/:projectId/usage',
+    summary:
+      "The project's gateway usage over its last `days` UTC days (30 by default, at most 90): per day, and per operation and model with tokens and what it took from the wallet (any member)",
+    ...inProjectRoute,
+    query: projectUsageQuery,
+    response: projectUsageSchema,
+    handler: (ctx) => async (req, res) => {
+      const { days } = query(req, projectUsageQuery, 'Project.InvalidQuery');
+      const { project } = projectOf(res);
+      const [wallet, usage] = await Promise.all([
+        getWallet(ctx.db, project.organizationId),
+        projectUsage(ctx.db, project.id, days),
+      ]);
+      sendData(res, { currency: wallet.currency, ...usage });
     },
   },
 

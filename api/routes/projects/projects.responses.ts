@@ -139,3 +139,28 @@ export const projectVideo = z
     finishedAt: timestamp.optional(),
   })
   .meta({ id: 'ProjectVideo' });
+
+const spent = z.number().meta({ description: 'What the requests took from the wallet, in its currency.' });
+
+export const projectUsage = z
+  .object({
+    currency: z.string(),
+    from: timestamp.meta({ description: 'The start (00:00 UTC) of the first day of the window.' }),
+    to: timestamp,
+    days: z
+      .array(z.object({ day: z.iso.date(), requests: count, spent }))
+      .meta({ description: 'Each UTC day of the window with requests, oldest first (days without are left out).' }),
+    models: z
+      .array(
+        z.object({
+          operation: z.string(),
+          model: z.string().optional(),
+          requests: count,
+          inputTokens: count,
+          outputTokens: count,
+          spent,
+        }),
+      )
+      .meta({ description: 'The window per operation and model, the most spent first.' }),
+  })
+  .meta({ id: 'ProjectUsage' });

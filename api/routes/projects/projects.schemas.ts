@@ -58,3 +58,7 @@ export const projectVideosQuery = z.object({
     .regex(/^video_[A-Za-z0-9]{1,57}$/, 'must be a video id')
     .optional(),
 });
+
+export const projectUsageQuery = z.object({
+  days: z.coerce.number().int().min(1).max(90).default(30),
+});

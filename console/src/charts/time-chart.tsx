@@ -19,6 +19,11 @@ type Props = {
   series: ChartSeries[];
   height?: number;
   formatTime?: (seconds: number) => string;
+  /**
+   * Seconds each point stands for (a day's bars: 86,400): the time axis then keeps half a bucket of room at each end,
+   * so the first and last bars are whole, and ticks only on whole buckets (no 08:00 and 16:00 between days).
+   */
+  bucket?: number;
 };
 
 const pathFor = (kind: ChartSeries['kind']) =>
@@ -63,9 +68,16 @@ const utcAxisLabels: uPlot.Axis.TimeValuesConfig = [
 ];
 const utcDate = (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
 
+/** Value labels as they are (uPlot's own round to 3 decimals: "0.001, 0.001, 0, 0" for a day's spending of cents). */
+const axisNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+const valueLabels = (_self: uPlot, splits: number[]) => splits.map((v) => axisNumber.format(v));
+
+/** Tick steps of whole buckets: 1, 2, 7, 14 buckets, then about a month, a quarter, half a year, a year of days. */
+const bucketSteps = (bucket: number) => [1, 2, 7, 14, 28, 91, 182, 364].map((n) => n * bucket);
+
 const defaultTime = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
 
-export function TimeChart({ title, times, series, height = 240, formatTime = defaultTime }: Props) {
+export function TimeChart({ title, times, series, height = 240, formatTime = defaultTime, bucket }: Props) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -76,11 +88,18 @@ export function TimeChart({ title, times, series, height = 240, formatTime = def
         height,
         legend: { show: false },
         cursor: { show: true, drag: { x: false, y: false } },
-        scales: { x: { time: true } },
+        scales: {
+          x: {
+            time: true,
+            ...(bucket
+              ? { range: (_self, min, max) => [min - bucket / 2, max + bucket / 2] as uPlot.Range.MinMax }
+              : {}),
+          },
+        },
         tzDate: utcDate,
         axes: [
-          { stroke: '#4d5661', values: utcAxisLabels },
-          { stroke: '#4d5661', size: valueAxisSize },
+          { stroke: '#4d5661', values: utcAxisLabels, ...(bucket ? { incrs: bucketSteps(bucket) } : {}) },
+          { stroke: '#4d5661', size: valueAxisSize, values: valueLabels },
         ],
         series: [
           {},
@@ -91,7 +110,8 @@ export function TimeChart({ title, times, series, height = 240, formatTime = def
               stroke: s.color,
               width: 2,
               fill: s.kind === 'bars' ? `${s.color}99` : undefined,
-              points: { show: times.length < 40 },
+              // A bar is its own mark; a point on it (or on a day without any) only adds noise.
+              points: { show: s.kind !== 'bars' && times.length < 40 },
               ...(paths ? { paths } : {}),
             };
           }),
@@ -106,7 +126,7 @@ export function TimeChart({ title, times, series, height = 240, formatTime = def
       resize.disconnect();
       plot.destroy();
     };
-  }, [times, series, height]);
+  }, [times, series, height, bucket]);
 
   return (
     <figure className="panel">

@@ -7,6 +7,7 @@ import { eq, inArray } from 'drizzle-orm';
 import {
   apiKeyDailyGatewayUsage,
   organizationDailySpending,
+  projectDailyUsage,
   requestLogs,
   walletRecords,
 } from '../../../shared/db/schema/index.js';
@@ -105,6 +106,10 @@ it('writes a batch whose worker was SIGKILLed mid-transaction exactly once', asy
     .where(eq(organizationDailySpending.organizationId, org));
   expect(spent.reduce((sum, d) => sum + d.requestCount, 0)).toBe(REQUESTS);
   expect(spent.reduce((sum, d) => sum + d.spent, 0n)).toBe(charged);
+  // And the project's usage roll-up (the console's Gateway page), kept in the same statement.
+  const used = await h.ctx.db.select().from(projectDailyUsage).where(eq(projectDailyUsage.projectId, caller.projectId));
+  expect(used.reduce((sum, d) => sum + d.requestCount, 0)).toBe(REQUESTS);
+  expect(used.reduce((sum, d) => sum + d.spent, 0n)).toBe(charged);
   const problems = [...(await reconcileWallets(h.ctx.db)).problems, ...(await reconcileMirrors(h.ctx)).problems];
   expect(problems.filter((p) => p.organizationId === org)).toEqual([]);
 

@@ -51,6 +51,7 @@ function UsageChart({ usage }: { usage: Usage }) {
           times={data.times}
           series={data.series}
           formatTime={(s) => new Date(s * 1000).toISOString().slice(0, 10)}
+          bucket={86_400}
         />
       </Suspense>
     </>

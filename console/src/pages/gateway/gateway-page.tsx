@@ -1,5 +1,5 @@
-// A project's gateway traffic: its video tasks (status kept live while any is open, a finished video playable here)
-// and its recent requests with model, tokens, cost and status.
+// A project's gateway traffic: its usage per day and model, its video tasks (status kept live while any is open, a
+// finished video playable here) and its recent requests with model, tokens, cost and status.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -13,6 +13,7 @@ import { Pager } from '../../ui/pager.js';
 import { Empty, FormError, Loading, StatusBadge } from '../../ui/status.js';
 import { ProjectChooser } from '../organization/project-chooser.js';
 import { projectNotFound, useProjects } from '../organization/projects-api.js';
+import { UsagePanel } from './usage-panel.js';
 
 type Video = {
   id: string;
@@ -190,6 +191,7 @@ export function GatewayPage() {
           />
           {isUuid(chosen) ? (
             <>
+              <UsagePanel projectId={chosen} organizationId={current.id} />
               <Videos projectId={chosen} organizationId={current.id} />
               <Requests projectId={chosen} organizationId={current.id} />
             </>
