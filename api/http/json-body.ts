@@ -13,6 +13,7 @@ import {
   jsonExcess,
   MAX_JSON_CONTAINERS,
   MAX_JSON_DEPTH,
+  MAX_JSON_KEY_BYTES,
   MAX_JSON_KEYS,
   MAX_JSON_VALUES,
 } from '../../shared/validation/json-shape.js';
@@ -60,6 +61,11 @@ const excessError: Record<JsonExcess, () => AppError> = {
     badRequest(
       'Request.TooManyValues',
       `The JSON body holds more than ${MAX_JSON_KEYS.toLocaleString('en-US')} object keys in all.`,
+    ),
+  'key length': () =>
+    badRequest(
+      'Request.TooManyValues',
+      `The JSON body holds an object key longer than ${MAX_JSON_KEY_BYTES.toLocaleString('en-US')} bytes.`,
     ),
 };
 
