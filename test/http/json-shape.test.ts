@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { hasLoneSurrogate } from '../../api/http/json-body.js';
 import { JsonBudget, jsonExcess, MAX_JSON_KEY_BYTES, MAX_JSON_KEYS } from '../../shared/validation/json-shape.js';
 
@@ -142,5 +143,24 @@ describe('hasLoneSurrogate', () => {
     expect(hasLoneSurrogate({ a: ['x', { b: '\ud800' }] })).toBe(true);
     expect(hasLoneSurrogate({ '\udc00': 1 })).toBe(true);
     expect(hasLoneSurrogate({ a: '😀', b: ['é'], c: 1, d: null })).toBe(false);
+    expect(hasLoneSurrogate(['😀', ['x', '\udfff😀']])).toBe(true);
+    expect(hasLoneSurrogate(JSON.parse('{"__proto__":["\\ud800"]}'))).toBe(true);
+  });
+
+  it('reads an array by its elements and a string with one native check (security review #129)', () => {
+    // Object.entries of an array of a million numbers beside one escaped emoji made an index string and a pair per
+    // element, and each string met a /\p{Cs}/u test: 0.3 s of the main loop for a 2 MB gateway body.
+    const elements = new Proxy(['😀', 1, '\ud800'], {
+      ownKeys: () => {
+        throw new Error('the array was enumerated by its keys');
+      },
+    });
+    const test = jest.spyOn(RegExp.prototype, 'test');
+    try {
+      expect(hasLoneSurrogate({ a: elements })).toBe(true);
+      expect(test).not.toHaveBeenCalled();
+    } finally {
+      test.mockRestore();
+    }
   });
 });
