@@ -20,8 +20,16 @@ export const MAX_JSON_VALUES = 1_000_000;
  * holds about 30,000; a tool's JSON Schema of a few thousand properties about 10,000.
  */
 export const MAX_JSON_KEYS = 100_000;
+/**
+ * The longest object key, in bytes as written (escapes included, so never fewer than its UTF-16 units). V8 hashes a
+ * string of more than 16,383 units by its length alone, and `JSON.parse` puts every key into one table of such
+ * strings: keys of one length past that all collide, each compared with all the others, so 2,000 keys of 16,390
+ * characters sharing a prefix (32 MB, inside every count) held the main loop 3.3 s (security review #128). A path is
+ * at most 4,096 bytes (PATH_MAX); no schema, metadata or tool input key comes near.
+ */
+export const MAX_JSON_KEY_BYTES = 4_096;
 
-export type JsonExcess = 'depth' | 'containers' | 'values' | 'keys';
+export type JsonExcess = 'depth' | 'containers' | 'values' | 'keys' | 'key length';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -31,6 +39,14 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
+const isWhitespace = (byte: number | undefined) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
+/** Whether the string that closes at `quote` is an object key: a colon follows it, after any whitespace. */
+function isKey(bytes: Uint8Array, quote: number): boolean {
+  let at = quote + 1;
+  while (isWhitespace(bytes[at])) at++;
+  return bytes[at] === COLON;
+}
 
 /** Index of the quote that closes the string whose content starts at `from` (bytes.length when none does). */
 function endOfString(bytes: Uint8Array, from: number): number {
@@ -47,8 +63,8 @@ function endOfString(bytes: Uint8Array, from: number): number {
 /**
  * What JSON texts may still hold: objects and arrays, values, counted as objects, arrays and the commas between
  * items and members outside strings, plus one (an upper bound of the values; exact when no object or array is
- * empty), and object keys, counted as the colons outside strings. One budget can be charged with several texts
- * (every tool call's arguments of one request).
+ * empty), and object keys, counted as the colons outside strings, none longer than MAX_JSON_KEY_BYTES. One budget
+ * can be charged with several texts (every tool call's arguments of one request).
  */
 export class JsonBudget {
   constructor(
@@ -72,7 +88,13 @@ export class JsonBudget {
     for (let i = 0; excess === undefined && i < bytes.length; i++) {
       const byte = bytes[i];
       if (byte === QUOTE) {
-        i = endOfString(bytes, i + 1);
+        const end = endOfString(bytes, i + 1);
+        // Only a long string is looked past: a key's length is judged where it ends.
+        if (end - i - 1 > MAX_JSON_KEY_BYTES && isKey(bytes, end)) {
+          excess = 'key length';
+          break;
+        }
+        i = end;
       } else if (byte === COMMA) {
         if (--values < 0) {
           excess = 'values';

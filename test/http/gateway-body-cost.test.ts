@@ -259,3 +259,53 @@ describe('object keys one body may hold (security review #126)', () => {
     );
   });
 });
+
+describe('the length of an object key (security review #128)', () => {
+  /** n keys of `bytes` bytes sharing all but their last 8: past 16,383 characters V8 hashes a key by its length. */
+  const longKeys = (n: number, bytes: number) =>
+    Array.from({ length: n }, (_, i) => `"${'k'.repeat(bytes - 8)}${String(i).padStart(8, '0')}":0`).join(',');
+  const messages = (metadata: string) =>
+    h.http
+      .post('/v1/messages')
+      .set('x-api-key', key)
+      .set('content-type', 'application/json')
+      .send(
+        `{"model":"claude-haiku-4-5","max_tokens":8,"messages":[{"role":"user","content":"hi"}],"metadata":{${metadata}}}`,
+      );
+
+  it('2,000 keys of 16,390 bytes (32 MB) with a paid key: 400 before the parse, the upstream not called', async () => {
+    const before = upstream.requests.length;
+    const res = await messages(longKeys(1_980, 16_390));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'The JSON body holds an object key longer than 4,096 bytes.' },
+    });
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('keys of 4,096 bytes pass, and so do long string values', async () => {
+    const res = await messages(`${longKeys(100, 4_096)},"v":"${'x'.repeat(100_000)}"`);
+    expect(res.status).toBe(200);
+  });
+
+  it('chat tool calls: a key of their arguments too', async () => {
+    const res = await chatWithTwoToolCalls(`{${longKeys(1, 4_097)}}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe(
+      'messages[1].tool_calls[0].function.arguments: must not hold an object key longer than 4,096 bytes',
+    );
+  });
+
+  it('the same on the catalog family, for a caller with no account', async () => {
+    const res = await h.http
+      .post('/api/v1/auth/login')
+      .set('content-type', 'application/json')
+      .send(`{${longKeys(1, 4_097)}}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      title: 'Request.TooManyValues',
+      detail: 'The JSON body holds an object key longer than 4,096 bytes.',
+    });
+  });
+});

@@ -1,5 +1,6 @@
+import { jest } from '@jest/globals';
 import { hasLoneSurrogate } from '../../api/http/json-body.js';
-import { JsonBudget, jsonExcess, MAX_JSON_KEYS } from '../../shared/validation/json-shape.js';
+import { JsonBudget, jsonExcess, MAX_JSON_KEY_BYTES, MAX_JSON_KEYS } from '../../shared/validation/json-shape.js';
 
 /** The depth alone: a budget whose counts are never reached. */
 const exceeds = (text: string, limit: number) =>
@@ -107,10 +108,59 @@ describe('jsonExcess (object keys of one body, in all its objects)', () => {
   });
 });
 
+describe('jsonExcess (the length of an object key, security review #128)', () => {
+  const key = (bytes: number) => 'k'.repeat(bytes);
+
+  it('allows a key of 4,096 bytes as written and refuses one more byte', () => {
+    expect(MAX_JSON_KEY_BYTES).toBe(4_096);
+    expect(jsonExcess(Buffer.from(`{"${key(4_096)}":0}`))).toBeUndefined();
+    expect(jsonExcess(Buffer.from(`{"${key(4_097)}":0}`))).toBe('key length');
+    expect(jsonExcess(Buffer.from(`[{"a":{"${key(4_097)}" \n\t : 0}}]`))).toBe('key length');
+  });
+
+  it('counts a key as written: escapes and multi-byte characters by their bytes', () => {
+    expect(jsonExcess(Buffer.from(`{"${'\\u0041'.repeat(683)}":0}`))).toBe('key length');
+    expect(jsonExcess(Buffer.from(JSON.stringify({ [`${'é'.repeat(2_048)}`]: 0 })))).toBeUndefined();
+    expect(jsonExcess(Buffer.from(JSON.stringify({ [`${'é'.repeat(2_048)}x`]: 0 })))).toBe('key length');
+  });
+
+  it('leaves long string values alone, a colon inside or after them included', () => {
+    expect(jsonExcess(Buffer.from(JSON.stringify({ a: key(100_000), b: [key(50_000), 'x:y'] })))).toBeUndefined();
+    expect(jsonExcess(Buffer.from(JSON.stringify([`${key(5_000)}:`, `a\\"${key(5_000)}`])))).toBeUndefined();
+    expect(jsonExcess(Buffer.from(`{"a":"${key(5_000)}"}`))).toBeUndefined();
+    expect(jsonExcess(Buffer.from(`["${key(5_000)}`))).toBeUndefined();
+  });
+
+  it('holds every tool call of one budget to it', () => {
+    const budget = new JsonBudget();
+    expect(budget.charge(Buffer.from(`{"${key(4_096)}":0}`))).toBeUndefined();
+    expect(budget.charge(Buffer.from(`{"${key(4_097)}":0}`))).toBe('key length');
+  });
+});
+
 describe('hasLoneSurrogate', () => {
   it('finds an unpaired surrogate in any string or key, at any depth', () => {
     expect(hasLoneSurrogate({ a: ['x', { b: '\ud800' }] })).toBe(true);
     expect(hasLoneSurrogate({ '\udc00': 1 })).toBe(true);
     expect(hasLoneSurrogate({ a: '😀', b: ['é'], c: 1, d: null })).toBe(false);
+    expect(hasLoneSurrogate(['😀', ['x', '\udfff😀']])).toBe(true);
+    expect(hasLoneSurrogate(JSON.parse('{"__proto__":["\\ud800"]}'))).toBe(true);
+  });
+
+  it('reads an array by its elements and a string with one native check (security review #129)', () => {
+    // Object.entries of an array of a million numbers beside one escaped emoji made an index string and a pair per
+    // element, and each string met a /\p{Cs}/u test: 0.3 s of the main loop for a 2 MB gateway body.
+    const elements = new Proxy(['😀', 1, '\ud800'], {
+      ownKeys: () => {
+        throw new Error('the array was enumerated by its keys');
+      },
+    });
+    const test = jest.spyOn(RegExp.prototype, 'test');
+    try {
+      expect(hasLoneSurrogate({ a: elements })).toBe(true);
+      expect(test).not.toHaveBeenCalled();
+    } finally {
+      test.mockRestore();
+    }
   });
 });

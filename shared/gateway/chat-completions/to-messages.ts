@@ -7,6 +7,7 @@ import {
   type JsonExcess,
   MAX_JSON_CONTAINERS,
   MAX_JSON_DEPTH,
+  MAX_JSON_KEY_BYTES,
   MAX_JSON_KEYS,
   MAX_JSON_VALUES,
 } from '../../validation/json-shape.js';
@@ -68,6 +69,7 @@ const argumentsExcess: Record<JsonExcess, string> = {
   containers: `must not bring the tool calls' arguments past ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays in all`,
   values: `must not bring the tool calls' arguments past ${MAX_JSON_VALUES.toLocaleString('en-US')} values in all`,
   keys: `must not bring the tool calls' arguments past ${MAX_JSON_KEYS.toLocaleString('en-US')} object keys in all`,
+  'key length': `must not hold an object key longer than ${MAX_JSON_KEY_BYTES.toLocaleString('en-US')} bytes`,
 };
 
 /** A tool call's `arguments` string as the tool_use block's input, charged to the request's arguments budget. */
