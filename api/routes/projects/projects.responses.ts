@@ -164,3 +164,49 @@ export const projectUsage = z
       .meta({ description: 'The window per operation and model, the most spent first.' }),
   })
   .meta({ id: 'ProjectUsage' });
+
+const usd = (what: string) =>
+  z
+    .number()
+    .nonnegative()
+    .meta({ description: `USD ${what}` });
+const tokenPrices = {
+  inputPerMTok: usd('per million input tokens'),
+  outputPerMTok: usd('per million output tokens'),
+  cacheReadPerMTok: usd('per million tokens read from the prompt cache'),
+  cacheWritePerMTok: usd('per million tokens written to the 5-minute prompt cache'),
+  cacheWrite1hPerMTok: usd('per million tokens written to the 1-hour prompt cache'),
+};
+
+export const pricedModel = z
+  .object({
+    id: z.string().meta({ description: 'The `model` a request names.' }),
+    displayName: z.string(),
+    capability: z.enum(['messages', 'video', 'search']),
+    contextWindowTokens: count.optional(),
+    maxOutputTokens: count.optional(),
+    supportsThinking: z.boolean().optional(),
+    resolutions: z.array(z.string()).optional(),
+    prices: z
+      .object({
+        ...Object.fromEntries(Object.entries(tokenPrices).map(([k, v]) => [k, v.optional()])),
+        webSearchPerRequest: usd('per server-side web search').optional(),
+        webFetchPerRequest: usd('per server-side web fetch').optional(),
+        perVideoSecond: usd('per second of video').optional(),
+        perRequest: usd('per web search or web fetch request').optional(),
+      })
+      .meta({ description: 'Token prices for `messages` models, per second for `video`, per request for `search`.' }),
+    longContext: z
+      .object({ aboveInputTokens: count, prices: z.object(tokenPrices) })
+      .optional()
+      .meta({
+        description: 'Every token of a request whose input is over `aboveInputTokens` is billed at these prices.',
+      }),
+    priceMultipliers: z
+      .record(z.string(), z.record(z.string(), z.number()))
+      .optional()
+      .meta({
+        description: "Token prices are multiplied by these for a request option's value, e.g. `{speed: {fast: 6}}`.",
+      }),
+  })
+  .meta({ id: 'PricedModel' });

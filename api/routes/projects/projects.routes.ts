@@ -22,6 +22,7 @@ import { pageFields } from '../../openapi/response-parts.js';
 import type { Area, Before } from '../route.js';
 import { projectActivityRoutes } from './project-activity.routes.js';
 import { projectKeyRoutes } from './project-keys.routes.js';
+import { projectModelRoutes } from './project-models.routes.js';
 import { inProjectRoute } from './project-route.js';
 import { projectSettingsRoutes } from './project-settings.routes.js';
 import { presentProject, presentProjectFromTemplate } from './projects.presenters.js';
@@ -127,6 +128,7 @@ export const projectsArea: Area = {
     },
     ...projectSettingsRoutes,
     ...projectActivityRoutes,
+    ...projectModelRoutes,
     ...projectKeyRoutes,
   ],
 };
