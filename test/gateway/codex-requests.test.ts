@@ -271,6 +271,38 @@ describe('tools it cannot offer', () => {
   });
 });
 
+describe('namespace descriptions', () => {
+  // Messages tools have no namespaces: the namespace's description (what the group is for) went nowhere.
+  it("carries a namespace's description into each of its functions' descriptions upstream", async () => {
+    expect((await post({ ...firstTurn, stream: false })).status).toBe(200);
+    const offered = upstreamBody().tools as { name: string; description?: string }[];
+    expect(offered.filter((t) => t.name.startsWith('multi_agent_v1__'))).toEqual([
+      expect.objectContaining({
+        name: 'multi_agent_v1__wait_agent',
+        description: 'Tools for spawning and managing sub-agents.\n\nWait for agents to reach a final status.',
+      }),
+      expect.objectContaining({
+        name: 'multi_agent_v1__close_agent',
+        description:
+          'Tools for spawning and managing sub-agents.\n\nClose an agent and any open descendants when they are no ' +
+          'longer needed.',
+      }),
+    ]);
+    expect(offered[0]).toMatchObject({ name: 'exec_command', description: execCommand.description });
+  });
+
+  it('keeps the description a namespace or its function leaves out to the other one', async () => {
+    const bare = { ...multiAgent, description: undefined };
+    const [wait, close] = multiAgent.tools;
+    const tools = [{ ...bare, tools: [{ ...wait, description: undefined }, close] }];
+    expect((await post({ ...firstTurn, tools, stream: false })).status).toBe(200);
+    expect(upstreamBody().tools).toEqual([
+      expect.not.objectContaining({ description: expect.anything() }),
+      expect.objectContaining({ description: close?.description }),
+    ]);
+  });
+});
+
 describe('tool_choice beside namespace and web search tools', () => {
   it('forces a namespace function named with its namespace, as its joined upstream name', async () => {
     const res = await post({
