@@ -80,7 +80,7 @@ describe.each<[string, Dialect]>([
   it('invokes with no output limit: the model gets its whole output', async () => {
     const answer = await chat(dialect).invoke('Say hello without a limit');
     expect(textOf(answer)).toContain('Say hello without a limit');
-    expect(upstreamBody().max_tokens).toBe(64_000);
+    expect(upstreamBody().max_tokens).toBe(128_000);
   });
 
   it('streams, with the usage of the whole answer', async () => {

@@ -151,7 +151,7 @@ describe('what Codex sends to /v1/responses', () => {
     ]);
     // Codex names no output limit: it gets the model's whole output, not 4,096 tokens.
     expect(upstream).toMatchObject({
-      max_tokens: 64_000,
+      max_tokens: 128_000,
       thinking: { type: 'adaptive' },
       output_config: { effort: 'high' },
       tool_choice: { type: 'auto' },

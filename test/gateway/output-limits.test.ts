@@ -127,12 +127,14 @@ describe('/v1/messages fallbacks and count_tokens', () => {
 });
 
 describe("the registry's output limits", () => {
+  // Anthropic's model pages (2026-11): 128K for Opus 5, Sonnet 5, Sonnet 4.6 and Haiku 5.5, 64K for Haiku 4.5. The AI
+  // SDK's default max_tokens for claude-sonnet-5 is 128,000 (test/clients/ai-sdk.test.ts): a lower registry refused it.
   it('names the documented limit of every shipped messages model, and none on the others', () => {
     expect(Object.fromEntries(shippedModels.map((m) => [m.id, m.maxOutputTokens]))).toEqual({
       'claude-opus-5': 128_000,
-      'claude-sonnet-5': 64_000,
-      'claude-sonnet-4-6': 64_000,
-      'claude-haiku-5-5': 64_000,
+      'claude-sonnet-5': 128_000,
+      'claude-sonnet-4-6': 128_000,
+      'claude-haiku-5-5': 128_000,
       'claude-haiku-4-5': 64_000,
       'seedance-1-0-pro': undefined,
       'sora-2': undefined,
