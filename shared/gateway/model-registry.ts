@@ -63,8 +63,9 @@ const modelSchema = z.object({
   contextWindowTokens: z.number().int().min(1).max(100_000_000).default(1_000_000),
   /** The most output tokens the upstream model writes in one answer (its own limit for `max_tokens`, thinking included):
    * what a request translated from OpenAI's dialects asks for when it names no output limit, as OpenAI serves up to
-   * the model's limit there. Set it to the upstream model's documented limit; absent, 4,096. */
-  maxOutputTokens: z.number().int().min(1).max(100_000_000).default(DEFAULT_MAX_TOKENS),
+   * the model's limit there, and the most a request may name (docs/gateway.md "Output limits"). Set it to the upstream
+   * model's documented limit; absent, 4,096. Messages models only (registrySchema). */
+  maxOutputTokens: z.number().int().min(1).max(100_000_000).optional(),
   /** The most sampling passes a server-side tool loop (web search, code execution, MCP) may run in one request. */
   serverToolPasses: z.number().int().min(1).max(1_000).default(10),
   resolutions: z.array(z.string()).optional(),
@@ -133,16 +134,33 @@ function checkLongContext(m: z.infer<typeof modelSchema>, ctx: z.RefinementCtx, 
   }
 }
 
-const registrySchema = z.object({ models: z.array(modelSchema).min(1) }).superRefine((r, ctx) => {
-  const seen = new Set<string>();
-  r.models.forEach((m, i) => {
-    if (seen.has(m.id)) ctx.addIssue({ code: 'custom', message: `duplicate model id ${m.id}` });
-    seen.add(m.id);
-    checkLongContext(m, ctx, i);
+/** An output limit belongs to a model that writes tokens: on a video or search model it would be a mistake of the
+ * registry's author (meant for another entry), so it fails the load instead of being ignored. */
+function checkOutputLimit(m: z.infer<typeof modelSchema>, ctx: z.RefinementCtx, index: number): void {
+  if (m.maxOutputTokens === undefined || m.capability === 'messages') return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['models', index, 'maxOutputTokens'],
+    message: `an output limit applies to messages models only (this is a ${m.capability} model)`,
   });
-});
+}
 
-export type ModelEntry = z.infer<typeof modelSchema>;
+const registrySchema = z
+  .object({ models: z.array(modelSchema).min(1) })
+  .superRefine((r, ctx) => {
+    const seen = new Set<string>();
+    r.models.forEach((m, i) => {
+      if (seen.has(m.id)) ctx.addIssue({ code: 'custom', message: `duplicate model id ${m.id}` });
+      seen.add(m.id);
+      checkLongContext(m, ctx, i);
+      checkOutputLimit(m, ctx, i);
+    });
+  })
+  .transform((r) => ({
+    models: r.models.map((m) => ({ ...m, maxOutputTokens: m.maxOutputTokens ?? DEFAULT_MAX_TOKENS })),
+  }));
+
+export type ModelEntry = z.output<typeof registrySchema>['models'][number];
 
 export class ModelRegistry {
   private readonly byId: Map<string, ModelEntry>;

@@ -1,4 +1,4 @@
-import { consumeRecords, requestLogsOf, walletOf } from '../support/gateway.js';
+import { aProjectWithKey, consumeRecords, requestLogsOf, walletOf } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
 import { type ClientWorld, openClientWorld } from '../support/listening-gateway.js';
@@ -51,6 +51,36 @@ describe('POST /v1/chat/completions', () => {
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text)).toEqual({ error: { ...openAiError.error, type: 'invalid_request_error' } });
     expect(w.sim.state.counters.messages).toBe(calls);
+  });
+
+  // OpenAI refuses a tool_choice no offered function can answer; the gateway dropped it and answered in text.
+  it.each([
+    ['"required" with no tools', { tool_choice: 'required' }, /^tool_choice: "required" is only allowed when tools/],
+    [
+      'a named function with no tools',
+      { tool_choice: { type: 'function', function: { name: 'lookup' } } },
+      /^tool_choice\.function\.name: no function lookup is offered in tools/,
+    ],
+    [
+      'a named function the tools do not offer',
+      {
+        tools: [{ type: 'function', function: { name: 'search', parameters: { type: 'object' } } }],
+        tool_choice: { type: 'function', function: { name: 'lookup' } },
+      },
+      /^tool_choice\.function\.name: no function lookup is offered in tools/,
+    ],
+  ])('refuses tool_choice %s with 400 naming it, before anything is held or sent', async (_label, extra, message) => {
+    const fresh = await aProjectWithKey(w.h, '5');
+    const calls = w.sim.state.counters.messages;
+    const res = await post({ ...good, ...extra }, bearer(fresh.key));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringMatching(message),
+    });
+    expect(w.sim.state.counters.messages).toBe(calls);
+    expect(await walletOf(w.h, fresh.org)).toMatchObject({ balance: 5, frozenAmount: 0 });
+    expect(await requestLogsOf(w.h, fresh.projectId)).toEqual([]);
   });
 
   it('translates images, tool results and merged turns into one valid Messages request', async () => {

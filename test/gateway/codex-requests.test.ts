@@ -151,7 +151,7 @@ describe('what Codex sends to /v1/responses', () => {
     ]);
     // Codex names no output limit: it gets the model's whole output, not 4,096 tokens.
     expect(upstream).toMatchObject({
-      max_tokens: 64_000,
+      max_tokens: 128_000,
       thinking: { type: 'adaptive' },
       output_config: { effort: 'high' },
       tool_choice: { type: 'auto' },
@@ -268,6 +268,38 @@ describe('tools it cannot offer', () => {
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text).error.message).toMatch(message);
     expect(w.sim.state.counters.messages).toBe(calls);
+  });
+});
+
+describe('namespace descriptions', () => {
+  // Messages tools have no namespaces: the namespace's description (what the group is for) went nowhere.
+  it("carries a namespace's description into each of its functions' descriptions upstream", async () => {
+    expect((await post({ ...firstTurn, stream: false })).status).toBe(200);
+    const offered = upstreamBody().tools as { name: string; description?: string }[];
+    expect(offered.filter((t) => t.name.startsWith('multi_agent_v1__'))).toEqual([
+      expect.objectContaining({
+        name: 'multi_agent_v1__wait_agent',
+        description: 'Tools for spawning and managing sub-agents.\n\nWait for agents to reach a final status.',
+      }),
+      expect.objectContaining({
+        name: 'multi_agent_v1__close_agent',
+        description:
+          'Tools for spawning and managing sub-agents.\n\nClose an agent and any open descendants when they are no ' +
+          'longer needed.',
+      }),
+    ]);
+    expect(offered[0]).toMatchObject({ name: 'exec_command', description: execCommand.description });
+  });
+
+  it('keeps the description a namespace or its function leaves out to the other one', async () => {
+    const bare = { ...multiAgent, description: undefined };
+    const [wait, close] = multiAgent.tools;
+    const tools = [{ ...bare, tools: [{ ...wait, description: undefined }, close] }];
+    expect((await post({ ...firstTurn, tools, stream: false })).status).toBe(200);
+    expect(upstreamBody().tools).toEqual([
+      expect.not.objectContaining({ description: expect.anything() }),
+      expect.objectContaining({ description: close?.description }),
+    ]);
   });
 });
 

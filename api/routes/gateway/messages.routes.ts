@@ -11,6 +11,7 @@ import {
 import { mapMessagesModels } from '../../../shared/gateway/messages-models.js';
 import { StreamUsageMeter } from '../../../shared/gateway/messages-usage.js';
 import { loadModelRegistry } from '../../../shared/gateway/model-registry.js';
+import { checkMessagesOutputLimits } from '../../../shared/gateway/output-limit.js';
 import { relaySse } from '../../http/sse-relay.js';
 import { body } from '../../http/validate.js';
 import { gatewayCallerOf } from '../../middleware/gateway-auth.js';
@@ -61,6 +62,7 @@ export const messagesArea: Area = {
         return async (req, res) => {
           const input = body(req, messagesBody, 'Messages.Invalid');
           const { upstreamBody, model, servingModels, advisorModels } = mapMessagesModels(registry, input);
+          checkMessagesOutputLimits(input, model, registry);
           const thinking = (input.thinking as { type?: unknown } | undefined)?.type;
           if (thinking !== undefined && thinking !== 'disabled' && !model.supportsThinking) {
             throw badRequest('Messages.ThinkingUnsupported', `${model.id} does not support extended thinking.`);

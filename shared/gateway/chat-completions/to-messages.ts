@@ -12,6 +12,7 @@ import {
   MAX_JSON_VALUES,
 } from '../../validation/json-shape.js';
 import { DEFAULT_MAX_TOKENS, type ModelEntry } from '../model-registry.js';
+import { checkOpenAiOutputLimit } from '../output-limit.js';
 import type { ChatCompletionRequest, ChatMessage } from './chat-request.js';
 
 /** Thinking budgets for models that take `budget_tokens` rather than an effort. */
@@ -301,14 +302,33 @@ export function limitedMessagesBody(
   return { ...whole, bodyAtDefaultLimit: atDefault.body };
 }
 
+/** The request's tool_choice, refused as OpenAI refuses it when it asks for a call no offered function can answer
+ * (`required` with no tools, a function not in tools); before, it was dropped and the model answered in text. */
+function offeredToolChoice(chat: ChatCompletionRequest): ToolChoice {
+  const choice =
+    chat.tool_choice && typeof chat.tool_choice === 'object' ? chat.tool_choice.function : chat.tool_choice;
+  const tools = chat.tools ?? [];
+  if (choice === 'required' && tools.length === 0) {
+    throw invalid('tool_choice', '"required" is only allowed when tools are specified (no function is offered)');
+  }
+  if (choice && typeof choice === 'object' && !tools.some((t) => t.function.name === choice.name)) {
+    throw invalid('tool_choice.function.name', `no function ${choice.name} is offered in tools`);
+  }
+  return choice;
+}
+
 export function chatToMessages(chat: ChatCompletionRequest, model: ModelEntry): TranslatedRequest {
+  const limitParam = chat.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
+  const limit = chat.max_completion_tokens ?? chat.max_tokens;
+  checkOpenAiOutputLimit('ChatCompletions.Invalid', limitParam, limit, model);
+  const toolChoice = offeredToolChoice(chat);
   const { system, turns } = turnsOf(chat.messages);
   const format = chat.response_format;
-  return limitedMessagesBody(model, chat.max_completion_tokens ?? chat.max_tokens, {
+  return limitedMessagesBody(model, limit, {
     system,
     turns,
     tools: (chat.tools ?? []).map((t) => t.function),
-    toolChoice: chat.tool_choice && typeof chat.tool_choice === 'object' ? chat.tool_choice.function : chat.tool_choice,
+    toolChoice,
     parallelToolCalls: chat.parallel_tool_calls,
     format:
       format?.type === 'json_schema' ? format.json_schema : format?.type === 'json_object' ? 'json_object' : undefined,

@@ -1,10 +1,11 @@
 // The tools of a Responses request as the Messages upstream names them, and the way back. A function tool keeps its
 // name; each function of a namespace tool (Codex groups its sub-agent tools so) is offered as `<namespace>__<name>`,
-// since Messages tools have no namespaces, and a tool_use of that name answers as a function_call with `name` and
-// `namespace` again. An offered web search is not passed on (the gateway runs none). Two tools that would share an
-// upstream name are a 400, so a call always goes back to the one tool it came from. A `tool_choice` names a function
-// as the client offered it (its name, and its namespace if it has one), and one that names no offered function, or
-// asks for a tool call when only a web search was offered, is a 400 before anything is sent, as OpenAI refuses it.
+// described by the namespace's description and then its own, since Messages tools have no namespaces, and a tool_use
+// of that name answers as a function_call with `name` and `namespace` again. An offered web search is not passed on
+// (the gateway runs none). Two tools that would share an upstream name are a 400, so a call always goes back to the
+// one tool it came from. A `tool_choice` names a function as the client offered it (its name, and its namespace if it
+// has one), and one that names no offered function, or asks for a tool call when only a web search was offered, is a
+// 400 before anything is sent, as OpenAI refuses it.
 import { badRequest } from '../../errors/app-error.js';
 import type { FunctionTool, ToolChoice } from '../chat-completions/to-messages.js';
 import type { ResponsesRequest, ToolParam } from './response-request.js';
@@ -21,6 +22,11 @@ const MAX_NAME = 64;
 /** The upstream name of a function call item: its name, joined to its namespace if it has one. */
 export const upstreamToolName = (name: string, namespace?: string | null): string =>
   namespace ? `${namespace}${SEPARATOR}${name}` : name;
+
+/** A namespace function's description upstream: the namespace's description first (what the group is for, which the
+ * model would otherwise never see), then the function's own. */
+const joinedDescription = (namespace: string | null | undefined, fn: string | null | undefined) =>
+  [namespace, fn].filter((d) => d).join('\n\n') || undefined;
 
 /** The Messages tools of a request's `tools`, and the namespaced names among them. */
 export function messagesToolsOf(tools: readonly ToolParam[]): { tools: FunctionTool[]; names: ToolNames } {
@@ -50,7 +56,8 @@ export function messagesToolsOf(tools: readonly ToolParam[]): { tools: FunctionT
     else if (tool.type === 'namespace') {
       for (const [j, fn] of tool.tools.entries()) {
         const name = upstreamToolName(fn.name, tool.name);
-        add({ ...fn, name }, `tools.${i}.tools.${j}`, { name: fn.name, namespace: tool.name });
+        const description = joinedDescription(tool.description, fn.description);
+        add({ ...fn, name, description }, `tools.${i}.tools.${j}`, { name: fn.name, namespace: tool.name });
       }
     }
     // web_search: not offered (see the file's first lines).

@@ -16,6 +16,7 @@ import {
   toolInputOf,
 } from '../chat-completions/to-messages.js';
 import type { ModelEntry } from '../model-registry.js';
+import { checkOpenAiOutputLimit } from '../output-limit.js';
 import { thinkingBlockOf } from './reasoning-content.js';
 import type { ContentPart, ResponsesRequest } from './response-request.js';
 import { messagesToolsOf, type ToolNames, toolChoiceOf, upstreamToolName } from './response-tools.js';
@@ -83,6 +84,7 @@ export function responsesToMessages(
   request: ResponsesRequest,
   model: ModelEntry,
 ): TranslatedRequest & { toolNames: ToolNames } {
+  checkOpenAiOutputLimit('Responses.Invalid', 'max_output_tokens', request.max_output_tokens, model);
   const { tools, names } = messagesToolsOf(request.tools ?? []);
   const toolChoice = toolChoiceOf(request.tool_choice, { tools, names }, refuse);
   const { system, turns } = conversationOf(request);
