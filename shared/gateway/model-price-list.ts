@@ -50,7 +50,7 @@ export function modelPriceList(registry: ModelRegistry, config: Pick<Config, 'WE
     ...(m.capability === 'messages'
       ? {
           contextWindowTokens: m.contextWindowTokens,
-          maxOutputTokens: m.maxOutputTokens,
+          ...(m.namesOutputLimit ? { maxOutputTokens: m.maxOutputTokens } : {}),
           supportsThinking: m.supportsThinking,
         }
       : {}),

@@ -157,7 +157,12 @@ const registrySchema = z
     });
   })
   .transform((r) => ({
-    models: r.models.map((m) => ({ ...m, maxOutputTokens: m.maxOutputTokens ?? DEFAULT_MAX_TOKENS })),
+    models: r.models.map((m) => ({
+      ...m,
+      maxOutputTokens: m.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+      /** Whether the registry named the limit: only a named one refuses larger requests (a default is no vendor's). */
+      namesOutputLimit: m.maxOutputTokens !== undefined,
+    })),
   }));
 
 export type ModelEntry = z.output<typeof registrySchema>['models'][number];

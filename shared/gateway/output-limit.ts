@@ -5,8 +5,10 @@
 import { badRequest } from '../errors/app-error.js';
 import type { ModelEntry, ModelRegistry } from './model-registry.js';
 
+/** Only against a limit the registry names: without one, the 4,096 default (what an OpenAI-shaped request that names
+ * no limit asks for) is not the model's, and refusing above it would turn away requests the upstream serves. */
 const tooLarge = (requested: unknown, model: ModelEntry): requested is number =>
-  typeof requested === 'number' && requested > model.maxOutputTokens;
+  model.namesOutputLimit && typeof requested === 'number' && requested > model.maxOutputTokens;
 
 /** Anthropic's wording: `max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for …`. */
 export function checkMessagesOutputLimit(param: string, requested: unknown, model: ModelEntry): void {

@@ -2,7 +2,7 @@
 // shape, naming the limit, before anything is held, counted or sent, as the vendors refuse it. It was held (a large
 // limit answered a misleading 402 from a small wallet) and sent upstream. count_tokens takes no output limit.
 import { loadModelRegistry } from '../../shared/gateway/model-registry.js';
-import { aProjectWithKey, requestLogsOf, walletOf } from '../support/gateway.js';
+import { aProjectWithKey, openGatewayWorld, requestLogsOf, walletOf } from '../support/gateway.js';
 import { bearer } from '../support/identity.js';
 import { type ClientWorld, openClientWorld } from '../support/listening-gateway.js';
 import { openAiPoster } from '../support/openai-route.js';
@@ -140,6 +140,24 @@ describe("the registry's output limits", () => {
       'sora-2': undefined,
       'web-search': undefined,
     });
+  });
+
+  it('refuses nothing for a messages model whose entry names no limit (its 4,096 default is no vendor limit)', async () => {
+    const entry = shippedModels.find((m) => m.id === 'claude-haiku-4-5') as Record<string, unknown>;
+    const { maxOutputTokens: _named, ...unnamed } = entry;
+    const custom = await openGatewayWorld({ balance: '10', env: { MODEL_REGISTRY: writeRegistry([unnamed]) } });
+    try {
+      const res = await custom.h.http
+        .post('/v1/messages')
+        .set({ 'x-api-key': custom.key, ...anthropic })
+        .send({ model: 'claude-haiku-4-5', max_tokens: 100_000, messages: [{ role: 'user', content: 'hi' }] });
+      expect(res.status).toBe(200);
+      expect(custom.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).toMatchObject({
+        max_tokens: 100_000,
+      });
+    } finally {
+      await custom.close();
+    }
   });
 
   it.each(['seedance-1-0-pro', 'web-search'])('refuses maxOutputTokens on %s (not a text model) at load', (id) => {

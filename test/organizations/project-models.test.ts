@@ -27,7 +27,7 @@ it("lists the registry's models newest first, with the prices a request is bille
 
   // A call of the first messages model costs what its listed prices say for the tokens it used.
   const sonnet = models.find((m) => m.id === 'claude-sonnet-5') as Priced;
-  expect(sonnet).toMatchObject({ capability: 'messages', maxOutputTokens: 64_000 });
+  expect(sonnet).toMatchObject({ capability: 'messages', maxOutputTokens: 128_000 });
   const res = await w.h.http
     .post('/v1/messages')
     .set('x-api-key', w.key)

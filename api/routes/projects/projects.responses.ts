@@ -202,11 +202,8 @@ export const pricedModel = z
       .meta({
         description: 'Every token of a request whose input is over `aboveInputTokens` is billed at these prices.',
       }),
-    priceMultipliers: z
-      .record(z.string(), z.record(z.string(), z.number()))
-      .optional()
-      .meta({
-        description: "Token prices are multiplied by these for a request option's value, e.g. `{speed: {fast: 6}}`.",
-      }),
+    priceMultipliers: z.record(z.string(), z.record(z.string(), z.number())).optional().meta({
+      description: "Token prices are multiplied by these for a request option's value, e.g. `{speed: {fast: 6}}`.",
+    }),
   })
   .meta({ id: 'PricedModel' });
