@@ -607,6 +607,10 @@ describe('the documented success schemas hold what the routes answer', () => {
     ]);
     const usage = await h.http.get(`/api/projects/${projectId}/usage?days=7`).set(inOrg(owner.admin, owner.id));
     expectDocumented('get /api/projects/{projectId}/usage', usage);
+    expectDocumented(
+      'get /api/projects/{projectId}/models',
+      await h.http.get(`/api/projects/${projectId}/models`).set(inOrg(owner.admin, owner.id)),
+    );
     expect(usage.body.data.models.map((m: { operation: string }) => m.operation).sort()).toEqual([
       'web_fetch',
       'web_search',

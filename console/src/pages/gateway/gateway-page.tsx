@@ -1,5 +1,6 @@
 // A project's gateway traffic: its usage per day and model, its video tasks (status kept live while any is open, a
-// finished video playable here) and its recent requests with model, tokens, cost and status.
+// finished video playable here) and its recent requests with model, tokens, cost and status; then how to connect a
+// client with a key of the project, and the models it may call with their prices.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -13,6 +14,8 @@ import { Pager } from '../../ui/pager.js';
 import { Empty, FormError, Loading, StatusBadge } from '../../ui/status.js';
 import { ProjectChooser } from '../organization/project-chooser.js';
 import { projectNotFound, useProjects } from '../organization/projects-api.js';
+import { ConnectPanel } from './connect-panel.js';
+import { ModelsPanel } from './models-panel.js';
 import { UsagePanel } from './usage-panel.js';
 
 type Video = {
@@ -194,6 +197,8 @@ export function GatewayPage() {
               <UsagePanel projectId={chosen} organizationId={current.id} />
               <Videos projectId={chosen} organizationId={current.id} />
               <Requests projectId={chosen} organizationId={current.id} />
+              <ConnectPanel projectId={chosen} organizationId={current.id} />
+              <ModelsPanel projectId={chosen} organizationId={current.id} />
             </>
           ) : (
             // An address whose id is no UUID names no project: its not-found state, no request built from it.

@@ -1,0 +1,52 @@
+// What each model a project's keys may call costs: token prices per million for text models, per second of video,
+// per request of web search and fetch.
+import { formatCount, formatMoney } from '../../format.js';
+import { DataTable } from '../../ui/data-table.js';
+import { FormError } from '../../ui/status.js';
+import { type PricedModel, useProjectModels } from './gateway-models.js';
+
+const kinds: Record<PricedModel['capability'], string> = { messages: 'text', video: 'video', search: 'web search' };
+
+/** The model's price in the unit it is billed by. */
+function priceOf(m: PricedModel): string {
+  const p = m.prices;
+  if (m.capability === 'video') return `${formatMoney(p.perVideoSecond)} per second`;
+  if (m.capability === 'search') return `${formatMoney(p.perRequest)} per request`;
+  return `${formatMoney(p.inputPerMTok)} in, ${formatMoney(p.outputPerMTok)} out per 1M tokens`;
+}
+
+const cacheOf = (m: PricedModel) =>
+  m.capability === 'messages'
+    ? `${formatMoney(m.prices.cacheReadPerMTok)} read, ${formatMoney(m.prices.cacheWritePerMTok)} write`
+    : '—';
+
+export function ModelsPanel({ projectId, organizationId }: { projectId: string; organizationId: string }) {
+  const models = useProjectModels(projectId, organizationId);
+  return (
+    <section className="panel">
+      <h2>Models and prices</h2>
+      <FormError error={models.error} />
+      <DataTable
+        label="Models and prices"
+        columns={['Model', 'Kind', 'Price', 'Prompt cache (per 1M tokens)', { label: 'Max output tokens', num: true }]}
+        rows={models.data?.data}
+        empty="No models are configured."
+      >
+        {(m) => (
+          <tr key={m.id}>
+            <td>
+              {m.displayName}
+              <div className="muted">
+                <code>{m.id}</code>
+              </div>
+            </td>
+            <td>{kinds[m.capability]}</td>
+            <td>{priceOf(m)}</td>
+            <td>{cacheOf(m)}</td>
+            <td className="num">{m.maxOutputTokens === undefined ? '—' : formatCount(m.maxOutputTokens)}</td>
+          </tr>
+        )}
+      </DataTable>
+    </section>
+  );
+}
