@@ -20,7 +20,6 @@ import {
 import { wellFormed } from '../../shared/validation/well-formed.js';
 import { boundInflation } from './inflation-bound.js';
 
-
 /**
  * Whether any string or key of a parsed JSON value holds an unpaired surrogate; iterative, any depth. Strings are
  * checked where they are met and only objects and arrays wait their turn, arrays read by their elements and objects by

@@ -244,7 +244,10 @@ export function storedPayload(type: ItemType, fields: Record<string, unknown>): 
     throw badRequest('Request.InvalidText', 'Text in the request contains a character that cannot be stored (NUL).');
   }
   if (unstorable) {
-    throw badRequest('Request.InvalidText', `Text in the request holds ${unstorableText[unstorable]}, which is not Unicode.`);
+    throw badRequest(
+      'Request.InvalidText',
+      `Text in the request holds ${unstorableText[unstorable]}, which is not Unicode.`,
+    );
   }
   return payload;
 }
