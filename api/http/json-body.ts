@@ -17,10 +17,8 @@ import {
   MAX_JSON_KEYS,
   MAX_JSON_VALUES,
 } from '../../shared/validation/json-shape.js';
+import { wellFormed } from '../../shared/validation/well-formed.js';
 import { boundInflation } from './inflation-bound.js';
-
-/** ES2024's `String.prototype.isWellFormed` (Node 20 and later; the project's TypeScript lib is ES2023). */
-const wellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
 /**
  * Whether any string or key of a parsed JSON value holds an unpaired surrogate; iterative, any depth. Strings are

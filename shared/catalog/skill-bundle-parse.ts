@@ -13,7 +13,7 @@ import type { SkillBundleReview } from '../skills/skill-bundle-review.js';
 import { lockItem } from './item-access.js';
 import { requestChangesForBundle } from './review-workflow.js';
 import { recordSkillContents } from './skill-contents.js';
-import { holdsNul } from './version-payloads.js';
+import { unstorableCharacter, unstorableText } from './version-payloads.js';
 
 export type BundleReviewer = (zip: Buffer) => Promise<SkillBundleReview>;
 export type ParseOutcome = { outcome: 'parsed' | 'changes_requested' | 'skipped'; problems?: string[] };
@@ -94,14 +94,16 @@ async function reviewAndRecord(
     if (verdict.ok) {
       const { bundleFiles, dependencies, examples, parameters } = verdict.manifest;
       const contents = { bundleFiles, dependencies, examples, parameters };
-      // The payload column keeps text as written, and a NUL in it would break every `->>` and `::jsonb` of the row
-      // (security review #127); a UTF-8 file may hold one.
-      if (!holdsNul(contents)) {
+      // The payload column keeps text as written, and a NUL or an unpaired surrogate in it would break every `->>`
+      // and `::jsonb` of the row (security review #127, #131); a UTF-8 file may hold a NUL, YAML's and JSON's escapes
+      // either.
+      const unstorable = unstorableCharacter(contents);
+      if (!unstorable) {
         await recordSkillContents(tx, current.id, contents);
         return { outcome: 'parsed' as const };
       }
       problems.push(
-        'The parsed SKILL.md or a dependency file holds a NUL character (in an example, a parameter, a dependency or a file name), which cannot be stored.',
+        `The parsed SKILL.md or a dependency file holds ${unstorableText[unstorable]} (in an example, a parameter, a dependency or a file name), which cannot be stored.`,
       );
     }
     await requestChangesForBundle(tx, item, current, problems);

@@ -2,6 +2,7 @@
 // in catalog_versions.payload (the skill-bundle worker writes the skill part with `skillPayload`).
 import { z } from 'zod';
 import { badRequest } from '../errors/app-error.js';
+import { wellFormed } from '../validation/well-formed.js';
 import { type ItemType, isVersionString } from './item-types.js';
 
 const url = z.url({ protocol: /^https?$/ }).max(2048);
@@ -204,25 +205,49 @@ export function applyVersionPatch(
   };
 }
 
-/** Whether a key or string anywhere in the value holds a NUL character (one pass, any depth). */
-export function holdsNul(value: unknown): boolean {
-  let found = false;
+/**
+ * The first character in a key or string anywhere in the value that the json payload column would keep as written
+ * and every `->>`, `#>>` or `::jsonb` of its row then refuses: a NUL, or one half of a surrogate pair (which YAML's
+ * and JSON's escapes can write, UTF-8 bytes cannot); null when there is none. One pass, any depth.
+ */
+export function unstorableCharacter(value: unknown): 'NUL' | 'unpaired surrogate' | null {
+  let found: 'NUL' | 'unpaired surrogate' | null = null;
+  const judge = (text: string) => {
+    if (found) return;
+    if (text.includes('\0')) found = 'NUL';
+    else if (!wellFormed(text)) found = 'unpaired surrogate';
+  };
   JSON.stringify(value, (key: string, v: unknown) => {
-    if (key.includes('\0') || (typeof v === 'string' && v.includes('\0'))) found = true;
+    judge(key);
+    if (typeof v === 'string') judge(v);
     return v;
   });
   return found;
 }
 
+/** What the refusal of an unstorable character says, for `Request.InvalidText` and a skill review's problems. */
+export const unstorableText = {
+  NUL: 'a NUL character',
+  'unpaired surrogate': 'an unpaired UTF-16 surrogate (half of a pair, as a lone \\uD800–\\uDFFF escape writes)',
+} as const;
+
 /**
  * The stored payload of a type, defaults filled; a skill's stays as the bundle parse left it (or all null). A NUL
  * character is refused as the column refused it while it was jsonb: json stores `\u0000`, but every `->>` and
- * `::jsonb` of a row holding one fails (a later migration back to jsonb too), security review #127.
+ * `::jsonb` of a row holding one fails (a later migration back to jsonb too), security review #127; an unpaired
+ * surrogate the same way (#131; a JSON body holding one is refused before any route runs).
  */
 export function storedPayload(type: ItemType, fields: Record<string, unknown>): Record<string, unknown> {
   const payload = payloadSchemas[type].parse(type === 'skill' ? {} : fields) as Record<string, unknown>;
-  if (holdsNul(payload)) {
+  const unstorable = unstorableCharacter(payload);
+  if (unstorable === 'NUL') {
     throw badRequest('Request.InvalidText', 'Text in the request contains a character that cannot be stored (NUL).');
+  }
+  if (unstorable) {
+    throw badRequest(
+      'Request.InvalidText',
+      `Text in the request holds ${unstorableText[unstorable]}, which is not Unicode.`,
+    );
   }
   return payload;
 }

@@ -3,6 +3,7 @@
 // order clients draw argument forms and models fill arguments in), an annotation object, a connection's headers and
 // environment, through the publisher's draft read, the public item and version reads, and the MCP Registry API's
 // server read. catalog_versions.payload was jsonb, which keeps its own key order (shorter keys first); it is json.
+import { storedPayload } from '../../shared/catalog/version-payloads.js';
 import { registryNamespace } from '../../shared/mcp-registry/server-names.js';
 import {
   type Actors,
@@ -131,5 +132,15 @@ describe('a NUL character in a version’s payload', () => {
       .send({ version: { tools: withNul.tools } });
     expect(updated.status).toBe(400);
     expect(updated.body.title).toBe('Request.InvalidText');
+  });
+
+  it('is refused with an unpaired surrogate too, which json keeps and `::jsonb` refuses; a pair is kept', () => {
+    // A JSON body holding one is refused before any route runs; this holds for a payload built another way (#131).
+    const tools = (description: string) => ({ tools: [{ name: 'spell', description }] });
+    expect(() => storedPayload('mcp', tools('half \ud800 of a pair'))).toThrow(/unpaired UTF-16 surrogate/);
+    expect(() => storedPayload('mcp', { env: {}, tools: [{ name: 'spell', inputSchema: { '\udc00': 1 } }] })).toThrow(
+      expect.objectContaining({ code: 'Request.InvalidText' }),
+    );
+    expect(storedPayload('mcp', tools('a whole pair \ud83d\ude00')).tools).toEqual(tools('a whole pair 😀').tools);
   });
 });

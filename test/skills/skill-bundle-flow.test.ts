@@ -163,6 +163,26 @@ describe('a skill bundle, end to end', () => {
     expect(version.examples ?? null).toBeNull();
   });
 
+  it('sends a bundle whose parsed contents hold an unpaired surrogate back as changes_requested, storing nothing', async () => {
+    // YAML's double-quoted escapes (and JSON's, in package.json) can write one half of a surrogate pair, which UTF-8
+    // bytes cannot: the json payload would store `\ud800` as written, and every `->>` and `::jsonb` of the row fails
+    // ("Unicode low surrogate must follow a high surrogate"), as with a NUL (security review #131).
+    const draft = await createDraft(h, a, 'skill');
+    const parameters = 'parameters:\n  pages:\n    description: "Which pages \\ud800"\n';
+    const zip = await buildZip({ 'SKILL.md': skillMd('pdf-tools', undefined, parameters) });
+    expect((await upload(draft.id, draft.versionId, zip)).status).toBe(200);
+    expect((await submit(h, a, 'skill', draft.id)).status).toBe(200);
+    const back = await waitUntil(async () => {
+      const detail = await draftDetail(draft.id);
+      const parsed = detail.versions.find((v: { id: string }) => v.id === draft.versionId)?.bundleFiles;
+      return detail.status === 'changes_requested' || parsed ? detail : undefined;
+    });
+    expect(back.status).toBe('changes_requested');
+    expect(JSON.stringify(back)).toContain('unpaired UTF-16 surrogate');
+    const version = back.versions.find((v: { id: string }) => v.id === draft.versionId);
+    expect(version.parameters ?? null).toBeNull();
+  });
+
   it('refuses front matter that is not YAML at review', async () => {
     const draft = await createDraft(h, a, 'skill');
     const zip = await buildZip({ 'SKILL.md': '---\nname: [unclosed\n---\n' });
