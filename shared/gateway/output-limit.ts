@@ -20,7 +20,7 @@ export function checkMessagesOutputLimit(param: string, requested: unknown, mode
 }
 
 /** A Messages body's `max_tokens`, and each `fallbacks` entry's own, against the model it asks (the reservation holds
- * the largest of them, so a fallback's is checked as the request's is). */
+ * the largest of them, so a fallback's is checked as the request's is, a positive integer too). */
 export function checkMessagesOutputLimits(
   body: Record<string, unknown>,
   model: ModelEntry,
@@ -30,6 +30,12 @@ export function checkMessagesOutputLimits(
   if (!Array.isArray(body.fallbacks)) return;
   for (const [i, entry] of body.fallbacks.entries()) {
     const fallback = entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : {};
+    // The hold is sized by the largest whole max_tokens: one it cannot count (127999.5, "64000") would go upstream
+    // unheld, so it is refused here as the request's own is.
+    const limit = fallback.max_tokens;
+    if (limit !== undefined && !(typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 1)) {
+      throw badRequest('Messages.Invalid', `fallbacks.${i}.max_tokens must be a positive integer`);
+    }
     const fallbackModel = fallback.model === undefined ? model : registry.get(String(fallback.model));
     if (fallbackModel) checkMessagesOutputLimit(`fallbacks.${i}.max_tokens`, fallback.max_tokens, fallbackModel);
   }

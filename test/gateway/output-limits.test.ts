@@ -114,6 +114,25 @@ describe('/v1/messages fallbacks and count_tokens', () => {
     expect(w.sim.state.counters.messages).toBe(calls);
   });
 
+  it.each([127_999.5, '64000', 0, null])(
+    "refuses a fallback's max_tokens of %p, which the hold could not count, before anything is held",
+    async (limit) => {
+      const calls = w.sim.state.counters.messages;
+      const res = await post(
+        {
+          model: 'claude-haiku-4-5',
+          max_tokens: 16,
+          messages: [{ role: 'user', content: 'hi' }],
+          fallbacks: [{ model: 'claude-sonnet-5', max_tokens: limit }],
+        },
+        { ...bearer(w.key), ...anthropic },
+      );
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text).error.message).toBe('fallbacks.0.max_tokens must be a positive integer');
+      expect(w.sim.state.counters.messages).toBe(calls);
+    },
+  );
+
   it('leaves count_tokens alone: it checks no output limit, and the upstream answers for the body', async () => {
     const count = openAiPoster(() => w, '/v1/messages/count_tokens');
     const body = { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'hi' }] };
