@@ -43,7 +43,10 @@ describe('an organization on its first day', () => {
     const member = await aMember(w.h, org);
     const memberPage = await w.newPage();
     await signIn(memberPage, member.email, TEST_PASSWORD, '/org');
-    await memberPage.getByRole('table', { name: 'My organizations' }).getByRole('columnheader', { name: 'Created' }).waitFor();
+    await memberPage
+      .getByRole('table', { name: 'My organizations' })
+      .getByRole('columnheader', { name: 'Created' })
+      .waitFor();
   });
 });
 
