@@ -7,8 +7,11 @@ export const formatCount = (n: number | undefined | null) => (n === undefined ||
 /** A count and its noun, singular for exactly one: "1 file", "2 files", "1,024 entries" (`many` when not `one` + s). */
 export const formatCountOf = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
+/** An amount without its currency, as formatMoney writes it: "10.00", "0.000214". */
+export const formatAmount = (amount: number) => moneyFormat.format(amount);
+
 export const formatMoney = (amount: number | undefined | null, currency = 'USD') =>
-  amount === undefined || amount === null ? '—' : `${moneyFormat.format(amount)} ${currency}`;
+  amount === undefined || amount === null ? '—' : `${formatAmount(amount)} ${currency}`;
 
 export function formatTime(value: string | undefined | null): string {
   if (!value) return '—';

@@ -87,7 +87,7 @@ describe('the organization Overview', () => {
     expect(await page.getByTestId('overview-held').textContent()).toBe(money(0.4));
     expect(await page.getByTestId('overview-month').textContent()).toBe(`${money(spending.month.spent)}3 requests`);
     expect(await page.getByTestId('overview-today').textContent()).toBe(`${money(spending.today.spent)}3 requests`);
-    expect(await page.getByTestId('overview-alerts').textContent()).toBe('e-mail, below 2.00 USD');
+    expect(await page.getByTestId('overview-alerts').textContent()).toBe('e-mail, below 5.00 or 2.00 USD');
     expect(await page.getByTestId('overview-project-count').textContent()).toBe('1 project');
     const projects = page.getByRole('table', { name: 'Newest projects' });
     await projects.locator('td.num', { hasText: String(usage.dailyUsage.requestCount) }).waitFor();

@@ -9,6 +9,7 @@ import { Pager } from '../../ui/pager.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { itemTypes, typeLabels } from '../hub/hub-api.js';
 import type { WorkflowEntry } from '../publisher/publisher-api.js';
+import { DecidedNotice } from './decided-notice.js';
 import { ModerationTabs } from './moderation-tabs.js';
 
 export function QueuePage() {
@@ -24,6 +25,7 @@ export function QueuePage() {
   return (
     <Page title="Moderation">
       <ModerationTabs />
+      <DecidedNotice />
       <label className="row">
         Type
         <select value={type} onChange={(e) => setParams(e.target.value ? { type: e.target.value } : {})}>

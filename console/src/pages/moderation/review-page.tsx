@@ -14,6 +14,7 @@ import { type ItemDetail, type ItemType, isItemType, useCategories, type Version
 import { VersionContents } from '../hub/type-fields.js';
 import { type DraftDetail, itemNotFound } from '../publisher/publisher-api.js';
 import { ReviewHistory } from '../publisher/review-state.js';
+import type { Decided, DecidedItem } from './decided-notice.js';
 import { ModerationTabs } from './moderation-tabs.js';
 
 type Side = {
@@ -67,8 +68,10 @@ function StaleReview({ onReload }: { onReload: () => void }) {
   );
 }
 
-function Decision(props: { type: ItemType; id: string; revision: string; parsing: boolean }) {
-  const { type, id, revision, parsing } = props;
+type DecisionProps = { type: ItemType; id: string; revision: string; parsing: boolean; item: DecidedItem };
+
+function Decision(props: DecisionProps) {
+  const { type, id, revision, parsing, item } = props;
   const client = useQueryClient();
   const navigate = useNavigate();
   const [text, setText] = useState('');
@@ -87,9 +90,11 @@ function Decision(props: { type: ItemType; id: string; revision: string; parsing
       const headers = { 'if-match': `"${revision}"` };
       return api(apiPath`/api/v1/moderation/${type}/${id}/${action}`, { method: 'POST', body, headers });
     },
-    onSuccess: () => {
+    onSuccess: (_, action) => {
       void client.invalidateQueries({ queryKey: ['queue'] });
-      navigate('/moderation');
+      // The queue says what was decided (and where an approved item now is): without it the item just vanished.
+      const decided: Decided = { ...item, action };
+      navigate('/moderation', { state: { decided } });
     },
   });
   const act = (action: 'approve' | 'request-changes' | 'reject') => {
@@ -225,7 +230,13 @@ function Review({ type, id }: { type: ItemType; id: string }) {
         />
       </div>
       {d.status === 'in_review' ? (
-        <Decision type={type} id={id} revision={d.reviewRevision} parsing={parsingBundle(d)} />
+        <Decision
+          type={type}
+          id={id}
+          revision={d.reviewRevision}
+          parsing={parsingBundle(d)}
+          item={{ type, name: d.name, slug: d.slug, version: underReview?.version }}
+        />
       ) : (
         <p className="muted">Not waiting for a decision.</p>
       )}

@@ -5,7 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { apiData } from '../../api/http.js';
 import { apiPath } from '../../api/paths.js';
-import { formatTime } from '../../format.js';
+import { formatCountOf, formatTime } from '../../format.js';
 import { ORGANIZATIONS_KEY, useOrganization } from '../../session/organization.js';
 import { useMe, useSignIn } from '../../session/session.js';
 import { Field } from '../../ui/field.js';
@@ -67,7 +67,7 @@ export function JoinPage() {
     <Page title={`Join ${p.organizationName}`}>
       <p>
         You are invited as <strong>{p.role}</strong>. The invite is valid until {formatTime(p.expiresAt)} (
-        {p.remainingUses} uses left).
+        {formatCountOf(p.remainingUses, 'use')} left).
       </p>
       <FormError error={accept.error ?? signIn.error} />
       {me.data ? (

@@ -53,7 +53,7 @@ export function OrganizationPage() {
         <h2>My organizations</h2>
         <DataTable
           label="My organizations"
-          columns={['Name', 'My role', 'Since', { label: 'Switch', hidden: true }]}
+          columns={['Name', 'My role', 'Created', { label: 'Switch', hidden: true }]}
           rows={organizations}
           empty="None yet."
         >

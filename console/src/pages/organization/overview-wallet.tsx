@@ -1,7 +1,7 @@
 // The Overview's wallet figures: available, held by requests in flight, spent this month and today (any member); for
-// the organization's Admins, whether balance alerts are set and their lowest threshold.
+// the organization's Admins, whether balance alerts are set and every threshold they fire at.
 import { Link } from 'react-router';
-import { formatCountOf, formatMoney } from '../../format.js';
+import { formatAmount, formatCountOf, formatMoney } from '../../format.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { type AlertSettings, type PeriodSpending, useAlertSettings, useSpending, useWallet } from './wallet-api.js';
 
@@ -18,11 +18,17 @@ function Spent({ period, currency }: { period: PeriodSpending; currency: string 
   );
 }
 
-/** Alerts are set when a channel is on and there is a threshold to cross. */
+/**
+ * Alerts are set when a channel is on and there is a threshold to cross: every threshold, highest first ("e-mail,
+ * below 10.00, 5.00 or 1.00 USD"), since the highest is the one the next spending crosses first (the lowest alone
+ * read as if nothing would come before it).
+ */
 function alertsState(s: AlertSettings, currency: string): string {
   const channels = [s.emailAlertEnabled ? 'e-mail' : '', s.webhookUrl ? 'webhook' : ''].filter(Boolean);
   if (channels.length === 0 || s.thresholds.length === 0) return 'off';
-  return `${channels.join(' and ')}, below ${formatMoney(Math.min(...s.thresholds), currency)}`;
+  const amounts = [...new Set(s.thresholds)].sort((a, b) => b - a).map(formatAmount);
+  const listed = amounts.length > 1 ? `${amounts.slice(0, -1).join(', ')} or ${amounts.at(-1)}` : amounts[0];
+  return `${channels.join(' and ')}, below ${listed} ${currency}`;
 }
 
 function AlertsTile({ organizationId, currency }: { organizationId: string; currency: string }) {
