@@ -62,7 +62,7 @@ it('shows snippets for five clients, and curl and both SDKs answer as written, b
   await panel().getByLabel('Model').selectOption('claude-haiku-4-5');
 
   const curl = await snippetOf('curl');
-  expect(curl).toContain(`curl ${w.baseUrl}/v1/messages`);
+  expect(curl).toContain(`curl -s ${w.baseUrl}/v1/messages`);
   const { stdout } = await run('bash', ['-c', curl], { env: { ...process.env, OCKHUB_API_KEY: projectKey } });
   expect(JSON.parse(stdout)).toMatchObject({ type: 'message', model: 'claude-haiku-4-5', role: 'assistant' });
 
@@ -121,6 +121,6 @@ it("lists the models the project's keys may call with their prices, as the API d
     '128,000',
   ]);
   expect(row('sora-2').slice(1)).toEqual(['video', '0.10 USD per second', '—', '—']);
-  expect(row('web-search').slice(1)).toEqual(['web search', '0.001 USD per request', '—', '—']);
+  expect(row('web-search').slice(1)).toEqual(['web search', '0.001 USD per web search or web fetch request', '—', '—']);
   await checkPage(admin, 'gateway-connect');
 });

@@ -29,7 +29,7 @@ export function snippetFor(client: GatewayClient, { origin, model, smallModel }:
       return {
         intro: 'In a terminal, with the key in OCKHUB_API_KEY:',
         text: [
-          `curl ${origin}/v1/messages \\`,
+          `curl -s ${origin}/v1/messages \\`,
           '  -H "x-api-key: $OCKHUB_API_KEY" \\',
           '  -H "anthropic-version: 2023-06-01" \\',
           '  -H "content-type: application/json" \\',

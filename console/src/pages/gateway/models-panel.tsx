@@ -11,7 +11,7 @@ const kinds: Record<PricedModel['capability'], string> = { messages: 'text', vid
 function priceOf(m: PricedModel): string {
   const p = m.prices;
   if (m.capability === 'video') return `${formatMoney(p.perVideoSecond)} per second`;
-  if (m.capability === 'search') return `${formatMoney(p.perRequest)} per request`;
+  if (m.capability === 'search') return `${formatMoney(p.perRequest)} per web search or web fetch request`;
   return `${formatMoney(p.inputPerMTok)} in, ${formatMoney(p.outputPerMTok)} out per 1M tokens`;
 }
 
