@@ -37,7 +37,8 @@ function vscodeLaunch(entry: Entry): string[] {
     for (const arg of [...(pkg.runtimeArguments ?? []), ...(pkg.packageArguments ?? [])]) {
       strings.push(withInputs(arg.value ?? '', arg.variables));
     }
-    for (const env of pkg.environmentVariables ?? []) strings.push(env.name, withInputs(env.value ?? '', env.variables));
+    for (const env of pkg.environmentVariables ?? [])
+      strings.push(env.name, withInputs(env.value ?? '', env.variables));
     strings.push(pkg.version ? `${pkg.identifier}@${pkg.version}` : pkg.identifier);
   }
   for (const remote of (entry.server.remotes ?? []) as Remote[]) {
@@ -65,7 +66,10 @@ async function entryOf(connections: unknown[], configFields: unknown[] = []) {
   return w.entry(`${serversPath(w.nameOf(item.slug))}/latest`);
 }
 
-const foreign = (entry: Entry) => vscodeLaunch(entry).flatMap(references).filter((r) => !r.startsWith('${input:'));
+const foreign = (entry: Entry) =>
+  vscodeLaunch(entry)
+    .flatMap(references)
+    .filter((r) => !r.startsWith('${input:'));
 
 describe("a registry entry's connections as VS Code launches them", () => {
   it.each([
