@@ -5,6 +5,7 @@
 // named `X-${env:GITHUB_TOKEN}` sent the person's token to the publisher's server. Each must reach the snippet as a
 // `<…>` to replace, as a value's does.
 import { createActors, publishItem } from '../support/catalog-factory.js';
+import { clientReferences as references } from '../support/client-references.js';
 import { type ConsoleWorld, expectCleanConsole, openConsoleWorld } from './console-world.js';
 
 let w: ConsoleWorld;
@@ -12,19 +13,6 @@ beforeAll(async () => {
   w = await openConsoleWorld();
 });
 afterAll(() => w?.close());
-
-/** The `${…}` references a client resolves in a text: braces counted, as VS Code's resolver does. */
-function references(text: string): string[] {
-  const found: string[] = [];
-  for (let at = text.indexOf('${'); at >= 0; ) {
-    let depth = 1;
-    let end = at + 2;
-    for (; end < text.length && depth > 0; end++) depth += text[end] === '{' ? 1 : text[end] === '}' ? -1 : 0;
-    if (depth === 0) found.push(text.slice(at, end));
-    at = text.indexOf('${', depth === 0 ? end : at + 2);
-  }
-  return found;
-}
 
 it('writes a published ${…} in a command, an environment or header name or a setting name as <…> in every form', async () => {
   const actors = await createActors(w.h);

@@ -6,6 +6,7 @@
 // `${command:…}` by running a command). So no part of an entry may carry a reference other than the `${input:…}`
 // the gallery writes itself. `vscodeLaunch` follows VS Code's McpMappingUtility and ConfigurationResolverExpression.
 import { publishItem } from '../support/catalog-factory.js';
+import { clientReferences as references } from '../support/client-references.js';
 import { type Entry, openRegistryWorld, type RegistryWorld, serversPath } from './registry-world.js';
 
 let w: RegistryWorld;
@@ -46,19 +47,6 @@ function vscodeLaunch(entry: Entry): string[] {
     for (const h of remote.headers ?? []) strings.push(h.name, withInputs(h.value ?? '', h.variables));
   }
   return strings;
-}
-
-/** The `${…}` references VS Code's resolver finds in a string: braces counted, an unclosed one skipped. */
-function references(text: string): string[] {
-  const found: string[] = [];
-  for (let at = text.indexOf('${'); at >= 0; ) {
-    let depth = 1;
-    let end = at + 2;
-    for (; end < text.length && depth > 0; end++) depth += text[end] === '{' ? 1 : text[end] === '}' ? -1 : 0;
-    if (depth === 0) found.push(text.slice(at, end));
-    at = text.indexOf('${', depth === 0 ? end : at + 2);
-  }
-  return found;
 }
 
 async function entryOf(connections: unknown[], configFields: unknown[] = []) {
