@@ -180,13 +180,51 @@ function packageOf(connection: Connection, fields: Fields): RegistryPackage | un
 
 const fieldMap = (fields: ConfigField[]): Fields => new Map(fields.map((f) => [f.name, f]));
 
+/**
+ * Whether a client would resolve a `${…}` in `text`: a `${` with something before a `}` that follows it. `templated`
+ * leaves none of its own (only `${}` and a `${` no `}` follows), but a `$` before a placeholder (`$${env:X}` →
+ * `${env:X}`), a placeholder inside an unclosed `${` (`${a${env:X}` → `{a${env:X}`) and names and identifiers, which
+ * are written as published, can carry one. Linear: one `lastIndexOf`, then each `${` once.
+ */
+function holdsReference(text: string): boolean {
+  const last = text.lastIndexOf('}');
+  for (let at = text.indexOf('${'); at >= 0 && at + 2 < last; at = text.indexOf('${', at + 2)) {
+    if (text[at + 2] !== '}') return true;
+  }
+  return false;
+}
+
+const argumentTexts = (args: PositionalArgument[] | undefined) => (args ?? []).map((a) => a.value ?? '');
+const keyValueTexts = (list: KeyValueInput[] | undefined) => (list ?? []).flatMap((kv) => [kv.name, kv.value ?? '']);
+
+/**
+ * A package or remote only when no text VS Code takes from it holds a reference: its gallery writes the identifier
+ * and arguments into `args` (a docker package's variable names too), names as keys of `env` and `headers`, the URL as
+ * it is, and resolves `${env:…}` (the person's environment) and `${command:…}` (runs it) in every key and value at
+ * launch. A server so published is left out of the registry rather than rewritten (security review #132); its hub
+ * page still shows it, with `<…>` to replace.
+ */
+function inert(entry: RegistryPackage | RegistryRemote): boolean {
+  const texts =
+    'identifier' in entry
+      ? [
+          entry.identifier,
+          entry.version ?? '',
+          ...argumentTexts(entry.runtimeArguments),
+          ...argumentTexts(entry.packageArguments),
+          ...keyValueTexts(entry.environmentVariables),
+        ]
+      : [entry.url, ...keyValueTexts(entry.headers)];
+  return !texts.some(holdsReference);
+}
+
 export function packagesOf(connections: Connection[], configFields: ConfigField[]): RegistryPackage[] {
   const fields = fieldMap(configFields);
   const seen = new Set<string>();
   return connections.flatMap((connection) => {
     const pkg = packageOf(connection, fields);
     const key = pkg && `${pkg.registryType} ${pkg.identifier} ${pkg.version ?? ''}`;
-    if (!pkg || !key || seen.has(key)) return [];
+    if (!pkg || !key || seen.has(key) || !inert(pkg)) return [];
     seen.add(key);
     return [pkg];
   });
@@ -198,13 +236,12 @@ export function remotesOf(connections: Connection[], configFields: ConfigField[]
     if (connection.transport === 'stdio' || !connection.url) return [];
     const { value: url, variables } = templated(connection.url, fields);
     const headers = Object.entries(connection.headers ?? {}).map(([name, value]) => keyValue(name, value, fields));
-    return [
-      {
-        type: connection.transport,
-        url,
-        ...(headers.length > 0 ? { headers } : {}),
-        ...(variables ? { variables } : {}),
-      },
-    ];
+    const remote: RegistryRemote = {
+      type: connection.transport,
+      url,
+      ...(headers.length > 0 ? { headers } : {}),
+      ...(variables ? { variables } : {}),
+    };
+    return inert(remote) ? [remote] : [];
   });
 }

@@ -79,14 +79,17 @@ it('reads a uvx package whose version is a long run of .1 with a bad end at once
 
 it('keeps placeholders beside empty and unclosed ones, and asks for an unknown one instead of leaving it', async () => {
   const json = await serverJsonApart(
-    `[{ transport: 'stdio', command: 'npx', args: ['w', '\${}\${API_KEY}\${NOPE}$\${API_KEY}}{\${'] }]`,
+    `[{ transport: 'stdio', command: 'npx', args: ['w', '\${}\${API_KEY}\${NOPE}\${API_KEY}}{\${'] },
+      { transport: 'stdio', command: 'npx', args: ['v', '$\${API_KEY}'] }]`,
   );
+  // The second package would read `${API_KEY}` (a `$` before the placeholder), a reference VS Code resolves: left out (#132).
   expect(json).toMatchObject({
     packages: [
       {
+        identifier: 'w',
         packageArguments: [
           {
-            value: '${}{API_KEY}{NOPE}${API_KEY}}{${',
+            value: '${}{API_KEY}{NOPE}{API_KEY}}{${',
             variables: { API_KEY: { isSecret: true }, NOPE: { isRequired: true, isSecret: false } },
           },
         ],

@@ -60,8 +60,12 @@ const record = (value: unknown): [string, string][] =>
     ? Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')
     : [];
 
+/** A default that holds a `${` is not written in for the person: a client could resolve it (#132). */
 const hasDefault = (field: ConfigField) =>
-  field.type !== 'secret' && field.default !== undefined && field.default !== '';
+  field.type !== 'secret' &&
+  field.default !== undefined &&
+  field.default !== '' &&
+  !String(field.default).includes('${');
 
 /**
  * `${NAME}` of a setting becomes what `render` makes of it. A `${…}` that names no setting becomes a placeholder the
@@ -79,19 +83,29 @@ function filled(text: string, fields: ReadonlyMap<string, ConfigField>, render: 
   }, head ?? '');
 }
 
+/** A setting's name as a placeholder shows it: each `${X}` in it as `X`, so `<NAME>` never holds a reference. */
+const bare = (name: string) => filled(name, new Map(), (field) => field.name);
+
+/**
+ * Every text of a connection is filled, names and the command too: VS Code resolves references in the keys of
+ * `env` and `headers` as in their values, so a header named `X-${env:GITHUB_TOKEN}` sent the person's token to the
+ * publisher's server (security review #132).
+ */
 function serverOf(connection: Connection, fields: ReadonlyMap<string, ConfigField>, render: Render): Server | null {
   const fill = (text: string) => filled(text, fields, render);
+  const filledPairs = (value: unknown) =>
+    record(value).map(([name, text]): [string, string] => [fill(name), fill(text)]);
   if (connection.transport === 'stdio') {
     if (typeof connection.command !== 'string') return null;
-    const env = record(connection.env).map(([name, value]): [string, string] => [name, fill(value)]);
-    const named = new Set(env.map(([name]) => name));
+    const named = new Set(record(connection.env).map(([name]) => name));
+    const env = filledPairs(connection.env);
     for (const field of fields.values()) {
-      if (!named.has(field.name)) env.push([field.name, render(field)]);
+      if (!named.has(field.name)) env.push([fill(field.name), render(field)]);
     }
-    return { kind: 'stdio', command: connection.command, args: strings(connection.args).map(fill), env };
+    return { kind: 'stdio', command: fill(connection.command), args: strings(connection.args).map(fill), env };
   }
   if (typeof connection.url !== 'string') return null;
-  const headers = record(connection.headers).map(([name, value]): [string, string] => [name, fill(value)]);
+  const headers = filledPairs(connection.headers);
   return { kind: 'remote', transport: String(connection.transport), url: fill(connection.url), headers };
 }
 
@@ -173,8 +187,8 @@ function renderer(kind: 'placeholder' | 'vscode') {
       return `\${input:${input.id}}`;
     }
     if (hasDefault(field)) return String(field.default);
-    toReplace.add(field.name);
-    return `<${field.name}>`;
+    toReplace.add(bare(field.name));
+    return `<${bare(field.name)}>`;
   };
   return { render, toReplace, asked };
 }
