@@ -1,8 +1,11 @@
 // What a new user's trial found next (2026-11-28): a moderator approved a skill whose files the review page listed
-// but could not open, so nobody had read what was published.
+// but could not open, so nobody had read what was published; a team whose gateway requests were answered 429 found no
+// quota on the Gateway page; and the Overview told a platform Admin only to redeem a code, though they can recharge.
 import { createActors, createDraft, submit, uploadBundle } from '../support/catalog-factory.js';
+import { aProjectWithKey } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
-import { bearer, TEST_PASSWORD } from '../support/identity.js';
+import { bearer, createUser, TEST_PASSWORD } from '../support/identity.js';
+import { aMember, anOrganization, inOrg } from '../support/org-fixtures.js';
 import { buildZip } from '../support/zip-builders.js';
 import { type ConsoleWorld, checkPage, openConsoleWorld, signIn } from './console-world.js';
 
@@ -55,5 +58,72 @@ describe('a moderator reviewing a skill', () => {
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.waitForURL(/\/moderation$/);
     await page.getByRole('status').filter({ hasText: 'Approved CSV tidy 1.0.0' }).waitFor();
+  });
+});
+
+describe('a team whose gateway requests are answered 429', () => {
+  it("sees the project's quota used today against its limit on the Gateway page, and an Admin the way to change it", async () => {
+    const { org, projectId, key } = await aProjectWithKey(w.h, '5');
+    const limited = await w.h.http
+      .post(`/api/projects/${projectId}/quota`)
+      .set(inOrg(org.admin, org.id))
+      .send({ dailyRequestLimit: 1 });
+    expect(limited.status).toBe(200);
+    const ask = () =>
+      fetch(`${w.baseUrl}/v1/messages`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'anthropic-version': '2023-06-01',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          model: 'claude-haiku-4-5',
+          max_tokens: 16,
+          messages: [{ role: 'user', content: 'Hi' }],
+        }),
+      });
+    expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(429);
+
+    const page = await w.newPage();
+    await signIn(page, org.admin.email, TEST_PASSWORD, `/gateway/${projectId}`);
+    const quota = page.getByRole('region', { name: 'Quota' });
+    const today = quota.getByRole('progressbar', { name: 'Requests today' });
+    await today.waitFor();
+    expect([await today.getAttribute('aria-valuenow'), await today.getAttribute('aria-valuemax')]).toEqual(['1', '1']);
+    await quota.getByText('1 of 1').waitFor();
+    await quota.getByText('429 Project.QuotaExceeded').waitFor();
+    await checkPage(page, 'gateway-quota');
+    await quota.getByRole('link', { name: "Change the limits on the project's page" }).click();
+    await page.waitForURL(new RegExp(`/org/projects/${projectId}$`));
+    await page.getByRole('form', { name: 'Project quota' }).waitFor();
+
+    // A Member of the project reads the same quota, and who sets it.
+    const member = await aMember(w.h, org);
+    const added = await w.h.http
+      .post(`/api/projects/${projectId}/members`)
+      .set(inOrg(org.admin, org.id))
+      .send({ userId: member.accountId, role: 'Member' });
+    expect(added.status).toBe(201);
+    const memberPage = await w.newPage();
+    await signIn(memberPage, member.email, TEST_PASSWORD, `/gateway/${projectId}`);
+    const seen = memberPage.getByRole('region', { name: 'Quota' });
+    await seen.getByText("An organization Admin or the project's Owner sets the limits.").waitFor();
+    expect(await seen.getByRole('link').count()).toBe(0);
+  });
+});
+
+describe("the Overview's next steps for an empty wallet", () => {
+  it("tell a platform Admin who is also the organization's Admin both ways: recharge, or redeem a code", async () => {
+    const admin = await createUser(w.h, { roles: ['Admin'], name: 'Ada Platform' });
+    await anOrganization(w.h, admin, 'Empty Wallet');
+    const page = await w.newPage();
+    await signIn(page, admin.email, TEST_PASSWORD, '/org');
+    const money = page.getByTestId('next-money');
+    await money.getByRole('link', { name: 'Recharge it, or redeem a top-up code, on the Wallet page' }).click();
+    await page.waitForURL(/\/org\/wallet$/);
+    await page.getByRole('heading', { name: 'Recharge (platform Admin)' }).waitFor();
+    await page.getByRole('heading', { name: 'Redeem a top-up code' }).waitFor();
   });
 });

@@ -29,10 +29,7 @@ function FileBody({ file }: { file: FileText }) {
           Showing the start of this {formatBytes(file.size)} file; download the .zip to read the rest.
         </p>
       ) : null}
-      {/* Focusable: a long file scrolls inside the box, and the keyboard must reach it. */}
-      <pre className="prose" tabIndex={0}>
-        {file.text}
-      </pre>
+      <pre className="prose">{file.text}</pre>
     </>
   );
 }
