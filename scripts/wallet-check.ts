@@ -5,6 +5,7 @@ import { loadConfigOrExit } from '../shared/config/index.js';
 import { createDb } from '../shared/db/client.js';
 import { createRedis, waitForRedis } from '../shared/redis/connection.js';
 import { reconcileMirrors, reconcileWallets } from '../shared/wallet/reconciliation.js';
+import { walletCheckSummary } from './wallet-check-summary.js';
 
 const config = loadConfigOrExit();
 const { db, pool } = createDb(config.DATABASE_URL, { max: 1, applicationName: 'ockhub-wallet-check' });
@@ -19,10 +20,10 @@ try {
     );
   }
   const differences = report.problems.length + mirrors.problems.length;
-  const summary =
-    `${report.wallets} wallets, ${report.records} records, ${mirrors.mirrors} mirrors, ` +
-    `${mirrors.entriesOnTheirWay} ledger entries on their way, ${mirrors.holds} holds, ${differences} differences`;
-  process.stdout.write(`[wallet:check] ${differences === 0 ? 'OK' : 'FAILED'}: ${summary}\n`);
+  const { wallets, records } = report;
+  const { mirrors: mirrorCount, entriesOnTheirWay, holds } = mirrors;
+  const counts = { wallets, records, mirrors: mirrorCount, entriesOnTheirWay, holds, differences };
+  process.stdout.write(`${walletCheckSummary(counts)}\n`);
   process.exitCode = differences === 0 ? 0 : 1;
 } catch (err) {
   process.stderr.write(`[wallet:check] could not run: ${(err as Error).message}\n`);

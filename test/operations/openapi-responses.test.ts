@@ -799,6 +799,18 @@ describe('the documented success schemas hold what the routes answer', () => {
     const uploaded = await uploadBundle(h, a, skill, await buildZip({ 'SKILL.md': skillMd('schema-tools') }));
     expectDocumented('post /api/v1/publisher/skill/{skillId}/versions/{versionId}/package', uploaded);
     expect(uploaded.body).toMatchObject({ versionId: skill.versionId, fileCount: 1 });
+    const skillFile = `${skill.id}/versions/${skill.versionId}/files/SKILL.md`;
+    const ownFile = await h.http.get(`/api/v1/publisher/skill/${skillFile}`).set(publisher);
+    expectDocumented('get /api/v1/publisher/skill/{skillId}/versions/{versionId}/files/{path}', ownFile);
+    expect(ownFile.body).toEqual({
+      path: 'SKILL.md',
+      size: expect.any(Number),
+      binary: false,
+      text: skillMd('schema-tools'),
+      truncated: false,
+    });
+    const reviewed = await h.http.get(`/api/v1/moderation/skill/${skillFile}`).set(bearer(a.moderator.session));
+    expectDocumented('get /api/v1/moderation/skill/{skillId}/versions/{versionId}/files/{path}', reviewed);
 
     const published = await publishItem(h, a, 'soul', { version: { soulMd: '# Still' } });
     const unpublished = await h.http

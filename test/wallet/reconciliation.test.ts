@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import type { Job } from 'bullmq';
 import { eq } from 'drizzle-orm';
+import { walletCheckSummary } from '../../scripts/wallet-check-summary.js';
 import { inheritedEnv } from '../../shared/config/index.js';
 import { organizations, walletBalanceAlerts, walletRecords } from '../../shared/db/schema/index.js';
 import { openCharge } from '../../shared/gateway/accounting.js';
@@ -44,7 +45,7 @@ describe('npm run wallet:check', () => {
     await charge(h.ctx, org, usd('0.5'));
     const clean = await walletCheck();
     expect(clean.output).toMatch(
-      /\[wallet:check\] OK: \d+ wallets, \d+ records, \d+ mirrors, [1-9]\d* ledger entries on their way, [1-9]\d* holds, 0 differences/,
+      /\[wallet:check\] OK: \d+ wallets?, \d+ records?, \d+ mirrors?, [1-9]\d* ledger (entry on its|entries on their) way, [1-9]\d* holds?, 0 differences/,
     );
     expect(clean.code).toBe(0);
 
@@ -80,6 +81,19 @@ describe('npm run wallet:check', () => {
       await h.ctx.redis.hincrby(w, 'pend', -1);
     }
   }, 60_000);
+});
+
+describe("npm run wallet:check's last line", () => {
+  it('says "1 wallet" (and every other count of one) in the singular', () => {
+    const one = { wallets: 1, records: 1, mirrors: 1, entriesOnTheirWay: 1, holds: 1, differences: 1 };
+    expect(walletCheckSummary(one)).toBe(
+      '[wallet:check] FAILED: 1 wallet, 1 record, 1 mirror, 1 ledger entry on its way, 1 hold, 1 difference',
+    );
+    const none = { wallets: 2, records: 0, mirrors: 2, entriesOnTheirWay: 0, holds: 0, differences: 0 };
+    expect(walletCheckSummary(none)).toBe(
+      '[wallet:check] OK: 2 wallets, 0 records, 2 mirrors, 0 ledger entries on their way, 0 holds, 0 differences',
+    );
+  });
 });
 
 describe('the wallet sweep (maintenance queue)', () => {

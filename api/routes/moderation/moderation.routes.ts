@@ -35,6 +35,7 @@ import {
   workflowMutation,
 } from '../catalog-workflow.responses.js';
 import type { Area, Before, Route } from '../route.js';
+import { bundleFileRoute } from '../skill-package/bundle-file.route.js';
 import {
   approveBody,
   categoryBody,
@@ -155,6 +156,7 @@ export const moderationArea: Area = {
         res.json({ ...(await upsertCategory(ctx.db, itemTypeOf(req), pathParam(req, 'slug'), name)) });
       },
     },
+    bundleFileRoute({ before: moderatorOnly, reader: 'moderator', under: '/skill' }),
     {
       method: 'get',
       path: '/:type/:id',

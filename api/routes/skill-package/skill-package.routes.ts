@@ -10,7 +10,8 @@ import { type MultipartLimits, type MultipartProblem, readMultipart } from '../.
 import { pathParam, uuidParam } from '../../http/path-params.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
 import { uploadedBundle } from '../catalog-workflow.responses.js';
-import type { Area } from '../route.js';
+import type { Area, Before } from '../route.js';
+import { bundleFileRoute } from './bundle-file.route.js';
 
 /** The zip (the storage write stops it past 10 MB) and a few small fields, which are ignored. */
 export const SKILL_PACKAGE_MULTIPART: MultipartLimits = {
@@ -33,6 +34,8 @@ const problems: Record<MultipartProblem, string> = {
   'too-many-parts': 'The upload has too many parts.',
 };
 
+const publisherOnly: Before = (ctx, route) => [authenticate(ctx, route), requireRole('Publisher')];
+
 export const skillPackageArea: Area = {
   tag: 'Publishing',
   routes: [
@@ -49,7 +52,7 @@ export const skillPackageArea: Area = {
         versionId: uuidParam({ notFound: () => notFound('Version.NotFound', 'No such version of this skill.') }),
         skillId: uuidParam({ notFound: () => catalogErrors.itemNotFound('skill') }),
       },
-      before: (ctx, route) => [authenticate(ctx, route), requireRole('Publisher')],
+      before: publisherOnly,
       handler: (ctx) => async (req, res) => {
         const ref = { skillId: pathParam(req, 'skillId'), versionId: pathParam(req, 'versionId') };
         const { files } = await readMultipart<UploadedBundle | null>(req, {
@@ -68,5 +71,6 @@ export const skillPackageArea: Area = {
         res.json(uploaded);
       },
     },
+    bundleFileRoute({ before: publisherOnly, reader: 'owner', under: '' }),
   ],
 };

@@ -1,6 +1,7 @@
-// A project's gateway traffic: its usage per day and model, its video tasks (status kept live while any is open, a
-// finished video playable here) and its recent requests with model, tokens, cost and status; then how to connect a
-// client with a key of the project, and the models it may call with their prices.
+// A project's gateway traffic: its usage per day and model, its quota used today and this month against its limits, its
+// video tasks (status kept live while any is open, a finished video playable here) and its recent requests with model,
+// tokens, cost and status; then how to connect a client with a key of the project, and the models it may call with
+// their prices.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -13,6 +14,7 @@ import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { Empty, FormError, Loading, StatusBadge } from '../../ui/status.js';
 import { ProjectChooser } from '../organization/project-chooser.js';
+import { ProjectQuota } from '../organization/project-quota.js';
 import { projectNotFound, useProjects } from '../organization/projects-api.js';
 import { ConnectPanel } from './connect-panel.js';
 import { ModelsPanel } from './models-panel.js';
@@ -195,6 +197,17 @@ export function GatewayPage() {
           {isUuid(chosen) ? (
             <>
               <UsagePanel projectId={chosen} organizationId={current.id} />
+              <ProjectQuota projectId={chosen} organizationId={current.id} canManage={false}>
+                <p className="muted">
+                  Past an enforced limit the gateway answers <code>429 Project.QuotaExceeded</code> until the window
+                  resets.{' '}
+                  {current.role === 'Admin' ? (
+                    <Link to={`/org/projects/${chosen}`}>Change the limits on the project's page</Link>
+                  ) : (
+                    "An organization Admin or the project's Owner sets the limits."
+                  )}
+                </p>
+              </ProjectQuota>
               <Videos projectId={chosen} organizationId={current.id} />
               <Requests projectId={chosen} organizationId={current.id} />
               <ConnectPanel projectId={chosen} organizationId={current.id} />

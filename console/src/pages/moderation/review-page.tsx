@@ -14,6 +14,7 @@ import { type ItemDetail, type ItemType, isItemType, useCategories, type Version
 import { VersionContents } from '../hub/type-fields.js';
 import { type DraftDetail, itemNotFound } from '../publisher/publisher-api.js';
 import { ReviewHistory } from '../publisher/review-state.js';
+import { BundleFiles } from './bundle-files.js';
 import type { Decided, DecidedItem } from './decided-notice.js';
 import { ModerationTabs } from './moderation-tabs.js';
 
@@ -229,6 +230,7 @@ function Review({ type, id }: { type: ItemType; id: string }) {
           }}
         />
       </div>
+      {type === 'skill' && underReview ? <BundleFiles skillId={id} version={underReview} /> : null}
       {d.status === 'in_review' ? (
         <Decision
           type={type}

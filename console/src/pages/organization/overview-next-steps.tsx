@@ -1,8 +1,9 @@
 // What the organization still lacks before its first gateway call, each with the way to it that the viewer's role
-// has: money in the wallet (an Admin redeems a top-up code), a project (an Admin creates one), and an API key of the
+// has: money in the wallet (an Admin redeems a top-up code, a platform Admin also recharges), a project (an Admin creates one), and an API key of the
 // viewer's bound to one of its projects. Nothing is shown once all three are there.
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useMe } from '../../session/session.js';
 import { useApiKeys } from '../account/api-key-rows.js';
 import { PROJECTS_PAGE_SIZE, useProjects } from './projects-api.js';
 import { useWallet } from './wallet-api.js';
@@ -20,17 +21,26 @@ function useHasKey(organizationId: string, isAdmin: boolean) {
 }
 
 export function OverviewNextSteps({ organizationId, isAdmin }: { organizationId: string; isAdmin: boolean }) {
+  const platformAdmin = Boolean(useMe().data?.isAdmin);
   const wallet = useWallet(organizationId);
   const projects = useProjects(organizationId);
   const { bindable, hasKey } = useHasKey(organizationId, isAdmin);
   const steps: { id: string; text: ReactNode }[] = [];
   if (wallet.data && wallet.data.balance <= 0) {
+    // An organization Admin redeems a code on the Wallet page; a platform Admin recharges there; one can be both.
+    const way =
+      platformAdmin && isAdmin
+        ? 'Recharge it, or redeem a top-up code, on the Wallet page'
+        : platformAdmin
+          ? 'Recharge it on the Wallet page'
+          : isAdmin
+            ? 'Redeem a top-up code on the Wallet page'
+            : undefined;
     steps.push({
       id: 'money',
-      text: isAdmin ? (
+      text: way ? (
         <>
-          The wallet is empty: gateway calls are refused until money comes in.{' '}
-          <Link to="/org/wallet">Redeem a top-up code on the Wallet page</Link>.
+          The wallet is empty: gateway calls are refused until money comes in. <Link to="/org/wallet">{way}</Link>.
         </>
       ) : (
         <>The wallet is empty: gateway calls are refused until an Admin of the organization adds money.</>

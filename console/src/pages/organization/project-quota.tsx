@@ -1,7 +1,7 @@
 // A project's quotas: usage against each limit as bars (today and the current monthly window, with its reset day),
 // and the limits themselves for the project's Owner or an organization Admin.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { ApiError, apiData } from '../../api/http.js';
 import { apiPath } from '../../api/paths.js';
 import { formatCountOf, formatTime } from '../../format.js';
@@ -108,7 +108,13 @@ function QuotaForm({
   );
 }
 
-export function ProjectQuota(props: { projectId: string; organizationId: string; canManage: boolean }) {
+/** `children`: said under the usage (the Gateway page's way to the limits). */
+export function ProjectQuota(props: {
+  projectId: string;
+  organizationId: string;
+  canManage: boolean;
+  children?: ReactNode;
+}) {
   const quota = useQuota(props.projectId, props.organizationId);
   const usage = useQuery({
     queryKey: ['quota-usage', props.projectId],
@@ -123,7 +129,7 @@ export function ProjectQuota(props: { projectId: string; organizationId: string;
   const q = quota.data ?? undefined;
   const u = usage.data;
   return (
-    <section className="panel">
+    <section className="panel" aria-label="Quota">
       <h2>Quota</h2>
       <FormError error={quota.error ?? usage.error} />
       {!q ? <p className="muted">No quota configured: this project is not limited.</p> : null}
@@ -147,6 +153,7 @@ export function ProjectQuota(props: { projectId: string; organizationId: string;
       {q?.requestsPerMinuteLimit ? (
         <p className="muted">Rate limit: {formatCountOf(q.requestsPerMinuteLimit, 'request')} per minute.</p>
       ) : null}
+      {props.children}
       {props.canManage ? (
         <QuotaForm projectId={props.projectId} organizationId={props.organizationId} quota={quota.data ?? null} />
       ) : null}
