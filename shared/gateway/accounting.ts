@@ -16,6 +16,7 @@ import { loadMirror } from '../wallet/wallet-mirror.js';
 import { insufficientBalance, walletEmpty, walletInactive } from '../wallet/wallets.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import { type TokenUsage, totalTokens } from './pricing.js';
+import { countRefusal } from './refusal-counts.js';
 
 export type Charge = {
   /** The request log's id, also the id of the request's hold in the wallet mirror. */
@@ -196,13 +197,19 @@ export async function openCharge(
       }
       return charge;
     case 'balance':
+      await countRefusal(ctx, caller, 'balance', at);
       throw input.reserveMicros > 0n ? insufficientBalance(input.reserveMicros) : walletEmpty();
     case 'inactive':
+      await countRefusal(ctx, caller, 'inactive', at);
       throw walletInactive();
     case 'backlog':
+      await countRefusal(ctx, caller, 'backlog', at);
       throw ledgerBacklogged();
-    case 'quota':
-      throw quotaExceeded(rejection(admission.limit as QuotaLimitName, at, admission.monthStart), caller.projectId);
+    case 'quota': {
+      const limit = admission.limit as QuotaLimitName;
+      await countRefusal(ctx, caller, limit, at);
+      throw quotaExceeded(rejection(limit, at, admission.monthStart), caller.projectId);
+    }
   }
 }
 

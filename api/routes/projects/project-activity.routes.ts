@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { projectUsage } from '../../../shared/gateway/project-usage.js';
+import { readRefusals } from '../../../shared/gateway/refusal-counts.js';
 import { listProjectRequests, REQUEST_LIST_WINDOW } from '../../../shared/gateway/request-log-reads.js';
 import { listProjectVideoTasks } from '../../../shared/video/video-tasks.js';
 import { getWallet } from '../../../shared/wallet/wallets.js';
@@ -47,18 +48,24 @@ export const projectActivityRoutes = defineRoutes([
     method: 'get',
     path: '/:projectId/usage',
     summary:
-      "The project's gateway usage over its last `days` UTC days (30 by default, at most 90): per day, and per operation and model with tokens and what it took from the wallet (any member)",
+      "The project's gateway usage over its last `days` UTC days (30 by default, at most 90): per day, and per operation and model with tokens and what it took from the wallet, and its refused requests of the days kept (any member)",
     ...inProjectRoute,
     query: projectUsageQuery,
     response: projectUsageSchema,
     handler: (ctx) => async (req, res) => {
       const { days } = query(req, projectUsageQuery, 'Project.InvalidQuery');
       const { project } = projectOf(res);
-      const [wallet, usage] = await Promise.all([
+      const [wallet, usage, refusals] = await Promise.all([
         getWallet(ctx.db, project.organizationId),
         projectUsage(ctx.db, project.id, days),
+        readRefusals(
+          ctx.redis,
+          ctx.config.REDIS_PREFIX,
+          { organizationId: project.organizationId, projectId: project.id },
+          days,
+        ),
       ]);
-      sendData(res, { currency: wallet.currency, ...usage });
+      sendData(res, { currency: wallet.currency, ...usage, refusals });
     },
   },
 

@@ -2,6 +2,7 @@
 // shows it.
 import { z } from 'zod';
 import { projectRole, projectStatus, videoStatuses } from '../../../shared/db/schema/index.js';
+import { REFUSAL_DAYS_KEPT, refusalReasons } from '../../../shared/gateway/refusal-counts.js';
 import { optionalLimit as limit, timestamp } from '../../openapi/response-parts.js';
 import { apiKey, createdApiKey } from '../api-keys/api-keys.responses.js';
 
@@ -162,6 +163,20 @@ export const projectUsage = z
         }),
       )
       .meta({ description: 'The window per operation and model, the most spent first.' }),
+    refusals: z
+      .array(
+        z.object({
+          day: z.iso.date(),
+          reason: z.enum(refusalReasons).meta({
+            description:
+              'The quota limit reached (429 Project.QuotaExceeded), `balance` (402 Wallet.InsufficientBalance), `inactive` (402 Wallet.Inactive) or `backlog` (503 Ledger.Backlogged).',
+          }),
+          count,
+        }),
+      )
+      .meta({
+        description: `Requests refused at admission (never admitted, so not in \`days\` or the request log), per UTC day and reason, oldest first: the window's last ${REFUSAL_DAYS_KEPT} days at most, as long as they are kept.`,
+      }),
   })
   .meta({ id: 'ProjectUsage' });
 

@@ -1,14 +1,22 @@
 // How to call the gateway with a key of this project: its addresses, a model to name, and a snippet per client
 // (curl, the Anthropic and OpenAI SDKs, Claude Code, Codex) with a copy button.
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { CopyButton } from '../../ui/copy-button.js';
 import { FormError, Loading } from '../../ui/status.js';
 import { Tabs } from '../../ui/tabs.js';
 import { type GatewayClient, gatewayClients, snippetFor } from './client-snippets.js';
 import { cheapestTextModel, useProjectModels } from './gateway-models.js';
+import { ProjectKeyLine } from './project-key-line.js';
 
-export function ConnectPanel({ projectId, organizationId }: { projectId: string; organizationId: string }) {
+export function ConnectPanel({
+  projectId,
+  organizationId,
+  isAdmin,
+}: {
+  projectId: string;
+  organizationId: string;
+  isAdmin: boolean;
+}) {
   const models = useProjectModels(projectId, organizationId);
   const [client, setClient] = useState<GatewayClient>('curl');
   const [chosen, setChosen] = useState<string>();
@@ -23,8 +31,8 @@ export function ConnectPanel({ projectId, organizationId }: { projectId: string;
       <h2>Connect a client</h2>
       <p>
         Anthropic's API at <code>{origin}</code> (<code>/v1/messages</code>), OpenAI's at <code>{origin}/v1</code> (
-        <code>/chat/completions</code>, <code>/responses</code>), with an API key of this project: make one on{' '}
-        <Link to="/account/keys">Account › API keys</Link>, choosing this project.
+        <code>/chat/completions</code>, <code>/responses</code>), with{' '}
+        <ProjectKeyLine projectId={projectId} organizationId={organizationId} isAdmin={isAdmin} />
       </p>
       <FormError error={models.error} />
       {models.isPending ? <Loading /> : null}

@@ -139,7 +139,8 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
         empty={
           <>
             No gateway requests yet. Send one to <code>{window.location.origin}/v1/messages</code> with an API key of
-            this project: make one on <Link to="/account/keys">Account › API keys</Link>, choosing this project.
+            this project: make one on <Link to={`/account/keys?project=${projectId}`}>Account › API keys</Link>,
+            choosing this project.
           </>
         }
       >
@@ -210,7 +211,7 @@ export function GatewayPage() {
               </ProjectQuota>
               <Videos projectId={chosen} organizationId={current.id} />
               <Requests projectId={chosen} organizationId={current.id} />
-              <ConnectPanel projectId={chosen} organizationId={current.id} />
+              <ConnectPanel projectId={chosen} organizationId={current.id} isAdmin={current.role === 'Admin'} />
               <ModelsPanel projectId={chosen} organizationId={current.id} />
             </>
           ) : (

@@ -1,5 +1,6 @@
 // A project's gateway usage over the last days (UTC): what it spent per day as bars, and per operation and model the
-// requests, tokens and money, from GET /api/projects/{projectId}/usage (the ledger writer's per-day roll-up).
+// requests, tokens and money, from GET /api/projects/{projectId}/usage (the ledger writer's per-day roll-up), and the
+// requests refused at admission by reason (quota, balance), which appear in no request list.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { api, type Envelope } from '../../api/http.js';
@@ -23,12 +24,37 @@ type ProjectUsage = {
     outputTokens: number;
     spent: number;
   }[];
+  refusals: { day: string; reason: keyof typeof refusalLabels; count: number }[];
 };
+
+/** What each refusal reason reads as, in this order (the API's `refusals[].reason`). */
+const refusalLabels = {
+  dailyRequests: 'over quota (daily requests)',
+  dailyTokens: 'over quota (daily tokens)',
+  monthlyRequests: 'over quota (monthly requests)',
+  monthlyTokens: 'over quota (monthly tokens)',
+  requestsPerMinute: 'over quota (requests per minute)',
+  balance: 'insufficient balance',
+  inactive: 'wallet inactive',
+  backlog: 'ledger backlog (503)',
+} as const;
+
+/** "Refused: 2 over quota (daily requests), 1 insufficient balance", or nothing when none was refused. */
+function refusedLine(refusals: ProjectUsage['refusals']): string | undefined {
+  const byReason = new Map<string, number>();
+  for (const r of refusals) byReason.set(r.reason, (byReason.get(r.reason) ?? 0) + r.count);
+  const parts = Object.entries(refusalLabels)
+    .filter(([reason]) => byReason.has(reason))
+    .map(([reason, label]) => `${formatCount(byReason.get(reason))} ${label}`);
+  return parts.length ? `Refused: ${parts.join(', ')}` : undefined;
+}
 
 const ranges = { 7: 'Last 7 days', 30: 'Last 30 days', 90: 'Last 90 days' } as const;
 type Range = keyof typeof ranges;
 
 const DAY = 86_400;
+/** As long as the API keeps refusal counts (shared/gateway/refusal-counts.ts). */
+const REFUSAL_DAYS_KEPT = 7;
 
 /** Every day of the window, with what was spent on it (0 for a day without requests). */
 function dailySpend(usage: ProjectUsage) {
@@ -75,6 +101,7 @@ export function UsagePanel({ projectId, organizationId }: { projectId: string; o
     requests: 0,
     spent: 0,
   });
+  const refused = data ? refusedLine(data.refusals) : undefined;
   return (
     <section className="panel" aria-label="Usage">
       <h2>Usage</h2>
@@ -97,6 +124,11 @@ export function UsagePanel({ projectId, organizationId }: { projectId: string; o
             {formatMoney(total.spent, data.currency)} spent (UTC days; requests appear here about a second after they
             finish)
           </p>
+          {refused ? (
+            <p data-testid="usage-refused">
+              {refused} (requests refused at admission, not counted above; kept for the last {REFUSAL_DAYS_KEPT} days)
+            </p>
+          ) : null}
           {chart && total.requests > 0 ? (
             <Suspense fallback={<Loading label="Loading chart…" />}>
               <TimeChart title="Spent per day" times={chart.times} series={series} formatTime={dayOf} bucket={DAY} />

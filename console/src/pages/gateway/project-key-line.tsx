@@ -1,0 +1,59 @@
+// The Connect panel's line about the project's API keys: how many it has (every key for an organization Admin or the
+// project's Owner, from GET /api/projects/{id}/api-keys; one's own otherwise, from GET /api/v1/api-keys), where they
+// are listed, and where to make one.
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, type Envelope } from '../../api/http.js';
+import { apiPath } from '../../api/paths.js';
+import { formatCountOf } from '../../format.js';
+import { useMe } from '../../session/session.js';
+import { useApiKeys } from '../account/api-key-rows.js';
+import { useProjectMembers } from '../organization/project-members.js';
+
+type Props = { projectId: string; organizationId: string; isAdmin: boolean };
+
+function useKeyCount({ projectId, organizationId, isAdmin }: Props) {
+  const me = useMe().data;
+  const members = useProjectMembers(projectId, organizationId);
+  const isOwner = (members.data ?? []).some((m) => m.userId === me?.id && m.role === 'Owner');
+  const decided = isAdmin || Boolean(members.data) || Boolean(members.error);
+  const manager = isAdmin || isOwner;
+  // Under the project keys' query key, so revoking one on the project's page refreshes the count.
+  const all = useQuery({
+    queryKey: ['project-keys', projectId, 'count'],
+    queryFn: () =>
+      api<Envelope<unknown[]>>(apiPath`/api/projects/${projectId}/api-keys`, { organizationId, query: { size: 1 } }),
+    enabled: decided && manager,
+  });
+  const own = useApiKeys();
+  if (!decided) return undefined;
+  if (manager) return all.data ? { count: all.data.total ?? 0, everyone: true } : undefined;
+  return own.data ? { count: own.data.filter((k) => k.projectId === projectId).length, everyone: false } : undefined;
+}
+
+export function ProjectKeyLine(props: Props) {
+  const keys = useKeyCount(props);
+  const make = (
+    <>
+      make one on <Link to={`/account/keys?project=${props.projectId}`}>Account › API keys</Link>, choosing this project
+    </>
+  );
+  if (!keys) return <>an API key of this project.</>;
+  if (keys.count === 0) {
+    return (
+      <>
+        an API key of this project: {keys.everyone ? 'it has none yet' : 'you have none for it yet'}; {make}.
+      </>
+    );
+  }
+  const listed = <Link to={`/org/projects/${props.projectId}`}>{keys.everyone ? 'see them' : 'see yours'}</Link>;
+  return (
+    <>
+      an API key of this project:{' '}
+      <span data-testid="project-key-count">
+        {keys.everyone ? 'it has' : 'you have'} {formatCountOf(keys.count, 'API key')}
+      </span>{' '}
+      ({listed} on the project's page), or {make}.
+    </>
+  );
+}
