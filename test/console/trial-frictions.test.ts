@@ -111,6 +111,22 @@ describe('a team whose gateway requests are answered 429', () => {
     const seen = memberPage.getByRole('region', { name: 'Quota' });
     await seen.getByText("An organization Admin or the project's Owner sets the limits.").waitFor();
     expect(await seen.getByRole('link').count()).toBe(0);
+
+    // The project's Owner, a Member of the organization, may change them: the link, not the sentence naming them.
+    const owner = await aMember(w.h, org);
+    const made = await w.h.http
+      .post(`/api/projects/${projectId}/members`)
+      .set(inOrg(org.admin, org.id))
+      .send({ userId: owner.accountId, role: 'Owner' });
+    expect(made.status).toBe(201);
+    const ownerPage = await w.newPage();
+    await signIn(ownerPage, owner.email, TEST_PASSWORD, `/gateway/${projectId}`);
+    await ownerPage
+      .getByRole('region', { name: 'Quota' })
+      .getByRole('link', { name: "Change the limits on the project's page" })
+      .click();
+    await ownerPage.waitForURL(new RegExp(`/org/projects/${projectId}$`));
+    await ownerPage.getByRole('form', { name: 'Project quota' }).waitFor();
   });
 });
 

@@ -14,9 +14,9 @@ import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { Empty, FormError, Loading, StatusBadge } from '../../ui/status.js';
 import { ProjectChooser } from '../organization/project-chooser.js';
-import { ProjectQuota } from '../organization/project-quota.js';
 import { projectNotFound, useProjects } from '../organization/projects-api.js';
 import { ConnectPanel } from './connect-panel.js';
+import { GatewayQuota } from './gateway-quota.js';
 import { ModelsPanel } from './models-panel.js';
 import { UsagePanel } from './usage-panel.js';
 
@@ -198,17 +198,7 @@ export function GatewayPage() {
           {isUuid(chosen) ? (
             <>
               <UsagePanel projectId={chosen} organizationId={current.id} />
-              <ProjectQuota projectId={chosen} organizationId={current.id} canManage={false}>
-                <p className="muted">
-                  Past an enforced limit the gateway answers <code>429 Project.QuotaExceeded</code> until the window
-                  resets.{' '}
-                  {current.role === 'Admin' ? (
-                    <Link to={`/org/projects/${chosen}`}>Change the limits on the project's page</Link>
-                  ) : (
-                    "An organization Admin or the project's Owner sets the limits."
-                  )}
-                </p>
-              </ProjectQuota>
+              <GatewayQuota projectId={chosen} organizationId={current.id} isAdmin={current.role === 'Admin'} />
               <Videos projectId={chosen} organizationId={current.id} />
               <Requests projectId={chosen} organizationId={current.id} />
               <ConnectPanel projectId={chosen} organizationId={current.id} isAdmin={current.role === 'Admin'} />

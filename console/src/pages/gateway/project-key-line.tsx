@@ -6,18 +6,13 @@ import { Link } from 'react-router';
 import { api, type Envelope } from '../../api/http.js';
 import { apiPath } from '../../api/paths.js';
 import { formatCountOf } from '../../format.js';
-import { useMe } from '../../session/session.js';
 import { useApiKeys } from '../account/api-key-rows.js';
-import { useProjectMembers } from '../organization/project-members.js';
+import { useManagesProject } from '../organization/project-members.js';
 
 type Props = { projectId: string; organizationId: string; isAdmin: boolean };
 
 function useKeyCount({ projectId, organizationId, isAdmin }: Props) {
-  const me = useMe().data;
-  const members = useProjectMembers(projectId, organizationId);
-  const isOwner = (members.data ?? []).some((m) => m.userId === me?.id && m.role === 'Owner');
-  const decided = isAdmin || Boolean(members.data) || Boolean(members.error);
-  const manager = isAdmin || isOwner;
+  const { manager, decided } = useManagesProject(projectId, organizationId, isAdmin);
   // Under the project keys' query key, so revoking one on the project's page refreshes the count.
   const all = useQuery({
     queryKey: ['project-keys', projectId, 'count'],

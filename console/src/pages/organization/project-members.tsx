@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { apiData } from '../../api/http.js';
 import { apiPath } from '../../api/paths.js';
 import { formatTime } from '../../format.js';
+import { useMe } from '../../session/session.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
@@ -28,6 +29,17 @@ export function useProjectMembers(projectId: string, organizationId: string) {
     queryKey: membersKey(projectId),
     queryFn: () => apiData<ProjectMember[]>(apiPath`/api/projects/${projectId}/members`, { organizationId }),
   });
+}
+
+/**
+ * Whether the signed-in account manages the project (an organization Admin, or the project's Owner, known by its
+ * members); `decided` is false while the members load for someone who is not an Admin.
+ */
+export function useManagesProject(projectId: string, organizationId: string, isAdmin: boolean) {
+  const me = useMe().data;
+  const members = useProjectMembers(projectId, organizationId);
+  const isOwner = (members.data ?? []).some((m) => m.userId === me?.id && m.role === 'Owner');
+  return { manager: isAdmin || isOwner, decided: isAdmin || Boolean(members.data) || Boolean(members.error) };
 }
 
 function useChangeMember(projectId: string, organizationId: string) {
