@@ -3,9 +3,10 @@
 // memory, at most MAX_SHOWN_FILE_BYTES of it; nothing is written to disk. Only files the inspection accepts are
 // read: regular files breaking no entry rule, inside the skill root, not macOS `__MACOSX/` entries.
 import { crc32 } from 'node:zlib';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 import { locateSkill } from './bundle-layout.js';
 import { SKILL_BUNDLE_LIMITS } from './bundle-limits.js';
+import { openBundleZip } from './bundle-zip.js';
 import { isPlatformJunk } from './zip-entry-rules.js';
 import { readEntryTable } from './zip-entry-table.js';
 
@@ -21,13 +22,7 @@ export type BundleFileText =
 export async function readBundleFileText(zip: Buffer, path: string): Promise<BundleFileText | null> {
   let zipfile: ZipFile;
   try {
-    zipfile = await yauzl.fromBufferPromise(zip, {
-      lazyEntries: true,
-      autoClose: false,
-      decodeStrings: false,
-      validateEntrySizes: true,
-      strictFileNames: true,
-    });
+    zipfile = await openBundleZip(zip);
   } catch {
     return null;
   }

@@ -1,10 +1,11 @@
 // Inspects a skill bundle (.zip held in memory) against every rule of SPEC section 2 and reports all the
 // problems it finds. Nothing is ever written to disk: entries are inflated into counters (and, for SKILL.md and
 // the files the caller asks for, into memory), never extracted.
-import yauzl, { type ZipFile } from 'yauzl';
+import type { ZipFile } from 'yauzl';
 import { codePointName } from '../validation/unseen-characters.js';
 import { locateSkill } from './bundle-layout.js';
 import { type BundleLimits, formatBytes, SKILL_BUNDLE_LIMITS } from './bundle-limits.js';
+import { openBundleZip } from './bundle-zip.js';
 import { findingKind, TextEntryScan } from './text-entry-scan.js';
 import { inflateEntry } from './zip-entry-content.js';
 import { isPlatformJunk, shownName } from './zip-entry-rules.js';
@@ -66,13 +67,7 @@ export async function inspectSkillBundle(zip: Buffer, options: InspectOptions = 
   }
   let zipfile: ZipFile;
   try {
-    zipfile = await yauzl.fromBufferPromise(zip, {
-      lazyEntries: true,
-      autoClose: false,
-      decodeStrings: false,
-      validateEntrySizes: true,
-      strictFileNames: true,
-    });
+    zipfile = await openBundleZip(zip);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return refuse([`The file is not a valid .zip archive (${reason}).`], limits.maxProblems);

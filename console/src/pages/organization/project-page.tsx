@@ -9,19 +9,17 @@ import {
   useOrganization,
   useSwitchToObjectOrganization,
 } from '../../session/organization.js';
-import { useMe } from '../../session/session.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading, Notice } from '../../ui/status.js';
 import { OrgTabs, WithOrganization } from './org-tabs.js';
 import { ProjectKeys } from './project-keys.js';
-import { ProjectMembers, useProjectMembers } from './project-members.js';
+import { ProjectMembers, useManagesProject, useProjectMembers } from './project-members.js';
 import { ProjectQuota } from './project-quota.js';
 import { projectNotFound, useProject } from './projects-api.js';
 
 type ShownOrganization = { id: string; name: string; isAdmin: boolean };
 
 function ProjectDetail({ projectId, current }: { projectId: string; current: ShownOrganization }) {
-  const me = useMe().data;
   const { organizations } = useOrganization();
   // A project's routes take its organization from the project; opened by its address, it may be another one of the
   // account's organizations than the current one: name that one, and act in it (its members, its Admin role).
@@ -29,12 +27,14 @@ function ProjectDetail({ projectId, current }: { projectId: string; current: Sho
   const own = organizations.find((o) => o.id === project.data?.organizationId);
   const organization = own ? { id: own.id, name: own.name, isAdmin: own.role === 'Admin' } : current;
   const members = useProjectMembers(projectId, organization.id);
+  // Whether the keys section shows everyone's keys waits for the members (an Owner is known by them) or their error.
+  const { manager: canManage, decided: keysDecided } = useManagesProject(
+    projectId,
+    organization.id,
+    organization.isAdmin,
+  );
   if (project.isPending) return <Loading />;
   if (!project.data) return <FormError error={project.error} />;
-  const isOwner = (members.data ?? []).some((m) => m.userId === me?.id && m.role === 'Owner');
-  const canManage = organization.isAdmin || isOwner;
-  // Whether the keys section shows everyone's keys waits for the members (an Owner is known by them) or their error.
-  const keysDecided = organization.isAdmin || Boolean(members.data) || Boolean(members.error);
   return (
     <>
       <p className="muted">
