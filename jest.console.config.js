@@ -7,4 +7,6 @@ export default {
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 120_000,
   maxWorkers: 2,
+  // One more run for a failed test, its first failure printed (test/console/retry-once.setup.ts says why).
+  setupFilesAfterEnv: ['<rootDir>/test/console/retry-once.setup.ts'],
 };
