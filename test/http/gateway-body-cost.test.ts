@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { organizationWallets } from '../../shared/db/schema/index.js';
+import { thinkingBlockOf } from '../../shared/gateway/responses/reasoning-content.js';
 import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
 import { answerMessage, aProjectWithKey } from '../support/gateway.js';
 import { createHarness, type Harness } from '../support/harness.js';
@@ -307,5 +308,57 @@ describe('the length of an object key (security review #128)', () => {
       title: 'Request.TooManyValues',
       detail: 'The JSON body holds an object key longer than 4,096 bytes.',
     });
+  });
+});
+
+describe('a Responses reasoning item whose encrypted_content claims to be ours (security review #133)', () => {
+  // Before: the content was split on every `:`, so one string of 32 million colons (inside every count above) made an
+  // array of 33 million strings before the 400: 2.5 s of the main loop per request, never charged.
+  it('32 MB of colons: 400 Responses.Invalid, the upstream not called', async () => {
+    const content = `ockhub.thinking.v1:${':'.repeat(32 * 1_048_576 - 400)}`;
+    const before = upstream.requests.length;
+    const started = process.hrtime.bigint();
+    const pending = h.http
+      .post('/v1/responses')
+      .set('authorization', `Bearer ${key}`)
+      .send({ model: 'claude-haiku-4-5', input: [{ type: 'reasoning', summary: [], encrypted_content: content }] });
+    // /health beside it, for the record only (no assertion on time): its slowest answer while the request ran.
+    let done = false;
+    let slowest = 0;
+    const health = (async () => {
+      while (!done) {
+        const t = process.hrtime.bigint();
+        await h.http.get('/health');
+        slowest = Math.max(slowest, Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    })();
+    const res = await pending;
+    done = true;
+    await health;
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    console.log(`32 MB of colons: ${res.status} in ${ms.toFixed(0)} ms, /health at most ${slowest.toFixed(0)} ms`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^input\.0\.encrypted_content: is not reasoning content/);
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('the content is read as at most three fields, whatever it holds', () => {
+    // The old reader split the whole string (100,001 parts here).
+    const split = String.prototype.split;
+    let most = 0;
+    String.prototype.split = function (this: string, ...args: Parameters<typeof split>) {
+      const parts = split.apply(this, args) as string[];
+      most = Math.max(most, parts.length);
+      return parts;
+    } as typeof split;
+    const refuse = (param: string, message: string) => new Error(`${param}: ${message}`);
+    try {
+      for (const prefix of ['ockhub.thinking.v1:', 'ockhub.redacted_thinking.v1:']) {
+        expect(() => thinkingBlockOf(`${prefix}${':'.repeat(100_000)}`, 'p', refuse)).toThrow(/not reasoning content/);
+      }
+    } finally {
+      String.prototype.split = split;
+    }
+    expect(most).toBeLessThanOrEqual(3);
   });
 });
