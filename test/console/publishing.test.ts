@@ -108,6 +108,9 @@ describe('publishing', () => {
 
     await mod.goto('/moderation');
     await mod.getByRole('link', { name: 'CSV cleaner' }).waitFor();
+    // A row names its one item's type in the singular (the hub's headings and the filter keep the plural).
+    const queued = mod.getByRole('table', { name: 'Review queue' }).getByRole('row').filter({ hasText: 'CSV cleaner' });
+    expect(await queued.getByRole('cell').nth(1).textContent()).toBe('Skill');
     await checkPage(mod, 'moderation-queue');
     await mod.getByRole('link', { name: 'CSV cleaner' }).click();
     const underReview = mod.getByRole('region', { name: 'Under review: 1.0.0' });
@@ -129,6 +132,11 @@ describe('publishing', () => {
     await visitor.getByRole('listitem').filter({ hasText: 'scripts/clean.py' }).waitFor();
     await visitor.getByRole('note').filter({ hasText: runsCode }).waitFor();
     await checkPage(visitor, 'hub-skill-runs-code');
+
+    await pub.goto('/publisher');
+    const mine = pub.getByRole('table', { name: 'My items' }).getByRole('row').filter({ hasText: 'CSV cleaner' });
+    await mine.waitFor();
+    expect(await mine.getByRole('cell').nth(1).textContent()).toBe('Skill');
   });
 
   it("shows the parser's reasons when a bundle fails review, and the moderator's when changes are requested", async () => {

@@ -15,6 +15,14 @@ export const typeLabels: Record<ItemType, string> = {
   soul: 'Souls',
 };
 
+/** One item's type, as a table cell or a "New …" button names it. */
+export const typeNames: Record<ItemType, string> = {
+  mcp: 'MCP server',
+  skill: 'Skill',
+  agent: 'Agent',
+  soul: 'Soul',
+};
+
 /** The five sorts of the catalog; with a search and no sort the API orders by relevance. */
 export const sorts = [
   ['latest', 'Newest'],

@@ -7,7 +7,7 @@ import { DataTable } from '../../ui/data-table.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { FormError, Loading } from '../../ui/status.js';
-import { itemTypes, typeLabels } from '../hub/hub-api.js';
+import { itemTypes, typeLabels, typeNames } from '../hub/hub-api.js';
 import type { WorkflowEntry } from '../publisher/publisher-api.js';
 import { DecidedNotice } from './decided-notice.js';
 import { ModerationTabs } from './moderation-tabs.js';
@@ -53,7 +53,7 @@ export function QueuePage() {
               <Link to={`/moderation/${item.type}/${item.id}`}>{item.name}</Link>
               {item.isPublished ? <span className="badge">update</span> : <span className="badge">new</span>}
             </td>
-            <td>{typeLabels[item.type]}</td>
+            <td>{typeNames[item.type]}</td>
             <td>{item.publisherName}</td>
             <td>{item.pendingVersion?.version}</td>
             <td>{formatTime(item.pendingVersion?.submittedAt)}</td>

@@ -7,7 +7,7 @@ import { apiPath } from '../../api/paths.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError } from '../../ui/status.js';
-import { type ItemType, isItemType, typeLabels } from '../hub/hub-api.js';
+import { type ItemType, isItemType, typeNames } from '../hub/hub-api.js';
 import { MetadataFields, VersionFields } from './draft-form.js';
 import {
   apiErrorsOf,
@@ -53,7 +53,7 @@ function NewDraft({ type }: { type: ItemType }) {
   };
   if (publishers.data && namespaces.length === 0) {
     return (
-      <Page title={`New ${typeLabels[type].replace(/s$/, '')}`}>
+      <Page title={`New ${typeNames[type]}`}>
         <p>
           Create a publisher namespace first, on <Link to="/publisher">the publisher page</Link>.
         </p>
@@ -63,7 +63,7 @@ function NewDraft({ type }: { type: ItemType }) {
   const props = { type, state, errors, onChange: change };
   const needed = errorFields(liveErrors(errors, state));
   return (
-    <Page title={`New ${typeLabels[type].replace(/s$/, '')}`}>
+    <Page title={`New ${typeNames[type]}`}>
       <form className="stack" onSubmit={submit} aria-label="New draft" noValidate>
         <MetadataFields
           {...props}

@@ -9,7 +9,7 @@ import { cellLabeller } from '../../ui/cell-labels.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { Empty, FormError } from '../../ui/status.js';
-import { type ItemType, itemTypes, typeLabels } from '../hub/hub-api.js';
+import { type ItemType, itemTypes, typeNames } from '../hub/hub-api.js';
 import { ItemStatus } from './item-status.js';
 import { type PublisherNamespace, useMine, usePublishers } from './publisher-api.js';
 
@@ -77,7 +77,7 @@ function ItemsOfType({ type }: { type: ItemType }) {
           <td>
             <Link to={`/publisher/${type}/${item.id}`}>{item.name}</Link> <code className="muted">{item.slug}</code>
           </td>
-          <td>{typeLabels[type]}</td>
+          <td>{typeNames[type]}</td>
           <td>
             <ItemStatus status={item.status} isPublished={item.isPublished} pending={item.pendingVersion} />
           </td>
@@ -139,7 +139,7 @@ export function PublisherPage() {
         <div className="row">
           {itemTypes.map((t) => (
             <Link key={t} className="button" to={`/publisher/new/${t}`}>
-              New {typeLabels[t].replace(/s$/, '')}
+              New {typeNames[t]}
             </Link>
           ))}
         </div>
