@@ -41,13 +41,25 @@ async function stop(signal: string) {
     ctx.logger.warn('API stopping: cutting the requests still in flight');
     server.closeAllConnections();
   }, config.API_SHUTDOWN_MS).unref();
-  const forced = setTimeout(() => process.exit(1), config.API_SHUTDOWN_MS + 2 * SETTLE_GRACE_MS).unref();
+  const startedAt = Date.now();
+  // The last line of a stop says how it ended: a supervisor's log otherwise shows an exit code and nothing about why.
+  const forced = setTimeout(
+    () => {
+      ctx.logger.error(
+        { signal, ms: Date.now() - startedAt },
+        'API stopped: its connections did not close in time; exiting 1',
+      );
+      process.exit(1);
+    },
+    config.API_SHUTDOWN_MS + 2 * SETTLE_GRACE_MS,
+  ).unref();
   server.close(async () => {
     clearTimeout(cut);
     const unsettled = await chargesSettled(SETTLE_GRACE_MS);
     if (unsettled > 0) ctx.logger.warn({ unsettled }, 'API stopping: charges left to their holds’ expiry');
     await ctx.close();
     clearTimeout(forced);
+    ctx.logger.info({ signal, ms: Date.now() - startedAt }, 'API stopped: requests finished, connections closed');
     process.exit(0);
   });
   server.closeIdleConnections();

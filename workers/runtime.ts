@@ -114,9 +114,14 @@ export function stopOnSignals(ctx: AppContext, running: RunningWorkers, watchdog
       ctx.logger.error({ deadlineMs }, 'jobs still in hand at the shutdown deadline; exiting without them');
       process.exit(1);
     }, deadlineMs);
+    const startedAt = Date.now();
     try {
       await running.close();
       await ctx.close();
+      ctx.logger.info(
+        { signal, ms: Date.now() - startedAt },
+        'worker stopped: jobs in hand finished, connections closed',
+      );
       process.exit(0);
     } catch (err) {
       ctx.logger.error({ err }, 'worker did not stop cleanly');

@@ -54,7 +54,10 @@ export const envSchema = z
 
     ADMIN_EMAIL: z.email().default('admin@ockhub.local'),
     /** Used only by the seed, to create the Admin; in production it must be set (see development-defaults.ts). */
-    ADMIN_PASSWORD: z.string().min(10).default(DEVELOPMENT_ADMIN_PASSWORD),
+    ADMIN_PASSWORD: z
+      .string()
+      .min(10, 'must have at least 10 characters (12 in production, where the seed refuses a shorter one)')
+      .default(DEVELOPMENT_ADMIN_PASSWORD),
     SECRET_KEY: z.string().min(16).default(DEVELOPMENT_SECRET_KEY),
     /** Failed credential checks (login, invite acceptance, password change) allowed per account and per client
      * address within the sliding window before 429; 0 turns that limit off. */

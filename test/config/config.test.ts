@@ -69,6 +69,12 @@ describe('configuration', () => {
     }
   });
 
+  it('says a short ADMIN_PASSWORD needs 12 characters in production, not only the 10 every password needs', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'short' })).toThrow(
+      /ADMIN_PASSWORD: must have at least 10 characters \(12 in production/,
+    );
+  });
+
   it('refuses to start in production without upstreams, public URL and a private secret', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/UPSTREAM_MESSAGES_URL[\s\S]*SECRET_KEY/);
     const config = loadConfig({

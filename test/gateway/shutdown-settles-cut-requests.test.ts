@@ -3,7 +3,7 @@
 // the open request, leaving the hold to expire: the tokens the client had received were never charged.
 import type http from 'node:http';
 import { type GatewayWorld, openGatewayWorld, requestLogsOf, walletOf } from '../support/gateway.js';
-import { startProcess, type WorkerProcess } from '../support/harness.js';
+import { startProcess, type WorkerProcess, waitUntil } from '../support/harness.js';
 import { freePort } from '../support/loopback-ports.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 
@@ -79,6 +79,11 @@ it('cuts a stream still open at API_SHUTDOWN_MS, settles it for what it sent, an
   );
   expect(cut).toBe('cut');
   expect(await exited).toBe(0);
+  // 'exit' can come before the last of the child's output is read: wait for the line, then check it is the last.
+  await waitUntil(async () => started.logs.join('').includes('API stopped:'), 10_000, 20);
+  expect(started.logs.join('').trim().split('\n').at(-1)).toMatch(
+    /"signal":"SIGTERM".*"msg":"API stopped: requests finished/,
+  );
 
   const [log] = await requestLogsOf(w.h, w.projectId);
   expect(log).toMatchObject({ status: 'client_closed', inputTokens: 10, outputTokens: 1_000 });

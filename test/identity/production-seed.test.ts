@@ -125,6 +125,22 @@ describe('the production seed', () => {
     }
   }, 60_000);
 
+  it('names the Admin accounts there are when a later run leaves ADMIN_EMAIL out, and runs once it names one', async () => {
+    const { url, handle } = await freshDatabase();
+    try {
+      expect((await runSeed(url, { ADMIN_PASSWORD: PRIVATE_PASSWORD })).code).toBe(0);
+      // The first run's ADMIN_EMAIL was given on its command line; the next deploy's environment has the default.
+      const refused = await runSeed(url, { ADMIN_EMAIL: 'admin@ockhub.local' });
+      expect(refused.code).toBe(78);
+      expect(refused.stderr).toContain(`Admin accounts already exist (${ADMIN_EMAIL})`);
+      expect(refused.stderr).toContain('set ADMIN_EMAIL to one of them');
+      expect((await accountsIn(handle)).map((r) => r.email)).toEqual([ADMIN_EMAIL]);
+      expect((await runSeed(url)).code).toBe(0);
+    } finally {
+      await handle.pool.end();
+    }
+  }, 90_000);
+
   it('stops while an existing Admin has the development password, and replaces it once ADMIN_PASSWORD is given', async () => {
     const { url, handle } = await freshDatabase();
     try {
