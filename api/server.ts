@@ -19,10 +19,11 @@ const server = app.listen(config.PORT, (err) => {
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  ctx.logger.info(
-    { port, node: process.version },
-    `API listening on http://localhost:${port} (Node.js ${process.version})`,
-  );
+  // Behind a proxy the address people use is PUBLIC_BASE_URL, not this machine's port: the line names both then.
+  const where = config.PUBLIC_BASE_URL
+    ? `port ${port}, public address ${config.publicBaseUrl}`
+    : `http://localhost:${port}`;
+  ctx.logger.info({ port, node: process.version }, `API listening on ${where} (Node.js ${process.version})`);
 });
 server.keepAliveTimeout = 65_000;
 
