@@ -7,7 +7,12 @@ import type { Database } from '../db/client.js';
 import { microsToNumber } from '../wallet/money.js';
 
 /** Tokens as the request logs count them: input less what the prompt cache read or wrote, which count apart. */
-export type UsageTokens = { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
+export type UsageTokens = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+};
 export type UsageDay = { day: string; requests: number } & UsageTokens & { spent: number };
 export type UsageByModel = { operation: string; model?: string; requests: number } & UsageTokens & { spent: number };
 export type ProjectUsage = { from: Date; to: Date; days: UsageDay[]; models: UsageByModel[] };
