@@ -3,7 +3,7 @@
 export const triggers = {
   /** Messages, video create, search: HTTP 500 in the family's error shape. */
   upstreamError: '[upstream-error]',
-  /** Messages: HTTP 529 overloaded_error; search: HTTP 503. */
+  /** Messages: HTTP 529 overloaded_error, or with `fallbacks` the first fallback's answer; search: HTTP 503. */
   overloaded: '[overloaded]',
   /** Messages, video create, search: HTTP 429 with `retry-after`. */
   rateLimited: '[rate-limited]',

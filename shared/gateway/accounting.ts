@@ -36,6 +36,12 @@ export type Outcome = {
   usage?: TokenUsage;
   costMicros: bigint;
   errorMessage?: string;
+  /**
+   * The registry id of the model that served the request, when it differs from the one it was opened with (a
+   * Messages answer from a `fallbacks` model): the request log and the project's usage file it under this model, the
+   * one its cost was priced at. Left out, the model the request named is kept (nothing served it, or it named one).
+   */
+  servedModel?: string;
 };
 
 const zeroUsage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -239,7 +245,7 @@ async function settle(ctx: Ctx, charge: Charge, outcome: Outcome): Promise<Settl
     projectId: caller.projectId,
     apiKeyId: caller.keyId ?? null,
     operation: charge.operation,
-    model: charge.model ?? null,
+    model: outcome.servedModel ?? charge.model ?? null,
     status: outcome.status,
     httpStatus: outcome.httpStatus ?? null,
     inputTokens: usage.inputTokens,

@@ -10,6 +10,7 @@ import { type Charge, closeCharge, openCharge } from './accounting.js';
 import { answerCostMicros } from './answer-cost.js';
 import type { GatewayCaller } from './gateway-caller.js';
 import { messagesReservationMicros } from './messages-estimate.js';
+import { servedModel } from './messages-models.js';
 import {
   type AdvisorCall,
   advisorCallsOf,
@@ -169,6 +170,14 @@ export async function startMessages(
   }
 }
 
+/**
+ * The registry id of the model an answer says served it (its `model`, among the request's own and its fallbacks'), for
+ * the request log and the project's usage: the model its cost is priced at (answer-cost.ts). An answer that names none
+ * of them, or none at all (a stream cut before `message_start`), keeps the request's own.
+ */
+const servedModelId = (req: MessagesRequest, upstreamModel: unknown) =>
+  servedModel(req.servingModels ?? [req.model], upstreamModel).id;
+
 /** The cost of an answer: answer-cost.ts, with the request's models and price-raising options. */
 const costOf = (
   req: MessagesRequest,
@@ -221,6 +230,7 @@ export async function finishJsonMessages(
     httpStatus: started.status,
     ...(usage ? { usage } : {}),
     costMicros: usage ? costOf(req, started, json.model, usage, advisorCallsOf(fields)) : 0n,
+    servedModel: servedModelId(req, json.model),
   }).then(
     () => undefined,
     (err: Error) =>
@@ -257,6 +267,7 @@ export async function settleStream(
     // charged as they are.
     costMicros: meter.estimated && cost > started.reservedMicros ? started.reservedMicros : cost,
     ...(meter.upstreamError ? { errorMessage: meter.upstreamError } : {}),
+    servedModel: servedModelId(req, meter.servedModel),
   });
 }
 

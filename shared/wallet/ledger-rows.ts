@@ -18,7 +18,8 @@ const fromEpochMs = (column: string) => sql.raw(`timestamptz 'epoch' + r.${colum
  * the request's start (`created_at`) and added to `api_key_daily_gateway_usage`, which the key lists read, and per
  * organization and day with what their settlements charged (`charged`: the amount of the Consume record the writer
  * makes for each fresh one that charged) to `organization_daily_spending`, which the Overview's spending reads, and
- * per project, day, operation and model with their tokens to `project_daily_usage`, which a project's usage reads. A key
+ * per project, day, operation and model (the model that served each) with their tokens, cache reads and writes
+ * included, to `project_daily_usage`, which a project's usage reads. A key
  * deleted while its requests waited in the stream is skipped: its rows are locked `for key share` (what the foreign key
  * check takes anyway; it does not conflict with the rollover's `last_used_at` updates), so one deleted meanwhile is
  * either gone, and not counted, or waits for this transaction and takes its counts with it.
@@ -48,7 +49,8 @@ export async function insertRequestLogs(
              ${fromEpochMs('"finishedAt"')}
         from batch r
       on conflict do nothing
-      returning id, organization_id, project_id, api_key_id, operation, model, input_tokens, output_tokens, created_at
+      returning id, organization_id, project_id, api_key_id, operation, model, input_tokens, output_tokens,
+                cache_read_tokens, cache_write_tokens, created_at
     ), spent as (
       insert into organization_daily_spending (organization_id, day, request_count, spent)
       select i.organization_id, (i.created_at at time zone 'UTC')::date, count(*)::int, sum(greatest(b."charged", 0))
@@ -59,15 +61,18 @@ export async function insertRequestLogs(
             spent = organization_daily_spending.spent + excluded.spent
     ), used as (
       insert into project_daily_usage (project_id, day, operation, model, request_count, input_tokens, output_tokens,
-                                       spent)
+                                       cache_read_tokens, cache_write_tokens, spent)
       select i.project_id, (i.created_at at time zone 'UTC')::date, i.operation, coalesce(i.model, ''), count(*)::int,
-             sum(i.input_tokens), sum(i.output_tokens), sum(greatest(b."charged", 0))
+             sum(i.input_tokens), sum(i.output_tokens), sum(i.cache_read_tokens), sum(i.cache_write_tokens),
+             sum(greatest(b."charged", 0))
         from inserted i join batch b on b."id" = i.id
        group by 1, 2, 3, 4 order by 1, 2, 3, 4
       on conflict (project_id, day, operation, model) do update
         set request_count = project_daily_usage.request_count + excluded.request_count,
             input_tokens = project_daily_usage.input_tokens + excluded.input_tokens,
             output_tokens = project_daily_usage.output_tokens + excluded.output_tokens,
+            cache_read_tokens = project_daily_usage.cache_read_tokens + excluded.cache_read_tokens,
+            cache_write_tokens = project_daily_usage.cache_write_tokens + excluded.cache_write_tokens,
             spent = project_daily_usage.spent + excluded.spent
     ), counted as (
       select api_key_id as key_id, (created_at at time zone 'UTC')::date as day, count(*)::int as n

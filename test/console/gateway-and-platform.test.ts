@@ -112,12 +112,17 @@ describe('the gateway page', () => {
         body: JSON.stringify(body),
       });
     const ask = { max_tokens: 32, messages: [{ role: 'user', content: 'Name a paper boat' }] };
-    const sent = await Promise.all([
-      send('/v1/messages', { model: 'claude-haiku-4-5', ...ask }),
-      send('/v1/messages', { model: 'claude-haiku-4-5', ...ask }),
-      send('/v1/messages', { model: 'claude-sonnet-5', ...ask }),
-      send('/v1/messages/count_tokens', { model: 'claude-sonnet-5', messages: ask.messages }),
-    ]);
+    // A prompt cached: the first Haiku call writes it to the cache, the second reads it.
+    const preamble = { type: 'text', text: 'A shared preamble. '.repeat(40), cache_control: { type: 'ephemeral' } };
+    const cached = { model: 'claude-haiku-4-5', max_tokens: 32, messages: [{ role: 'user', content: [preamble] }] };
+    const sent = [
+      await send('/v1/messages', cached),
+      ...(await Promise.all([
+        send('/v1/messages', cached),
+        send('/v1/messages', { model: 'claude-sonnet-5', ...ask }),
+        send('/v1/messages/count_tokens', { model: 'claude-sonnet-5', messages: ask.messages }),
+      ])),
+    ];
     expect(sent.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     // The ledger worker writes them a moment later.
     const usage = await waitUntil(async () => {
@@ -139,16 +144,33 @@ describe('the gateway page', () => {
       `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(n)} USD`;
     const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
     type Row = { operation: string; model: string; requests: number; inputTokens: number; outputTokens: number };
+    type Cache = { cacheReadTokens: number; cacheWriteTokens: number };
+    expect(await table.locator('thead th').allTextContents()).toEqual([
+      'Operation',
+      'Model',
+      'Requests',
+      'Tokens in',
+      'Cache read',
+      'Cache write',
+      'Tokens out',
+      'Spent',
+    ]);
     expect(rows).toEqual(
-      (usage.models as (Row & { spent: number })[]).map((m) => [
+      (usage.models as (Row & Cache & { spent: number })[]).map((m) => [
         m.operation,
         m.model,
         count(m.requests),
         count(m.inputTokens),
+        count(m.cacheReadTokens),
+        count(m.cacheWriteTokens),
         count(m.outputTokens),
         money(m.spent),
       ]),
     );
+    // The cached Haiku calls show what the cache wrote and read; the others none.
+    const haiku = (usage.models as (Row & Cache)[]).find((m) => m.model === 'claude-haiku-4-5');
+    expect(haiku?.cacheReadTokens).toBeGreaterThan(0);
+    expect(haiku?.cacheWriteTokens).toBe(haiku?.cacheReadTokens);
     expect(rows.map((r) => r.slice(0, 3))).toEqual(
       expect.arrayContaining([
         ['messages', 'claude-haiku-4-5', '2'],

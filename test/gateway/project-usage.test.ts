@@ -1,7 +1,7 @@
 // A project's gateway usage per day and per operation and model (`GET /api/projects/{projectId}/usage`), read from the
 // roll-up the ledger writer keeps as it inserts the request logs: its figures are those of the request logs and their
-// Consume records, a batch written twice counts once, a request counts on the UTC day it started, and migration
-// 0022's backfill rebuilds the same rows from the request logs.
+// Consume records, a batch written twice counts once, a request counts on the UTC day it started, and the backfills of
+// migrations 0022 and 0023 (its cache tokens) rebuild the same rows from the request logs.
 import { eq } from 'drizzle-orm';
 import { projectDailyUsage } from '../../shared/db/schema/index.js';
 import { closeCharge, openCharge } from '../../shared/gateway/accounting.js';
@@ -90,7 +90,18 @@ it("answers the project's requests per day and per operation and model, as its r
   expect(data.from).toBe(`${addDays(today, -29)}T00:00:00.000Z`);
   const totalSpent = [...taken.values()].reduce((a, b) => a + b, 0);
   expect(totalSpent).toBeGreaterThan(0);
-  expect(data.days).toEqual([{ day: today, requests: 5, spent: totalSpent / 1_000_000 }]);
+  const tokens = (field: 'inputTokens' | 'outputTokens') => logs.reduce((n, l) => n + l[field], 0);
+  expect(data.days).toEqual([
+    {
+      day: today,
+      requests: 5,
+      inputTokens: tokens('inputTokens'),
+      outputTokens: tokens('outputTokens'),
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      spent: totalSpent / 1_000_000,
+    },
+  ]);
   const got = new Map(
     (data.models as { operation: string; model: string; spent: number }[]).map((m) => [
       `${m.operation} ${m.model}`,
@@ -121,7 +132,7 @@ async function callAcrossMidnight() {
     status: 'succeeded',
     httpStatus: 200,
     costMicros: 1_000n,
-    usage: { inputTokens: 7, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    usage: { inputTokens: 7, outputTokens: 9, cacheReadTokens: 5, cacheWriteTokens: 3 },
   });
 }
 
@@ -131,13 +142,26 @@ it('counts a request on the UTC day it started, and a window of one day leaves y
   await writeSettled(1);
   const today = utcDay(new Date());
   const after = (await usageOf(w.projectId)).body.data;
-  expect(after.days).toEqual([{ day: addDays(today, -1), requests: 1, spent: 0.001 }, ...before.days]);
+  expect(after.days).toEqual([
+    {
+      day: addDays(today, -1),
+      requests: 1,
+      inputTokens: 7,
+      outputTokens: 9,
+      cacheReadTokens: 5,
+      cacheWriteTokens: 3,
+      spent: 0.001,
+    },
+    ...before.days,
+  ]);
   const haiku = (d: typeof after) =>
     d.models.find(
       (m: { operation: string; model: string }) => m.operation === 'messages' && m.model === 'claude-haiku-4-5',
     );
   expect(haiku(after).requests).toBe(haiku(before).requests + 1);
   expect(haiku(after).inputTokens).toBe(haiku(before).inputTokens + 7);
+  expect(haiku(after).cacheReadTokens).toBe(haiku(before).cacheReadTokens + 5);
+  expect(haiku(after).cacheWriteTokens).toBe(haiku(before).cacheWriteTokens + 3);
 
   const oneDay = (await usageOf(w.projectId, '?days=1')).body.data;
   expect(oneDay.from).toBe(`${today}T00:00:00.000Z`);
@@ -168,10 +192,16 @@ it('counts a ledger batch written twice once (a worker killed between the commit
   expect(await rowsOf(w.h.ctx.db)).toEqual(once);
 });
 
-it("the migration's backfill rebuilds the rows from the request logs as the ledger writer kept them", async () => {
+it("the migrations' backfills rebuild the rows from the request logs as the ledger writer kept them", async () => {
   const written = await rowsOf(w.h.ctx.db);
   expect(written.length).toBeGreaterThanOrEqual(3);
-  const rebuilt = await rebuiltByBackfill(w.h.ctx.db, '0022_project_daily_usage.sql', projectDailyUsage, rowsOf);
+  expect(written.some((r) => r.cacheReadTokens > 0 && r.cacheWriteTokens > 0)).toBe(true);
+  const rebuilt = await rebuiltByBackfill(
+    w.h.ctx.db,
+    ['0022_project_daily_usage.sql', '0023_project_daily_usage_cache_tokens.sql'],
+    projectDailyUsage,
+    rowsOf,
+  );
   expect(rebuilt).toEqual(written);
 });
 

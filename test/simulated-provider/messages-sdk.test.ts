@@ -272,6 +272,22 @@ describe('simulated provider: Anthropic Messages through the real SDK', () => {
     expect(limited).toMatchObject({ error: { error: { type: 'rate_limit_error' } } });
   });
 
+  it('answers an [overloaded] request with fallbacks from its first fallback, which names itself', async () => {
+    const res = await fetch(`${sim.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'sk-sim-test', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 256,
+        messages: [{ role: 'user', content: 'please [overloaded]' }],
+        fallbacks: [{ model: 'simulated-claude-haiku', max_tokens: 1 }, { model: 'simulated-claude-opus' }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    // The fallback's own max_tokens applies.
+    expect(await res.json()).toMatchObject({ model: 'simulated-claude-haiku', stop_reason: 'max_tokens' });
+  });
+
   it('fails a stream mid-way with an overloaded_error event on [stream-error]', async () => {
     const texts: string[] = [];
     const stream = client.messages

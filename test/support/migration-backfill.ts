@@ -7,21 +7,31 @@ import type { Database } from '../../shared/db/client.js';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
-/** Runs the INSERT of `migration` (a file of shared/db/migrations) on `table` emptied and answers `read` of the result. */
+/** The backfill of a migration: its INSERT and UPDATE statements, in order. */
+async function backfillOf(migration: string): Promise<string[]> {
+  const text = await readFile(new URL(`../../shared/db/migrations/${migration}`, import.meta.url), 'utf8');
+  const statements = text.split('--> statement-breakpoint').filter((s) => /^(INSERT|UPDATE)\b/.test(s.trim()));
+  if (statements.length === 0) throw new Error(`${migration} has no INSERT or UPDATE statement`);
+  return statements;
+}
+
+/**
+ * Runs the backfill (INSERT and UPDATE statements) of `migrations` (files of shared/db/migrations, one after the other,
+ * as a release applies them: a table's first, then those that add its columns) on `table` emptied and answers `read` of
+ * the result.
+ */
 export async function rebuiltByBackfill<T>(
   db: Database,
-  migration: string,
+  migrations: string | string[],
   table: PgTable,
   read: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  const text = await readFile(new URL(`../../shared/db/migrations/${migration}`, import.meta.url), 'utf8');
-  const backfill = text.split('--> statement-breakpoint').find((s) => s.trim().startsWith('INSERT'));
-  if (!backfill) throw new Error(`${migration} has no INSERT statement`);
+  const backfill = (await Promise.all([migrations].flat().map(backfillOf))).flat();
   let rebuilt: T | undefined;
   await db
     .transaction(async (tx) => {
       await tx.delete(table);
-      await tx.execute(sql.raw(backfill));
+      for (const statement of backfill) await tx.execute(sql.raw(statement));
       rebuilt = await read(tx);
       tx.rollback();
     })

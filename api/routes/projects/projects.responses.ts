@@ -107,7 +107,10 @@ export const projectRequest = z
     operation: z
       .string()
       .meta({ description: 'messages, count_tokens, chat_completions, responses, video, video.cancel, …' }),
-    model: z.string().optional(),
+    model: z.string().optional().meta({
+      description:
+        'The model that served the request and whose prices it was billed at (a `fallbacks` model when one answered); the model the request named when none answered.',
+    }),
     status: z.string().meta({ description: 'succeeded, failed, cancelled or client_closed.' }),
     httpStatus: z.number().int().optional(),
     inputTokens: count,
@@ -142,6 +145,13 @@ export const projectVideo = z
   .meta({ id: 'ProjectVideo' });
 
 const spent = z.number().meta({ description: 'What the requests took from the wallet, in its currency.' });
+/** Token counts as the request logs keep them (Anthropic's usage: input leaves out the prompt cache's reads and writes). */
+const usageTokens = {
+  inputTokens: count.meta({ description: 'Input tokens not read from or written to the prompt cache.' }),
+  outputTokens: count,
+  cacheReadTokens: count.meta({ description: 'Input tokens read from the prompt cache.' }),
+  cacheWriteTokens: count.meta({ description: 'Input tokens written to the prompt cache (5-minute and 1-hour).' }),
+};
 
 export const projectUsage = z
   .object({
@@ -149,20 +159,22 @@ export const projectUsage = z
     from: timestamp.meta({ description: 'The start (00:00 UTC) of the first day of the window.' }),
     to: timestamp,
     days: z
-      .array(z.object({ day: z.iso.date(), requests: count, spent }))
+      .array(z.object({ day: z.iso.date(), requests: count, ...usageTokens, spent }))
       .meta({ description: 'Each UTC day of the window with requests, oldest first (days without are left out).' }),
     models: z
       .array(
         z.object({
           operation: z.string(),
-          model: z.string().optional(),
+          model: z
+            .string()
+            .optional()
+            .meta({ description: 'The model that served the requests (a `fallbacks` model when one did).' }),
           requests: count,
-          inputTokens: count,
-          outputTokens: count,
+          ...usageTokens,
           spent,
         }),
       )
-      .meta({ description: 'The window per operation and model, the most spent first.' }),
+      .meta({ description: 'The window per operation and the model that served, the most spent first.' }),
     refusals: z
       .array(
         z.object({

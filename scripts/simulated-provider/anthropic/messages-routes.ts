@@ -9,7 +9,13 @@ import { composeAnswer } from './answer.js';
 import { anthropicError, anthropicErrorBody, newRequestId, rateLimited } from './errors.js';
 import { findModel, listModels } from './models.js';
 import { PromptCache } from './prompt-cache.js';
-import { betasOf, lastUserText, parseCountTokensRequest, parseMessagesRequest } from './request.js';
+import {
+  betasOf,
+  lastUserText,
+  type MessagesRequest,
+  parseCountTokensRequest,
+  parseMessagesRequest,
+} from './request.js';
 import { streamEvents } from './stream-events.js';
 import { countInputTokens, promptSegments } from './token-count.js';
 
@@ -17,6 +23,17 @@ const STREAM_ERROR_AFTER_DELTAS = 3;
 
 function presentedKey(req: express.Request): string | undefined {
   return req.header('x-api-key')?.trim() || bearerToken(req.header('authorization'));
+}
+
+/**
+ * The request as its first fallback serves it when its own model is overloaded (a prompt with `[overloaded]`): that
+ * model, with the entry's own `max_tokens` if it names one, answers and names itself in the answer's `model`. A request
+ * without fallbacks is refused 529, as Anthropic answers an overloaded model.
+ */
+function servedByFallback(request: MessagesRequest): MessagesRequest {
+  const fallback = request.fallbacks?.[0];
+  if (!fallback) throw anthropicError(529, 'Overloaded');
+  return { ...request, model: fallback.model, max_tokens: fallback.max_tokens ?? request.max_tokens };
 }
 
 export function anthropicRouter(options: ResolvedOptions, state: SimulatorState): Router {
@@ -37,10 +54,10 @@ export function anthropicRouter(options: ResolvedOptions, state: SimulatorState)
 
   router.post('/v1/messages', authenticate, json, record, async (req, res) => {
     state.counters.messages++;
-    const request = parseMessagesRequest(req.body, betasOf(req.header('anthropic-beta')));
-    const prompt = lastUserText(request.messages);
+    const asked = parseMessagesRequest(req.body, betasOf(req.header('anthropic-beta')));
+    const prompt = lastUserText(asked.messages);
     if (has(prompt, 'upstreamError')) throw anthropicError(500, 'Internal server error');
-    if (has(prompt, 'overloaded')) throw anthropicError(529, 'Overloaded');
+    const request = has(prompt, 'overloaded') ? servedByFallback(asked) : asked;
     if (has(prompt, 'rateLimited')) throw rateLimited();
     if (has(prompt, 'streamError') && !request.stream) throw anthropicError(529, 'Overloaded');
 

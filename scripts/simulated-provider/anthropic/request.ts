@@ -95,6 +95,8 @@ const messagesSchema = z.strictObject({
   service_tier: z.enum(['auto', 'standard_only']).optional(),
   speed: z.enum(['standard', 'fast']).nullish(),
   inference_geo: z.string().nullish(),
+  /** Models to try, in order, when the request's own cannot serve it (here: a prompt with `[overloaded]`). */
+  fallbacks: z.array(z.strictObject({ model: z.string().min(1), max_tokens: z.int().min(1).optional() })).optional(),
 });
 
 export type ContentBlock = z.infer<typeof block>;

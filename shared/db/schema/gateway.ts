@@ -48,6 +48,9 @@ export const projectDailyUsage = pgTable(
     requestCount: integer('request_count').notNull(),
     inputTokens: bigint('input_tokens', { mode: 'number' }).notNull(),
     outputTokens: bigint('output_tokens', { mode: 'number' }).notNull(),
+    /** Input tokens read from the prompt cache, and written to it (both TTLs): migration 0023. */
+    cacheReadTokens: bigint('cache_read_tokens', { mode: 'number' }).notNull().default(0),
+    cacheWriteTokens: bigint('cache_write_tokens', { mode: 'number' }).notNull().default(0),
     /** What the requests' Consume records took, micro-units. */
     spent: bigint('spent', { mode: 'bigint' }).notNull(),
   },

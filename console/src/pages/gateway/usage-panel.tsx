@@ -1,5 +1,5 @@
-// A project's gateway usage over the last days (UTC): what it spent per day as bars, and per operation and model the
-// requests, tokens and money, from GET /api/projects/{projectId}/usage (the ledger writer's per-day roll-up), and the
+// A project's gateway usage over the last days (UTC): what it spent per day as bars, and per operation and the model
+// that served them the requests, tokens (cache reads and writes apart) and money, from GET /api/projects/{projectId}/usage (the ledger writer's per-day roll-up), and the
 // requests refused at admission by reason (quota, balance), which appear in no request list.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
@@ -22,6 +22,8 @@ type ProjectUsage = {
     requests: number;
     inputTokens: number;
     outputTokens: number;
+    cacheReadTokens: number;
+    cacheWriteTokens: number;
     spent: number;
   }[];
   refusals: { day: string; reason: keyof typeof refusalLabels; count: number }[];
@@ -141,6 +143,8 @@ export function UsagePanel({ projectId, organizationId }: { projectId: string; o
               'Model',
               { label: 'Requests', num: true },
               { label: 'Tokens in', num: true },
+              { label: 'Cache read', num: true },
+              { label: 'Cache write', num: true },
               { label: 'Tokens out', num: true },
               { label: 'Spent', num: true },
             ]}
@@ -154,6 +158,8 @@ export function UsagePanel({ projectId, organizationId }: { projectId: string; o
                 <td>{m.model ?? '—'}</td>
                 <td className="num">{formatCount(m.requests)}</td>
                 <td className="num">{formatCount(m.inputTokens)}</td>
+                <td className="num">{formatCount(m.cacheReadTokens)}</td>
+                <td className="num">{formatCount(m.cacheWriteTokens)}</td>
                 <td className="num">{formatCount(m.outputTokens)}</td>
                 <td className="num">{formatMoney(m.spent, data.currency)}</td>
               </tr>
