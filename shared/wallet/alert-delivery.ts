@@ -19,7 +19,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { type SharePlace, type TenantShare, withinTenantShares } from '../queues/tenant-share.js';
 import { utcDay } from '../time/utc-day.js';
 import { alertRecipients } from './alert-recipients.js';
-import { type AlertSettings, getAlertSettings, renderAlertMessage } from './alert-settings.js';
+import { type AlertSettings, getAlertSettings, renderAlertMessage, signingSecrets } from './alert-settings.js';
 import { sendWebhookAttempt, WEBHOOK_TIMEOUT_MS, type WebhookTransport, webhookRetryPauseMs } from './alert-webhook.js';
 import { formatMicros, microsToNumber } from './money.js';
 
@@ -217,7 +217,7 @@ async function deliverWebhook(
     {
       url,
       customHeaders: settings.customHeaders,
-      secret: settings.webhookSecret,
+      secrets: signingSecrets(settings),
       messageId: `msg_${alert.id}`,
       payload,
     },

@@ -10,6 +10,16 @@ import { newWebhookSecret, walletNotFound } from './wallets.js';
 
 export type AlertSettings = typeof walletAlertSettings.$inferSelect;
 
+/** How long a rotated webhook secret goes on signing deliveries beside the new one (as Svix and Stripe do). */
+export const PREVIOUS_SECRET_SIGNS_MS = 24 * 60 * 60 * 1000;
+
+/** The secrets a delivery is signed with now: the current one, and the one a rotation replaced while it still signs. */
+export function signingSecrets(settings: AlertSettings, now = new Date()): string[] {
+  const previous = settings.previousWebhookSecret;
+  const until = settings.previousWebhookSecretUntil;
+  return previous && until && until > now ? [settings.webhookSecret, previous] : [settings.webhookSecret];
+}
+
 export type AlertSettingsChange = {
   emailAlertEnabled?: boolean;
   maxDailyAlerts?: number;
@@ -62,7 +72,12 @@ export async function updateAlertSettings(
       ...(change.customHeaders !== undefined && { customHeaders: change.customHeaders }),
       ...(change.messageTemplate !== undefined && { messageTemplate: change.messageTemplate }),
       ...(thresholds !== undefined && { thresholds: thresholds.map(Number) }),
-      ...(change.rotateWebhookSecret && { webhookSecret: newWebhookSecret() }),
+      ...(change.rotateWebhookSecret && {
+        webhookSecret: newWebhookSecret(),
+        // The column's value before this update: the secret being replaced keeps signing for a while.
+        previousWebhookSecret: sql`${walletAlertSettings.webhookSecret}`,
+        previousWebhookSecretUntil: sql`now() + make_interval(secs => ${PREVIOUS_SECRET_SIGNS_MS / 1000})`,
+      }),
       updatedAt: sql`now()`,
     })
     .where(eq(walletAlertSettings.organizationId, organizationId))

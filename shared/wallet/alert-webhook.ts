@@ -10,7 +10,8 @@ export type WebhookAttempt = { attempt: number; statusCode?: number; error?: str
 export type WebhookMessage = {
   url: string;
   customHeaders: Record<string, string>;
-  secret: string;
+  /** The current secret first; a rotated one still signing after it (alert-settings.ts `signingSecrets`). */
+  secrets: string[];
   messageId: string;
   payload: unknown;
 };
@@ -27,13 +28,16 @@ export function webhookClient(config: Pick<Config, 'OUTBOUND_ALLOWED_HOSTS'>): O
   return userUrlClient(config, WEBHOOKS);
 }
 
-/** The three Standard Webhooks headers for `body`, signed now with the organization's `whsec_` secret. */
-export function signWebhook(secret: string, messageId: string, body: string, at = new Date()) {
+/**
+ * The three Standard Webhooks headers for `body`, signed now with each of the organization's `whsec_` secrets: the
+ * signatures space-separated in one `webhook-signature` (the standard's form; a receiver accepts any that verifies).
+ */
+export function signWebhook(secrets: string[], messageId: string, body: string, at = new Date()) {
   const timestamp = new Date(Math.floor(at.getTime() / 1000) * 1000);
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(timestamp.getTime() / 1000),
-    'webhook-signature': new Webhook(secret).sign(messageId, timestamp, body),
+    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, body)).join(' '),
   };
 }
 
@@ -49,7 +53,7 @@ export async function sendWebhookAttempt(
   const body = JSON.stringify(message.payload);
   const headers = {
     ...message.customHeaders,
-    ...signWebhook(message.secret, message.messageId, body),
+    ...signWebhook(message.secrets, message.messageId, body),
     'content-type': 'application/json',
   };
   try {

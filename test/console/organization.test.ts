@@ -5,6 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser, signInAdmin, uniqueEmail } from '../support/identity.js';
 import { anOrganization, aProject, inOrg } from '../support/org-fixtures.js';
@@ -526,6 +527,31 @@ describe('the organization pages', () => {
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]?.headers['x-team']).toBe('payments');
     expect(deliveries[0]?.headers['webhook-signature']).toMatch(/^v1,/);
+
+    // Replacing the secret: the page says the old one signs too for a day, and the next delivery carries both.
+    const oldSecret =
+      (await admin
+        .getByText(/^Signing secret:/)
+        .locator('code')
+        .textContent()) ?? '';
+    await admin.getByLabel('replace it when saving').check();
+    await admin.getByRole('button', { name: 'Save settings' }).click();
+    await admin.getByText(/The secret it replaced also signs deliveries until /).waitFor();
+    const newSecret =
+      (await admin
+        .getByText(/^Signing secret:/)
+        .locator('code')
+        .textContent()) ?? '';
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(oldSecret);
+    await admin.getByRole('button', { name: 'Send a test alert' }).click();
+    await waitUntil(async () => deliveries.length >= 2);
+    const signed = deliveries[1];
+    for (const secret of [oldSecret, newSecret]) {
+      expect(new Webhook(secret).verify(signed?.body ?? '', signed?.headers as Record<string, string>)).toMatchObject({
+        test: true,
+      });
+    }
     await checkPage(admin, 'alerts');
   });
 });

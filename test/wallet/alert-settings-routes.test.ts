@@ -92,6 +92,11 @@ describe('PUT /api/organization/wallet/alerts', () => {
     expect(cleared.body.data.thresholds).toEqual([10, 5, 3, 1]);
     expect(cleared.body.data.webhookSecret).toMatch(/^whsec_/);
     expect(cleared.body.data.webhookSecret).not.toBe(before.webhookSecret);
+    // The replaced secret signs deliveries beside the new one for 24 hours, and the settings say until when.
+    const until = Date.parse(cleared.body.data.previousWebhookSecretUntil);
+    expect(until - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    expect(until - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+    expect(before.previousWebhookSecretUntil).toBeUndefined();
   });
 
   it.each([

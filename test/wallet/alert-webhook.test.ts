@@ -3,7 +3,7 @@
 // failed attempt records the webhook as failed (the retries through a real worker: alert-webhook-retries.test.ts).
 import { asc, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { walletAlertDeliveries, walletBalanceAlerts } from '../../shared/db/schema/index.js';
+import { walletAlertDeliveries, walletAlertSettings, walletBalanceAlerts } from '../../shared/db/schema/index.js';
 import { deliverAlert } from '../../shared/wallet/alert-delivery.js';
 import { getAlertSettings, updateAlertSettings } from '../../shared/wallet/alert-settings.js';
 import { webhookClient } from '../../shared/wallet/alert-webhook.js';
@@ -147,6 +147,48 @@ describe('balance alert webhooks', () => {
     // a retried job does not send again once the webhook reached a final state
     await deliverAlert(h.ctx, alertId, deps(), { lastAttempt: false });
     expect(receiver.requests).toHaveLength(3);
+  });
+
+  it('signs with the old secret too for 24 hours after a rotation, so a receiver changes its secret without losing alerts', async () => {
+    const org = await walletWithWebhook('10');
+    const before = (await getAlertSettings(h.ctx.db, org)).webhookSecret;
+    const rotated = await updateAlertSettings({ db: h.ctx.db, outbound: outbound() }, org, {
+      rotateWebhookSecret: true,
+    });
+    expect(rotated.webhookSecret).not.toBe(before);
+    expect(rotated.previousWebhookSecret).toBe(before);
+    const hours = ((rotated.previousWebhookSecretUntil?.getTime() ?? 0) - rotated.updatedAt.getTime()) / 3_600_000;
+    expect(hours).toBeCloseTo(24, 3);
+
+    const delivered = async () => {
+      receiver.requests.length = 0;
+      const { alertId } = await requestTestAlert(h.ctx, org, (await createUser(h)).accountId);
+      expect((await runsUntilFinal(alertId)).at(-1)).toMatchObject({ webhook: 'sent' });
+      const [request] = receiver.requests;
+      return { body: request?.body ?? '', headers: request?.headers as Record<string, string> };
+    };
+    const verifies = (secret: string, r: { body: string; headers: Record<string, string> }) => {
+      try {
+        new Webhook(secret).verify(r.body, r.headers);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const during = await delivered();
+    expect(during.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(verifies(rotated.webhookSecret, during)).toBe(true);
+    expect(verifies(before, during)).toBe(true);
+
+    // Once the 24 hours are over, only the new secret signs.
+    await h.ctx.db
+      .update(walletAlertSettings)
+      .set({ previousWebhookSecretUntil: new Date(Date.now() - 1_000) })
+      .where(eq(walletAlertSettings.organizationId, org));
+    const after = await delivered();
+    expect(after.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+    expect(verifies(rotated.webhookSecret, after)).toBe(true);
+    expect(verifies(before, after)).toBe(false);
   });
 
   it('records a connection failure as an attempt with its error', async () => {

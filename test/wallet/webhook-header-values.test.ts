@@ -30,7 +30,7 @@ const send = (value: string) =>
     {
       url: `${receiver.origin}/hook`,
       customHeaders: { 'x-check': value },
-      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
       messageId: 'msg_test',
       payload: { ok: true },
     },

@@ -1,7 +1,7 @@
 // What leaves the process for wallets, records, alert settings and alerts: money as decimal numbers, nulls omitted.
 
 import type { AlertWithAttempts } from '../../../shared/wallet/alert-history.js';
-import type { AlertSettings } from '../../../shared/wallet/alert-settings.js';
+import { type AlertSettings, signingSecrets } from '../../../shared/wallet/alert-settings.js';
 import type { WalletRecord } from '../../../shared/wallet/ledger.js';
 import { microsToNumber } from '../../../shared/wallet/money.js';
 import type { LiveWallet } from '../../../shared/wallet/wallet-mirror.js';
@@ -43,6 +43,7 @@ export function presentAlertSettings(settings: AlertSettings) {
     messageTemplate: settings.messageTemplate,
     thresholds: settings.thresholds.map((t) => microsToNumber(BigInt(t))),
     webhookSecret: settings.webhookSecret,
+    previousWebhookSecretUntil: signingSecrets(settings).length > 1 ? settings.previousWebhookSecretUntil : null,
   });
 }
 

@@ -47,6 +47,10 @@ export const alertSettings = z
     messageTemplate: z.string(),
     thresholds: z.array(money).meta({ description: 'Balances that raise an alert when crossed, highest first.' }),
     webhookSecret: z.string().meta({ description: 'The Standard Webhooks signing secret (`whsec_` + base64).' }),
+    previousWebhookSecretUntil: timestamp.optional().meta({
+      description:
+        'After a rotation: until when deliveries are signed with the replaced secret too (24 hours; a second signature in `webhook-signature`). Absent once that time is past.',
+    }),
   })
   .meta({ id: 'AlertSettings' });
 

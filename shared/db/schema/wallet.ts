@@ -136,6 +136,12 @@ export const walletAlertSettings = pgTable(
     thresholds: jsonb('thresholds').$type<number[]>().notNull(),
     /** Standard Webhooks signing secret (`whsec_` + base64). */
     webhookSecret: text('webhook_secret').notNull(),
+    /**
+     * The secret a rotation replaced, and until when deliveries are signed with it too (Standard Webhooks' several
+     * signatures), so a receiver verifies alerts while its secret is changed: 24 hours (docs/wallet.md).
+     */
+    previousWebhookSecret: text('previous_webhook_secret'),
+    previousWebhookSecretUntil: at('previous_webhook_secret_until'),
     /** The daily e-mail cap: the UTC day counted and how many alert e-mails were claimed on it. */
     emailDay: date('email_day', { mode: 'string' }),
     emailCount: integer('email_count').notNull().default(0),

@@ -120,6 +120,12 @@ function SettingsForm({ organizationId, settings }: { organizationId: string; se
           </label>
         </p>
       ) : null}
+      {settings.previousWebhookSecretUntil ? (
+        <p className="muted">
+          The secret it replaced also signs deliveries until {formatTime(settings.previousWebhookSecretUntil)}, so a
+          receiver still checking with it goes on accepting them while you give it the new one.
+        </p>
+      ) : null}
       <FormError error={save.error} />
       {save.isSuccess ? <Notice>Settings saved.</Notice> : null}
       <div>

@@ -50,6 +50,7 @@ export type AlertSettings = {
   messageTemplate: string;
   thresholds: number[];
   webhookSecret?: string;
+  previousWebhookSecretUntil?: string;
 };
 
 export const walletKeys = {
