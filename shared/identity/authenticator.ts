@@ -33,6 +33,16 @@ const sessionRow = (ctx: AppContext, hash: string) =>
     .where(eq(consoleSessions.tokenHash, hash))
     .then(([row]) => row);
 
+/**
+ * A credential moved off the previous key's hash is dropped from the caches under that hash (Redis and every process's
+ * copy): a process still on the old SECRET_KEY then looks it up, finds nothing and refuses it, rather than serving a
+ * copy that a later change (a disabled key, a revoked session) invalidates only under the new hash.
+ */
+async function forgetMoved(ctx: AppContext, previousHash: string, moved: unknown[]): Promise<void> {
+  if (moved.length === 0) return;
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([previousHash]);
+}
+
 /** The credential stored under `hash`, or, during a rotation, under the previous key's hash (moved to `hash`). */
 async function loadFromDatabase(
   ctx: AppContext,
@@ -47,7 +57,16 @@ async function loadFromDatabase(
       ctx.config,
       hashUnder,
       () => keyRow(ctx, hash),
-      (previous) => ctx.db.update(apiKeys).set({ tokenHash: hash }).where(eq(apiKeys.tokenHash, previous)),
+      async (previous) =>
+        forgetMoved(
+          ctx,
+          previous,
+          await ctx.db
+            .update(apiKeys)
+            .set({ tokenHash: hash })
+            .where(eq(apiKeys.tokenHash, previous))
+            .returning({ id: apiKeys.id }),
+        ),
     );
     if (!row) return undefined;
     if (row.key.status !== 'enabled' || !sameHash(row.key.tokenHash, hash)) return undefined;
@@ -66,8 +85,16 @@ async function loadFromDatabase(
     ctx.config,
     hashUnder,
     () => sessionRow(ctx, hash),
-    (previous) =>
-      ctx.db.update(consoleSessions).set({ tokenHash: hash }).where(eq(consoleSessions.tokenHash, previous)),
+    async (previous) =>
+      forgetMoved(
+        ctx,
+        previous,
+        await ctx.db
+          .update(consoleSessions)
+          .set({ tokenHash: hash })
+          .where(eq(consoleSessions.tokenHash, previous))
+          .returning({ id: consoleSessions.id }),
+      ),
   );
   if (!row || row.session.revokedAt || row.session.expiresAt <= now || !sameHash(row.session.tokenHash, hash)) {
     return undefined;

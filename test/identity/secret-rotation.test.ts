@@ -122,6 +122,11 @@ describe('SECRET_KEY=B with SECRET_KEY_PREVIOUS=A', () => {
     expect(redeemed.body.data).toMatchObject({ type: 'Recharge', amount: 5 });
 
     expect(await storedHashes(rotated, made)).toEqual(hashesUnder(KEY_B, made));
+    // A process still on key A had both cached under A's hash; the move dropped those entries, so it refuses them now
+    // rather than serving a copy that a later disable or revocation would invalidate only under B's hash.
+    const stillOnA = open[0] as Harness;
+    expect((await me(stillOnA, made.user.apiKey)).status).toBe(401);
+    expect((await me(stillOnA, made.user.session)).status).toBe(401);
     // The cache now holds the key under B's hash: the next use is served from it, as any key's.
     const entry = await rotated.ctx.redis.hgetall(`${prefix}:cred:${keyedHash(KEY_B, made.user.apiKey)}`);
     expect(entry).toMatchObject({ accountId: made.user.accountId, kind: 'api-key' });
