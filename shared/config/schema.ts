@@ -59,6 +59,9 @@ export const envSchema = z
       .min(10, 'must have at least 10 characters (12 in production, where the seed refuses a shorter one)')
       .default(DEVELOPMENT_ADMIN_PASSWORD),
     SECRET_KEY: z.string().min(16).default(DEVELOPMENT_SECRET_KEY),
+    /** The SECRET_KEY before a rotation: a token not found under SECRET_KEY's hash is looked up under this one's and
+     * moved to SECRET_KEY's when found (docs/operations.md, "Rotating SECRET_KEY"). Unset outside a rotation. */
+    SECRET_KEY_PREVIOUS: z.string().min(16).optional(),
     /** Failed credential checks (login, invite acceptance, password change) allowed per account and per client
      * address within the sliding window before 429; 0 turns that limit off. */
     AUTH_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(0).default(10),
@@ -222,6 +225,9 @@ export const envSchema = z
     TRUST_PROXY: trustProxySetting.default(false),
   })
   .superRefine((env, ctx) => {
+    if (env.SECRET_KEY_PREVIOUS === env.SECRET_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SECRET_KEY_PREVIOUS'], message: 'must differ from SECRET_KEY' });
+    }
     // BullMQ keeps each queue's keys in one slot only when the prefix carries a hash tag.
     if (env.REDIS_CLUSTER_NODES && !/\{[^{}]+\}/.test(env.REDIS_PREFIX)) {
       ctx.addIssue({
@@ -237,6 +243,13 @@ export const envSchema = z
     }
     if (env.SECRET_KEY === DEVELOPMENT_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'must be set to a private value in production' });
+    }
+    if (env.SECRET_KEY_PREVIOUS === DEVELOPMENT_SECRET_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRET_KEY_PREVIOUS'],
+        message: 'must not be the development value in production',
+      });
     }
   });
 

@@ -8,6 +8,7 @@ import { secondsUntilNextUtcMidnight, utcDay } from '../time/utc-day.js';
 import { type AdmitResult, type CachedAccount, type CachedCredential, CredentialCache } from './credential-cache.js';
 import { type LocalCredential, localCredentials } from './local-credentials.js';
 import { isRole, type Principal } from './principal.js';
+import { findRehashing } from './secret-rotation.js';
 import { keyedHash, tokenKind } from './tokens.js';
 
 export type Authentication = { principal: Principal; quota: { limit: number; remaining: number } };
@@ -16,18 +17,57 @@ type Loaded = { credential: CachedCredential; account: CachedAccount; tokenHash:
 
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+const keyRow = (ctx: AppContext, hash: string) =>
+  ctx.db
+    .select({ key: apiKeys, roles: accounts.roles, dailyQuota: accounts.dailyQuota })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(eq(apiKeys.tokenHash, hash))
+    .then(([row]) => row);
+
+const sessionRow = (ctx: AppContext, hash: string) =>
+  ctx.db
+    .select({ session: consoleSessions, roles: accounts.roles, dailyQuota: accounts.dailyQuota })
+    .from(consoleSessions)
+    .innerJoin(accounts, eq(accounts.id, consoleSessions.accountId))
+    .where(eq(consoleSessions.tokenHash, hash))
+    .then(([row]) => row);
+
+/**
+ * A credential moved off the previous key's hash is dropped from the caches under that hash (Redis and every process's
+ * copy): a process still on the old SECRET_KEY then looks it up, finds nothing and refuses it, rather than serving a
+ * copy that a later change (a disabled key, a revoked session) invalidates only under the new hash.
+ */
+async function forgetMoved(ctx: AppContext, previousHash: string, moved: unknown[]): Promise<void> {
+  if (moved.length === 0) return;
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([previousHash]);
+}
+
+/** The credential stored under `hash`, or, during a rotation, under the previous key's hash (moved to `hash`). */
 async function loadFromDatabase(
   ctx: AppContext,
   kind: 'api-key' | 'session',
+  token: string,
   hash: string,
   now: Date,
 ): Promise<Loaded> {
+  const hashUnder = (secret: string) => keyedHash(secret, token);
   if (kind === 'api-key') {
-    const [row] = await ctx.db
-      .select({ key: apiKeys, roles: accounts.roles, dailyQuota: accounts.dailyQuota })
-      .from(apiKeys)
-      .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-      .where(eq(apiKeys.tokenHash, hash));
+    const row = await findRehashing(
+      ctx.config,
+      hashUnder,
+      () => keyRow(ctx, hash),
+      async (previous) =>
+        forgetMoved(
+          ctx,
+          previous,
+          await ctx.db
+            .update(apiKeys)
+            .set({ tokenHash: hash })
+            .where(eq(apiKeys.tokenHash, previous))
+            .returning({ id: apiKeys.id }),
+        ),
+    );
     if (!row) return undefined;
     if (row.key.status !== 'enabled' || !sameHash(row.key.tokenHash, hash)) return undefined;
     return {
@@ -41,11 +81,21 @@ async function loadFromDatabase(
       account: { roles: row.roles, dailyQuota: row.dailyQuota },
     };
   }
-  const [row] = await ctx.db
-    .select({ session: consoleSessions, roles: accounts.roles, dailyQuota: accounts.dailyQuota })
-    .from(consoleSessions)
-    .innerJoin(accounts, eq(accounts.id, consoleSessions.accountId))
-    .where(eq(consoleSessions.tokenHash, hash));
+  const row = await findRehashing(
+    ctx.config,
+    hashUnder,
+    () => sessionRow(ctx, hash),
+    async (previous) =>
+      forgetMoved(
+        ctx,
+        previous,
+        await ctx.db
+          .update(consoleSessions)
+          .set({ tokenHash: hash })
+          .where(eq(consoleSessions.tokenHash, previous))
+          .returning({ id: consoleSessions.id }),
+      ),
+  );
   if (!row || row.session.revokedAt || row.session.expiresAt <= now || !sameHash(row.session.tokenHash, hash)) {
     return undefined;
   }
@@ -102,11 +152,14 @@ export async function authenticateToken(
   const epoch = local?.epoch ?? 0;
   const cache = new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX);
 
+  const rotating = ctx.config.SECRET_KEY_PREVIOUS !== undefined;
   let result: AdmitResult = await cache.admit(hash, day, consume, now.getTime());
-  if (result.outcome === 'miss') {
-    const loaded = await loadFromDatabase(ctx, kind, hash, now);
+  // During a rotation an entry saying "unknown under SECRET_KEY" alone (left by a process without
+  // SECRET_KEY_PREVIOUS) is a miss: the token may be stored under the previous key, and is then cached as found.
+  if (result.outcome === 'miss' || (result.outcome === 'unknown' && rotating && !result.previousChecked)) {
+    const loaded = await loadFromDatabase(ctx, kind, token, hash, now);
     if (!loaded) {
-      await cache.fillCredential(hash, 'missing');
+      await cache.fillMissing(hash, { previousChecked: rotating });
       throw unauthorized();
     }
     const cached = await cache.fill(hash, loaded.credential, loaded.account);

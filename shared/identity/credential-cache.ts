@@ -22,7 +22,8 @@ export type CachedAccount = { roles: string[]; dailyQuota: number };
 
 export type AdmitResult =
   | { outcome: 'miss' }
-  | { outcome: 'unknown' }
+  /** No such credential; `previousChecked`: not under SECRET_KEY_PREVIOUS's hash either (secret-rotation.ts). */
+  | { outcome: 'unknown'; previousChecked: boolean }
   | { outcome: 'expired' }
   | {
       outcome: 'ok' | 'exceeded';
@@ -73,7 +74,7 @@ return {outcome, accountId, kind, credId, projectId, roles, tostring(limit), tos
 // From the cache. KEYS[1] credential record. ARGV: prefix, day, consume (1|0), nowMs, counterTtl.
 const admitScript = `
 local cred = redis.call('HMGET', KEYS[1], 'accountId', 'kind', 'credentialId', 'projectId', 'expiresAt', 'missing')
-if cred[6] == '1' then return {'unknown'} end
+if cred[6] then return {'unknown', cred[6]} end
 if not cred[1] then return {'miss'} end
 if cred[5] and cred[5] ~= '' and tonumber(cred[5]) <= tonumber(ARGV[4]) then return {'expired'} end
 local acct = redis.call('HMGET', ARGV[1] .. ':acct:' .. cred[1], 'roles', 'dailyQuota')
@@ -199,32 +200,33 @@ export class CredentialCache {
     return filledAccount && filledCredential;
   }
 
-  async fillCredential(tokenHash: string, credential: CachedCredential | 'missing'): Promise<boolean> {
-    const fields =
-      credential === 'missing'
-        ? ['missing', '1']
-        : [
-            'accountId',
-            credential.accountId,
-            'kind',
-            credential.kind,
-            'credentialId',
-            credential.credentialId,
-            'projectId',
-            credential.projectId ?? '',
-            'expiresAt',
-            credential.expiresAt ? String(credential.expiresAt) : '',
-          ];
-    const ttl = credential === 'missing' ? 60 : RECORD_TTL_SECONDS;
-    return (
-      1 ===
-      (await credentialCommands(this.redis).ockFill(
-        this.credentialKey(tokenHash),
-        `${this.credentialKey(tokenHash)}:gone`,
-        String(ttl),
-        ...fields,
-      ))
-    );
+  async fillCredential(tokenHash: string, credential: CachedCredential): Promise<boolean> {
+    return this.fillRecord(tokenHash, RECORD_TTL_SECONDS, [
+      'accountId',
+      credential.accountId,
+      'kind',
+      credential.kind,
+      'credentialId',
+      credential.credentialId,
+      'projectId',
+      credential.projectId ?? '',
+      'expiresAt',
+      credential.expiresAt ? String(credential.expiresAt) : '',
+    ]);
+  }
+
+  /**
+   * Caches a token as unknown for a minute. Its `missing` field is `1` when it was looked up under SECRET_KEY's hash
+   * alone, `previous` when under SECRET_KEY_PREVIOUS's too: during a rotation, a process that reads `1` looks again
+   * (secret-rotation.ts).
+   */
+  fillMissing(tokenHash: string, { previousChecked }: { previousChecked: boolean }): Promise<boolean> {
+    return this.fillRecord(tokenHash, 60, ['missing', previousChecked ? 'previous' : '1']);
+  }
+
+  private async fillRecord(tokenHash: string, ttl: number, fields: string[]): Promise<boolean> {
+    const key = this.credentialKey(tokenHash);
+    return 1 === (await credentialCommands(this.redis).ockFill(key, `${key}:gone`, String(ttl), ...fields));
   }
 
   async fillAccount(accountId: string, account: CachedAccount): Promise<boolean> {
@@ -269,7 +271,9 @@ export class CredentialCache {
 
 function parseAdmitReply(reply: string[]): AdmitResult {
   const [outcome, accountId, kind, credentialId, projectId, rolesCsv, limit, used] = reply;
-  if (outcome === 'miss' || outcome === 'unknown' || outcome === 'expired') return { outcome };
+  // {'unknown', the entry's `missing` value}
+  if (outcome === 'unknown') return { outcome, previousChecked: reply[1] === 'previous' };
+  if (outcome === 'miss' || outcome === 'expired') return { outcome };
   return {
     outcome: outcome as 'ok' | 'exceeded',
     credential: {

@@ -13,8 +13,9 @@ import {
   normalizeEmail,
 } from '../identity/accounts.js';
 import { limitedAttempt } from '../identity/attempt-limits.js';
+import { findRehashing } from '../identity/secret-rotation.js';
 import { limitedSignup } from '../identity/signup-limits.js';
-import { hashInviteToken, type InviteToken, inviteTokenNotFound } from './invite-tokens.js';
+import { hashInviteToken, type InviteToken, inviteTokenHashUnder, inviteTokenNotFound } from './invite-tokens.js';
 
 export type Invitee = { accountId: string } | { email: string; name: string; password: string };
 export type AcceptedInvite = {
@@ -36,12 +37,23 @@ export type InvitePreview = {
 
 const expired = () => new AppError('Invite.Expired', 410, 'This invite has expired, was revoked or has been used up.');
 
+/** The invite of `token`; during a SECRET_KEY rotation one stored under the previous key's hash is moved to the
+ * current key's first (secret-rotation.ts). */
 async function findInvite(ctx: Pick<AppContext, 'db' | 'config'>, token: string) {
-  const [row] = await ctx.db
-    .select({ invite: inviteTokens, organizationName: organizations.name })
-    .from(inviteTokens)
-    .innerJoin(organizations, eq(organizations.id, inviteTokens.organizationId))
-    .where(eq(inviteTokens.tokenHash, hashInviteToken(ctx.config, token)));
+  const tokenHash = hashInviteToken(ctx.config, token);
+  const find = () =>
+    ctx.db
+      .select({ invite: inviteTokens, organizationName: organizations.name })
+      .from(inviteTokens)
+      .innerJoin(organizations, eq(organizations.id, inviteTokens.organizationId))
+      .where(eq(inviteTokens.tokenHash, tokenHash))
+      .then(([row]) => row);
+  const row = await findRehashing(
+    ctx.config,
+    (secret) => inviteTokenHashUnder(secret, token),
+    find,
+    (previous) => ctx.db.update(inviteTokens).set({ tokenHash }).where(eq(inviteTokens.tokenHash, previous)),
+  );
   if (!row) throw inviteTokenNotFound();
   return row;
 }

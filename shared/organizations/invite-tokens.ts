@@ -35,8 +35,12 @@ export function newInviteToken(): string {
   return tokenPrefix + out;
 }
 
+/** The keyed hash of an invite token under `secret` (SECRET_KEY, or SECRET_KEY_PREVIOUS during a rotation). */
+export const inviteTokenHashUnder = (secret: string, token: string) =>
+  createHmac('sha256', secret).update(`invite:${token}`).digest('hex');
+
 export const hashInviteToken = (config: Pick<Config, 'SECRET_KEY'>, token: string) =>
-  createHmac('sha256', config.SECRET_KEY).update(`invite:${token}`).digest('hex');
+  inviteTokenHashUnder(config.SECRET_KEY, token);
 
 /** The link handed to the invitee; the same path answers GET with what the invite is for. */
 export const inviteUrlFor = (config: Pick<Config, 'publicBaseUrl'>, token: string) =>

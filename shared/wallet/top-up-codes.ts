@@ -39,8 +39,11 @@ export function canonicalTopUpCode(input: string): string | undefined {
   return `${PREFIX}${body}`;
 }
 
+/** The keyed hash of a canonical code under `secret` (SECRET_KEY, or SECRET_KEY_PREVIOUS during a rotation). */
+export const topUpCodeHashUnder = (secret: string, canonical: string) => keyedHash(secret, `top-up:${canonical}`);
+
 export const hashTopUpCode = (config: Pick<Config, 'SECRET_KEY'>, canonical: string) =>
-  keyedHash(config.SECRET_KEY, `top-up:${canonical}`);
+  topUpCodeHashUnder(config.SECRET_KEY, canonical);
 
 export const topUpCodeNotFound = () => notFound('TopUpCode.NotFound', 'No such top-up code.');
 

@@ -5,9 +5,17 @@ import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import { walletRecords, walletTopUpCodes } from '../db/schema/index.js';
 import { AppError, conflict } from '../errors/app-error.js';
+import { findRehashing } from '../identity/secret-rotation.js';
 import { appendRecord, type WalletRecord } from './ledger.js';
 import { formatMicros } from './money.js';
-import { canonicalTopUpCode, hashTopUpCode, statusOf, type TopUpCode, topUpCodeNotFound } from './top-up-codes.js';
+import {
+  canonicalTopUpCode,
+  hashTopUpCode,
+  statusOf,
+  type TopUpCode,
+  topUpCodeHashUnder,
+  topUpCodeNotFound,
+} from './top-up-codes.js';
 import { changeWallet } from './wallet-changes.js';
 import { lockWallet } from './wallets.js';
 
@@ -17,7 +25,9 @@ export type Redemption = { record: WalletRecord; code: TopUpCode; replayed: bool
  * Spends `code` into the organization's wallet. The conditional UPDATE takes the code's row lock: of N concurrent
  * redemptions one updates it, and the others, once it commits, see it redeemed and update nothing. The same
  * organization redeeming a code it already redeemed gets that redemption back (`replayed`); another organization
- * gets 409 TopUpCode.Redeemed; an expired or revoked code is 410; an unknown one 404.
+ * gets 409 TopUpCode.Redeemed; an expired or revoked code is 410; an unknown one 404. During a SECRET_KEY rotation a
+ * code that spends nothing under SECRET_KEY's hash is moved from the previous key's hash in the same transaction, and
+ * spent again (secret-rotation.ts): a code issued before the rotation is answered like any other.
  */
 export async function redeemTopUpCode(
   ctx: Pick<AppContext, 'db' | 'redis' | 'config' | 'logger'>,
@@ -27,18 +37,28 @@ export async function redeemTopUpCode(
   if (!canonical) throw topUpCodeNotFound();
   const codeHash = hashTopUpCode(ctx.config, canonical);
   const spent = await changeWallet(ctx, input.organizationId, async (tx) => {
-    const [code] = await tx
-      .update(walletTopUpCodes)
-      .set({ redeemedAt: new Date(), redeemedBy: input.accountId, organizationId: input.organizationId })
-      .where(
-        and(
-          eq(walletTopUpCodes.codeHash, codeHash),
-          isNull(walletTopUpCodes.redeemedAt),
-          isNull(walletTopUpCodes.revokedAt),
-          gt(walletTopUpCodes.expiresAt, new Date()),
-        ),
-      )
-      .returning();
+    const spend = () =>
+      tx
+        .update(walletTopUpCodes)
+        .set({ redeemedAt: new Date(), redeemedBy: input.accountId, organizationId: input.organizationId })
+        .where(
+          and(
+            eq(walletTopUpCodes.codeHash, codeHash),
+            isNull(walletTopUpCodes.redeemedAt),
+            isNull(walletTopUpCodes.revokedAt),
+            gt(walletTopUpCodes.expiresAt, new Date()),
+          ),
+        )
+        .returning()
+        .then(([row]) => row);
+    // The move keeps the code's row locked until this transaction ends: a concurrent redemption waits, then spends
+    // nothing and answers from the code as this one left it.
+    const code = await findRehashing(
+      ctx.config,
+      (secret) => topUpCodeHashUnder(secret, canonical),
+      spend,
+      (previous) => tx.update(walletTopUpCodes).set({ codeHash }).where(eq(walletTopUpCodes.codeHash, previous)),
+    );
     if (!code) return undefined;
     // Lock order: the code's row, then the wallet's (the only transaction holding both).
     const wallet = await lockWallet(tx, input.organizationId);

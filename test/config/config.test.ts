@@ -3,6 +3,7 @@ import {
   adminPasswordHint,
   adminPasswordRefusal,
   DEVELOPMENT_ADMIN_PASSWORD,
+  DEVELOPMENT_SECRET_KEY,
 } from '../../shared/config/development-defaults.js';
 import { ConfigError, loadConfig } from '../../shared/config/index.js';
 import { selectQueues } from '../../shared/queues/registry.js';
@@ -86,6 +87,33 @@ describe('configuration', () => {
       SECRET_KEY: 'a-long-private-production-secret',
     });
     expect(config.NODE_ENV).toBe('production');
+  });
+
+  it('reads SECRET_KEY_PREVIOUS by the rules of SECRET_KEY, refusing the current key and, in production, the development one', () => {
+    const production = {
+      NODE_ENV: 'production',
+      UPSTREAM_MESSAGES_URL: 'https://api.vendor.example',
+      UPSTREAM_VIDEO_URL: 'https://video.vendor.example',
+      UPSTREAM_SEARCH_URL: 'https://search.vendor.example',
+      PUBLIC_BASE_URL: 'https://hub.example.com',
+      SECRET_KEY: 'a-long-private-production-secret',
+    };
+    expect(loadConfig(production).SECRET_KEY_PREVIOUS).toBeUndefined();
+    expect(loadConfig({ ...production, SECRET_KEY_PREVIOUS: 'the-private-secret-before' }).SECRET_KEY_PREVIOUS).toBe(
+      'the-private-secret-before',
+    );
+    expect(() => loadConfig({ SECRET_KEY_PREVIOUS: 'short' })).toThrow(/SECRET_KEY_PREVIOUS/);
+    expect(() =>
+      loadConfig({ SECRET_KEY: 'one-secret-of-16-chars', SECRET_KEY_PREVIOUS: 'one-secret-of-16-chars' }),
+    ).toThrow(/SECRET_KEY_PREVIOUS: must differ from SECRET_KEY/);
+    expect(() => loadConfig({ ...production, SECRET_KEY_PREVIOUS: DEVELOPMENT_SECRET_KEY })).toThrow(
+      /SECRET_KEY_PREVIOUS: must not be the development value in production/,
+    );
+    expect(
+      loadConfig({ SECRET_KEY_PREVIOUS: DEVELOPMENT_SECRET_KEY, SECRET_KEY: 'a-new-development-secret' }),
+    ).toMatchObject({
+      SECRET_KEY_PREVIOUS: DEVELOPMENT_SECRET_KEY,
+    });
   });
 });
 
