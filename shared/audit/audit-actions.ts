@@ -16,6 +16,7 @@ export const auditActions = [
   'member.remove',
   'project_member.role.set',
   'project_member.remove',
+  'invite_token.issue',
   'invite_token.revoke',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

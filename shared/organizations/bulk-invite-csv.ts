@@ -1,4 +1,4 @@
-// Reads a bulk-invite file: UTF-8 CSV (BOM and CRLF welcome) with a header naming `email`, `name` and `role`.
+// Reads a bulk-invite file: UTF-8 CSV (BOM and CRLF, LF or CR line ends, mixed, welcome) with a header naming `email`, `name` and `role`.
 // Anything that is not such a file, or holds more than 500 data rows, is refused as a whole (400).
 import { CsvError, parse } from 'csv-parse/sync';
 import { badRequest } from '../errors/app-error.js';
@@ -62,6 +62,10 @@ export function parseBulkInviteCsv(bytes: Uint8Array): BulkInviteRow[] {
   try {
     records = parse(text, {
       bom: true,
+      // Every line end, whichever comes first: csv-parse otherwise takes the first one it meets as the only one, and a
+      // file that mixes them (a header saved on Windows, rows pasted on a Mac) had its other rows folded into a field
+      // of the row before, where an extra column hid them from the report (round 16).
+      record_delimiter: ['\r\n', '\n', '\r'],
       trim: true,
       skip_empty_lines: true,
       skip_records_with_empty_values: true,

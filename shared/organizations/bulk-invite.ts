@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import {
@@ -72,23 +73,25 @@ function judgeRow(row: BulkInviteRow): Judged {
   return { ...base, role, status: 'Success' };
 }
 
+/** `createdBy` is the Admin uploading; `actor` (the same, with credential and address) signs the audit row. */
 export async function bulkInvite(
   ctx: Pick<AppContext, 'db' | 'config' | 'redis'>,
   organizationId: string,
   createdBy: string,
   file: Uint8Array,
+  actor: AuditActor,
   now: Date = new Date(),
 ): Promise<BulkImportResult> {
   const rows = parseBulkInviteCsv(file).map(judgeRow);
   // Counted once the file is read: a refused file stores nothing and uses no place.
-  return limitedBulkInvite(ctx, createdBy, () => storeBulkInvite(ctx, organizationId, createdBy, rows, now));
+  return limitedBulkInvite(ctx, createdBy, () => storeBulkInvite(ctx, organizationId, { createdBy, actor }, rows, now));
 }
 
 /** Marks duplicates (in the file, and members already), then stores the report and issues the tokens. */
 async function storeBulkInvite(
   ctx: Pick<AppContext, 'db' | 'config'>,
   organizationId: string,
-  createdBy: string,
+  { createdBy, actor }: { createdBy: string; actor: AuditActor },
   rows: Judged[],
   now: Date,
 ): Promise<BulkImportResult> {
@@ -160,6 +163,22 @@ async function storeBulkInvite(
           createdBy,
         })),
       );
+    }
+    // One row for the whole file, as for a batch of top-up codes: the tokens' ids, how many grant Admin (#135).
+    if (issued.length > 0) {
+      await recordAudit(tx, actor, {
+        action: 'invite_token.issue',
+        organizationId,
+        target: { type: 'bulk_import', id: importId },
+        after: {
+          count: issued.length,
+          admins: issued.filter((i) => i.row.role === 'Admin').length,
+          maxUsageCount: 1,
+          expiresAt: expiresAt.toISOString(),
+          emailBound: true,
+          inviteTokenIds: issued.map((i) => i.id),
+        },
+      });
     }
     const urls = new Map<string, string>(issued.map((i) => [i.id, inviteUrlFor(ctx.config, i.token)]));
     return {

@@ -48,6 +48,12 @@ export const inviteUrlFor = (config: Pick<Config, 'publicBaseUrl'>, token: strin
 
 export const inviteTokenNotFound = () => notFound('Invite.NotFound', 'No such invite token.');
 
+/**
+ * Issues a token, recorded in the audit log in the same transaction (`invite_token.issue`: role, uses, expiry and
+ * whether an e-mail is bound, never the e-mail or the token): an Admin-role link with many uses is access that
+ * outlives the session that made it, so it is never silent (security review #135). `actor` is left out only by
+ * internal callers (tests, factories).
+ */
 export async function createInviteToken(
   db: DbExecutor,
   config: Pick<Config, 'SECRET_KEY' | 'publicBaseUrl'>,
@@ -55,26 +61,43 @@ export async function createInviteToken(
   createdBy: string,
   input: InviteTokenInput,
   now: Date = new Date(),
+  actor?: AuditActor,
 ): Promise<IssuedInviteToken> {
   if (input.expiresAt.getTime() <= now.getTime()) {
     throw badRequest('Invite.Invalid', 'expiresAt must be in the future.');
   }
   const token = newInviteToken();
-  const [record] = await db
-    .insert(inviteTokens)
-    .values({
-      organizationId,
-      tokenHash: hashInviteToken(config, token),
-      description: input.description ?? null,
-      role: input.role ?? 'Member',
-      email: input.email ?? null,
-      maxUsageCount: input.maxUsageCount,
-      expiresAt: input.expiresAt,
-      bulkImportId: input.bulkImportId ?? null,
-      createdBy,
-    })
-    .returning();
-  if (!record) throw new Error('invite token insert returned nothing');
+  const record = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(inviteTokens)
+      .values({
+        organizationId,
+        tokenHash: hashInviteToken(config, token),
+        description: input.description ?? null,
+        role: input.role ?? 'Member',
+        email: input.email ?? null,
+        maxUsageCount: input.maxUsageCount,
+        expiresAt: input.expiresAt,
+        bulkImportId: input.bulkImportId ?? null,
+        createdBy,
+      })
+      .returning();
+    if (!row) throw new Error('invite token insert returned nothing');
+    if (actor) {
+      await recordAudit(tx, actor, {
+        action: 'invite_token.issue',
+        organizationId,
+        target: { type: 'invite_token', id: row.id },
+        after: {
+          role: row.role,
+          maxUsageCount: row.maxUsageCount,
+          expiresAt: row.expiresAt.toISOString(),
+          emailBound: row.email !== null,
+        },
+      });
+    }
+    return row;
+  });
   return { record, token, inviteUrl: inviteUrlFor(config, token) };
 }
 

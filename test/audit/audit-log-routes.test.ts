@@ -33,7 +33,8 @@ beforeAll(async () => {
   org = await anOrganization(h);
   other = await anOrganization(h);
   member = await aMember(h, org);
-  // In `org`: three invite revocations, then one role change (newest). In `other`: one revocation.
+  // In `org`: the invite the member joined with, three invites issued and revoked, then one role change (newest).
+  // In `other`: one invite issued and revoked.
   for (let i = 0; i < 3; i++) await revokeAnInvite(org);
   await h.http
     .put(`/api/organization/members/${member.accountId}/role`)
@@ -52,12 +53,11 @@ describe('GET /api/organization/audit-log', () => {
   it("lists the organization's own entries, newest first, in the envelope with paging figures", async () => {
     const res = await orgLog();
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ code: 200, error: null, total: 4, page: 1, size: 20 });
+    expect(res.body).toMatchObject({ code: 200, error: null, total: 8, page: 1, size: 20 });
     expect(res.body.data.map((e: { action: string }) => e.action)).toEqual([
       'member.role.set',
-      'invite_token.revoke',
-      'invite_token.revoke',
-      'invite_token.revoke',
+      ...Array(3).fill(['invite_token.revoke', 'invite_token.issue']).flat(),
+      'invite_token.issue',
     ]);
     expect(res.body.data[0]).toEqual({
       id: expect.any(String),
@@ -77,19 +77,19 @@ describe('GET /api/organization/audit-log', () => {
     const revocations = await orgLog('?action=invite_token.revoke');
     expect(revocations.body.total).toBe(3);
     expect(revocations.body.data.every((e: { action: string }) => e.action === 'invite_token.revoke')).toBe(true);
-    expect((await orgLog(`?from=${encodeURIComponent(startedAt)}`)).body.total).toBe(4);
+    expect((await orgLog(`?from=${encodeURIComponent(startedAt)}`)).body.total).toBe(8);
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await orgLog(`?from=${encodeURIComponent(future)}`)).body.data).toEqual([]);
     expect((await orgLog(`?to=${encodeURIComponent(startedAt)}`)).body.total).toBe(0);
-    expect((await orgLog('?from=2000-01-01&to=2999-01-01')).body.total).toBe(4);
+    expect((await orgLog('?from=2000-01-01&to=2999-01-01')).body.total).toBe(8);
   });
 
   it('pages without gaps or repeats', async () => {
     const all = (await orgLog('?size=100')).body.data.map((e: { id: string }) => e.id);
     const pages = [];
-    for (let page = 1; page <= 3; page++) {
-      const res = await orgLog(`?size=2&page=${page}`);
-      expect(res.body).toMatchObject({ total: 4, page, size: 2 });
+    for (let page = 1; page <= 5; page++) {
+      const res = await orgLog(`?size=3&page=${page}`);
+      expect(res.body).toMatchObject({ total: 8, page, size: 3 });
       pages.push(...res.body.data.map((e: { id: string }) => e.id));
     }
     expect(pages).toEqual(all);
@@ -125,7 +125,8 @@ describe("an organization's copy of actors outside it (review of 2026-11-27, sec
     expect(res.status).toBe(201);
     await revokeAnInvite(paid);
 
-    const [mine, recharged] = (await orgLog('', paid.admin, paid.id)).body.data;
+    const [mine, issued, recharged] = (await orgLog('', paid.admin, paid.id)).body.data;
+    expect(issued.action).toBe('invite_token.issue');
     expect(recharged).toEqual({
       id: expect.any(String),
       occurredAt: expect.any(String),
@@ -188,7 +189,7 @@ describe('GET /api/v1/admin/audit-log', () => {
     const orgs = new Set(all.body.items.map((e: { organizationId?: string }) => e.organizationId));
     expect(orgs.has(org.id) && orgs.has(other.id)).toBe(true);
     const one = await adminLog(`?organizationId=${other.id}`);
-    expect(one.body).toMatchObject({ page: 1, pageSize: 20, total: 1, hasNext: false });
+    expect(one.body).toMatchObject({ page: 1, pageSize: 20, total: 2, hasNext: false });
     expect(one.body.items[0]).toMatchObject({ action: 'invite_token.revoke', organizationId: other.id });
   });
 

@@ -370,6 +370,69 @@ describe('API keys and invite tokens', () => {
     expect(creations).toHaveLength(1);
   });
 
+  it('records an invite token issued, with its role, uses and expiry (an Admin link is never silent); a refused one writes none', async () => {
+    const org = await anOrganization(h);
+    const expiresAt = '2099-01-01T00:00:00.000Z';
+    const issued = await h.http
+      .post('/api/organization/invite-tokens')
+      .set(inOrg(org.admin, org.id))
+      .send({ role: 'Admin', maxUsageCount: 10_000, expiresAt, email: 'Someone@Example.com' });
+    expect(issued.status).toBe(201);
+    const rows = await rowsFor(issued.body.data.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'invite_token.issue',
+      organizationId: org.id,
+      actorAccountId: org.admin.accountId,
+      actorCredentialKind: 'session',
+      targetType: 'invite_token',
+      after: { role: 'Admin', maxUsageCount: 10_000, expiresAt, emailBound: true },
+    });
+    // Rows name ids only, never e-mails; nor the token, which is shown once.
+    expect(JSON.stringify(rows[0])).not.toMatch(/example\.com|oki_/i);
+
+    const member = await aMember(h, org);
+    const refused = await h.http
+      .post('/api/organization/invite-tokens')
+      .set(inOrg(member, org.id))
+      .send({ role: 'Admin' });
+    expectEnvelopeError(refused, 403, 'Organization.Forbidden');
+    const past = await h.http
+      .post('/api/organization/invite-tokens')
+      .set(inOrg(org.admin, org.id))
+      .send({ expiresAt: '2001-01-01T00:00:00Z' });
+    expect(past.status).toBe(400);
+    const issues = await h.ctx.db.select().from(auditLog).where(eq(auditLog.organizationId, org.id));
+    // The token above, and the one aMember's invite used.
+    expect(issues.filter((r) => r.action === 'invite_token.issue')).toHaveLength(2);
+  });
+
+  it('records a bulk invite once, naming the tokens it issued and how many of each role; a refused file writes none', async () => {
+    const org = await anOrganization(h);
+    const upload = (csv: string) =>
+      h.http
+        .post('/api/organization/bulk-invite')
+        .set(inOrg(org.admin, org.id))
+        .attach('file', Buffer.from(csv), { filename: 'people.csv', contentType: 'text/csv' });
+    expect((await upload('email,name\na@example.com,A\n')).status).toBe(400);
+    const res = await upload('email,name,role\na@example.com,A,Admin\nb@example.com,B,Member\nbad,C,Member\n');
+    expect(res.status).toBe(201);
+    const rows = await rowsFor(res.body.data.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'invite_token.issue',
+      organizationId: org.id,
+      actorAccountId: org.admin.accountId,
+      targetType: 'bulk_import',
+      after: { count: 2, admins: 1, maxUsageCount: 1, emailBound: true, expiresAt: expect.any(String) },
+    });
+    const tokens = await h.http.get('/api/organization/invite-tokens').set(inOrg(org.admin, org.id));
+    const after = rows[0]?.after as { inviteTokenIds: string[] } | undefined;
+    expect(new Set(after?.inviteTokenIds)).toEqual(new Set(tokens.body.data.map((t: { id: string }) => t.id)));
+    const all = await h.ctx.db.select().from(auditLog).where(eq(auditLog.organizationId, org.id));
+    expect(all).toHaveLength(1);
+  });
+
   it('records an invite revocation once; revoking again records nothing', async () => {
     const org = await anOrganization(h);
     const invite = await anInviteToken(h, org);
@@ -377,7 +440,7 @@ describe('API keys and invite tokens', () => {
       const res = await h.http.delete(`/api/organization/invite-tokens/${invite.id}`).set(inOrg(org.admin, org.id));
       expect(res.status).toBe(200);
     }
-    const rows = await rowsFor(invite.id);
+    const rows = (await rowsFor(invite.id)).filter((r) => r.action !== 'invite_token.issue');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       action: 'invite_token.revoke',

@@ -185,6 +185,21 @@ describe('POST /api/organization/bulk-invite', () => {
     ]);
   });
 
+  it('reads every row of a file that mixes CRLF, LF and CR line ends (none folded into the row before and lost)', async () => {
+    const org = await anOrganization(h);
+    // A header saved with CRLF, rows with LF and CR, a quoted CRLF inside a name; the note column is ignored.
+    const csv =
+      'email,name,role,note\r\nann@example.com,Ann,Member,hi\nbo@example.com,Bo,Admin,there\rcy@example.com,"C\r\nY",Member,x\r\n';
+    const res = await upload(org, csv);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ totalCount: 3, successCount: 3 });
+    expect(res.body.data.records).toEqual([
+      expect.objectContaining({ row: 1, email: 'ann@example.com', role: 'Member', status: 'Success' }),
+      expect.objectContaining({ row: 2, email: 'bo@example.com', role: 'Admin', status: 'Success' }),
+      expect.objectContaining({ row: 3, email: 'cy@example.com', name: 'C\r\nY', status: 'Success' }),
+    ]);
+  });
+
   it('accepts 500 data rows', async () => {
     const org = await anOrganization(h);
     const res = await upload(org, `email,name,role\n${rows(500)}\n`);

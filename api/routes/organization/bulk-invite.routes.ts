@@ -18,6 +18,7 @@ import {
   readMultipart,
 } from '../../http/multipart-body.js';
 import { pathParam, uuidParam } from '../../http/path-params.js';
+import { auditActorOf } from '../../middleware/audit-actor.js';
 import { principalOf } from '../../middleware/auth.js';
 import { organizationOf } from '../../middleware/organization-access.js';
 import { defineRoutes } from '../route.js';
@@ -94,7 +95,9 @@ export const bulkInviteRoutes = defineRoutes([
     handler: (ctx) => async (req, res) => {
       const file = await receiveFile(req);
       if (!file) throw badRequest('BulkInvite.FileRequired', 'Send the CSV as the multipart/form-data field "file".');
-      const result = await bulkInvite(ctx, organizationOf(res).organizationId, principalOf(res).accountId, file);
+      const { organizationId } = organizationOf(res);
+      const actor = auditActorOf(req, res);
+      const result = await bulkInvite(ctx, organizationId, principalOf(res).accountId, file, actor);
       sendBulkImport(req, res, result, 201);
     },
   },

@@ -40,10 +40,15 @@ export const inviteTokenRoutes = defineRoutes([
       const input = body(req, inviteTokenBody, 'Invite.Invalid');
       const { organizationId } = organizationOf(res);
       const issued = await limitedInviteIssue(ctx, organizationId, () =>
-        createInviteToken(ctx.db, ctx.config, organizationId, principalOf(res).accountId, {
-          ...input,
-          expiresAt: input.expiresAt ?? new Date(Date.now() + defaultInviteLifetimeMs),
-        }),
+        createInviteToken(
+          ctx.db,
+          ctx.config,
+          organizationId,
+          principalOf(res).accountId,
+          { ...input, expiresAt: input.expiresAt ?? new Date(Date.now() + defaultInviteLifetimeMs) },
+          new Date(),
+          auditActorOf(req, res),
+        ),
       );
       sendData(res, presentIssuedInviteToken(issued), 201);
     },
