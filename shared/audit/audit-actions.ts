@@ -18,5 +18,6 @@ export const auditActions = [
   'project_member.remove',
   'invite_token.issue',
   'invite_token.revoke',
+  'alert_settings.update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

@@ -433,6 +433,35 @@ describe('API keys and invite tokens', () => {
     expect(all).toHaveLength(1);
   });
 
+  it('records an alert settings change with what changed, never the webhook path, header values or the secret', async () => {
+    const org = await anOrganization(h);
+    const url = '/api/organization/wallet/alerts';
+    const hook = 'https://93.184.216.34/services/T000/receiver-own-secret?token=query-secret';
+    const changed = await h.http
+      .put(url)
+      .set(inOrg(org.admin, org.id))
+      .send({ webhookUrl: hook, customHeaders: { 'X-Token': 'header-secret' }, thresholds: [7.5, 2] });
+    expect(changed.status).toBe(200);
+    const rotated = await h.http.put(url).set(inOrg(org.admin, org.id)).send({ rotateWebhookSecret: true });
+    expect(rotated.status).toBe(200);
+    const member = await aMember(h, org);
+    expect((await h.http.put(url).set(inOrg(member, org.id)).send({ webhookUrl: null })).status).toBe(403);
+
+    const rows = (await rowsFor(org.id)).filter((r) => r.action === 'alert_settings.update');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      organizationId: org.id,
+      actorAccountId: org.admin.accountId,
+      actorCredentialKind: 'session',
+      targetType: 'wallet_alert_settings',
+      before: { webhookOrigin: null, customHeaderNames: [], thresholds: ['10', '5', '3', '1'] },
+      after: { webhookOrigin: 'https://93.184.216.34', customHeaderNames: ['X-Token'], thresholds: ['7.5', '2'] },
+    });
+    expect(rows[1]).toMatchObject({ before: {}, after: { webhookSecretRotated: true } });
+    const written = JSON.stringify(rows);
+    expect(written).not.toMatch(/receiver-own-secret|query-secret|header-secret|whsec_/);
+  });
+
   it('records an invite revocation once; revoking again records nothing', async () => {
     const org = await anOrganization(h);
     const invite = await anInviteToken(h, org);

@@ -105,6 +105,7 @@ export const walletArea: Area = {
           access.organizationId,
           change,
           access.accountId,
+          auditActorOf(req, res),
         );
         sendData(res, presentAlertSettings(updated));
       },
