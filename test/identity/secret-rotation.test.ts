@@ -3,8 +3,8 @@
 // they are refused, as before. Every app context shares one database and one Redis prefix, as restarted processes do.
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { apiKeys, consoleSessions, inviteTokens, walletTopUpCodes } from '../../shared/db/schema/index.js';
 import { systemActor } from '../../shared/audit/audit-log.js';
+import { apiKeys, consoleSessions, inviteTokens, walletTopUpCodes } from '../../shared/db/schema/index.js';
 import { removeApiKey, setApiKeyStatus } from '../../shared/identity/api-keys.js';
 import { CredentialCache } from '../../shared/identity/credential-cache.js';
 import { findRehashing } from '../../shared/identity/secret-rotation.js';
@@ -236,7 +236,10 @@ describe('an API key disabled or deleted while a rotating process moves it to th
       }),
     };
     await setApiKeyStatus(racing, user.accountId, key?.id as string, 'disabled');
-    const [moved] = await rotated.ctx.db.select().from(apiKeys).where(eq(apiKeys.id, key?.id as string));
+    const [moved] = await rotated.ctx.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.id, key?.id as string));
     expect(moved).toMatchObject({ status: 'disabled', tokenHash: keyedHash(KEY_B, user.apiKey) });
     expect((await me(rotated, user.apiKey)).status).toBe(401);
   });
