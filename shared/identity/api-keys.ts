@@ -197,8 +197,14 @@ export async function setApiKeyStatus(
   status: 'enabled' | 'disabled',
 ): Promise<void> {
   const key = await ownedKey(ctx, accountId, keyId);
-  await ctx.db.update(apiKeys).set({ status }).where(eq(apiKeys.id, key.id));
-  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([key.tokenHash]);
+  // The hash the row has when it is written, not when it was read: during a SECRET_KEY rotation a first use may have
+  // moved it to the new key's hash in between, and cached it under that one (secret-rotation.ts).
+  const written = await ctx.db
+    .update(apiKeys)
+    .set({ status })
+    .where(eq(apiKeys.id, key.id))
+    .returning({ tokenHash: apiKeys.tokenHash });
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials(written.map((k) => k.tokenHash));
 }
 
 /** Deletes a key and records it in the audit log (under the organization of its project, when it has one). */
@@ -216,11 +222,15 @@ export async function deleteApiKey(
  * log, in one transaction; then forgets its cached credential, so the gateway and the API refuse it at once.
  */
 export async function removeApiKey(ctx: AppContext, key: ApiKeyRow, actor: AuditActor): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+  const tokenHash = await ctx.db.transaction(async (tx) => {
     const [deleted] = await tx
       .delete(apiKeys)
       .where(eq(apiKeys.id, key.id))
-      .returning({ projectId: apiKeys.projectId, organizationId: projectOrganization(apiKeys.projectId) });
+      .returning({
+        projectId: apiKeys.projectId,
+        organizationId: projectOrganization(apiKeys.projectId),
+        tokenHash: apiKeys.tokenHash,
+      });
     // Deleted at the same moment by another request: that one recorded it.
     if (!deleted) throw notFound('ApiKey.NotFound', 'No such API key.');
     await recordAudit(tx, actor, {
@@ -235,8 +245,10 @@ export async function removeApiKey(ctx: AppContext, key: ApiKeyRow, actor: Audit
         projectId: key.projectId,
       },
     });
+    return deleted.tokenHash;
   });
-  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([key.tokenHash]);
+  // The deleted row's hash, not `key`'s: a SECRET_KEY rotation's first use may have moved it since `key` was read.
+  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([tokenHash]);
 }
 
 async function organizationOfProject(tx: DbExecutor, projectId: string): Promise<string | null> {

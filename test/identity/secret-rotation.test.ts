@@ -3,7 +3,9 @@
 // they are refused, as before. Every app context shares one database and one Redis prefix, as restarted processes do.
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { systemActor } from '../../shared/audit/audit-log.js';
 import { apiKeys, consoleSessions, inviteTokens, walletTopUpCodes } from '../../shared/db/schema/index.js';
+import { removeApiKey, setApiKeyStatus } from '../../shared/identity/api-keys.js';
 import { CredentialCache } from '../../shared/identity/credential-cache.js';
 import { findRehashing } from '../../shared/identity/secret-rotation.js';
 import { generateToken, keyedHash } from '../../shared/identity/tokens.js';
@@ -183,6 +185,72 @@ describe('SECRET_KEY=B with SECRET_KEY_PREVIOUS=A', () => {
     );
     expect(admitted).toEqual({ outcome: 'unknown', previousChecked: true });
     expect((await me(rotated, token)).status).toBe(401);
+  });
+});
+
+/** `db` whose first `update(table)` runs `before` just ahead of the statement (a race made to happen in one order). */
+function beforeFirstUpdateOf(db: Harness['ctx']['db'], table: unknown, before: () => Promise<unknown>) {
+  let fired = false;
+  const delayed = <T extends object>(builder: T): T =>
+    new Proxy(builder, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (typeof value !== 'function') return value;
+        if (property === 'then') {
+          return (done: (v: unknown) => unknown, failed: (e: unknown) => unknown) =>
+            before().then(() => (value as PromiseLike<unknown>['then']).call(target, done, failed), failed);
+        }
+        return (...args: unknown[]) => {
+          const next = value.apply(target, args);
+          return next && typeof next === 'object' ? delayed(next) : next;
+        };
+      },
+    });
+  return new Proxy(db, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (property === 'update') {
+        return (t: Parameters<typeof target.update>[0]) => {
+          const builder = target.update(t);
+          if (fired || t !== table) return builder;
+          fired = true;
+          return delayed(builder);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+describe('an API key disabled or deleted while a rotating process moves it to the new hash', () => {
+  // The change read the key's row (its hash under A) before the first use moved it and cached it under B's hash: the
+  // cache entry to drop is the one under the hash the row has when the change is written, not when it was read.
+  it('refuses a key disabled by a request that read it before the move', async () => {
+    const a = open[0] as Harness;
+    const user = await createUser(a);
+    const [key] = await a.ctx.db.select().from(apiKeys).where(eq(apiKeys.accountId, user.accountId));
+    const racing = {
+      ...rotated.ctx,
+      db: beforeFirstUpdateOf(rotated.ctx.db, apiKeys, async () => {
+        expect((await me(rotated, user.apiKey)).status).toBe(200); // moved, and cached under B's hash
+      }),
+    };
+    await setApiKeyStatus(racing, user.accountId, key?.id as string, 'disabled');
+    const [moved] = await rotated.ctx.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.id, key?.id as string));
+    expect(moved).toMatchObject({ status: 'disabled', tokenHash: keyedHash(KEY_B, user.apiKey) });
+    expect((await me(rotated, user.apiKey)).status).toBe(401);
+  });
+
+  it('refuses a key deleted by a request that read it before the move', async () => {
+    const a = open[0] as Harness;
+    const user = await createUser(a);
+    const [key] = await a.ctx.db.select().from(apiKeys).where(eq(apiKeys.accountId, user.accountId));
+    expect((await me(rotated, user.apiKey)).status).toBe(200); // moved, and cached under B's hash
+    await removeApiKey(rotated.ctx, key as typeof apiKeys.$inferSelect, systemActor());
+    expect((await me(rotated, user.apiKey)).status).toBe(401);
   });
 });
 
