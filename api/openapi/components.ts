@@ -10,7 +10,22 @@ const errorBodies: Record<string, SchemaObject> = {
   Problem: {
     type: 'object',
     required: ['type', 'title', 'status', 'detail'],
-    properties: { type: text, title: text, status: integer, detail: text },
+    properties: {
+      type: { type: 'string', description: '`urn:ockhub:problem:` and the code.' },
+      title: { type: 'string', description: 'The stable code, such as `Mcp.NotFound`: what a client branches on.' },
+      status: integer,
+      detail: { type: 'string', description: 'What went wrong, for a person; a 400 names the first field.' },
+      errors: {
+        type: 'array',
+        description: 'A 400 of validation: every field that failed (`path` is dotted, empty for the body itself).',
+        items: { type: 'object', required: ['path', 'message'], properties: { path: text, message: text } },
+      },
+      problems: {
+        type: 'array',
+        description: '400 Skill.InvalidBundle: every reason the uploaded bundle was refused.',
+        items: text,
+      },
+    },
   },
   AnthropicError: {
     type: 'object',

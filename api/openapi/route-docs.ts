@@ -31,10 +31,10 @@ const security: Record<Access, RouteConfig['security']> = {
   metrics: [{ metricsToken: [] }],
 };
 
-function pathParams(doc: RouteDoc): z.ZodObject | undefined {
+function pathParams(doc: RouteDoc, prefixParams: Record<string, z.ZodType> = {}): z.ZodObject | undefined {
   const names = [...doc.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   if (names.length === 0) return undefined;
-  return z.object(Object.fromEntries(names.map((n) => [n, doc.params?.[n]?.schema ?? z.string()])));
+  return z.object(Object.fromEntries(names.map((n) => [n, doc.params?.[n]?.schema ?? prefixParams[n] ?? z.string()])));
 }
 
 /** The success body of a family: the organization family's envelope around `data` (with the fields the route's
@@ -78,6 +78,21 @@ function errorResponse(family: RouteFamily, description: string): ResponseConfig
 
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } };
 
+/** What `authenticate` answers on a route that counts or shows the daily quota (SPEC section 1), once the caller is
+ * known: every answer but the 401 (no account) and a 503 (the quota could not be read). */
+const dailyQuotaHeaders = {
+  'X-RateLimit-Limit': {
+    description: "The account's daily quota of /api/v1 requests made with an API key (shared by all its keys).",
+    schema: { type: 'integer' as const },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left today (UTC); 0 once it is used up, when a counted route answers 429.',
+    schema: { type: 'integer' as const },
+  },
+};
+const answersQuotaHeaders = (doc: RouteDoc, status: string) =>
+  (doc.dailyQuota === 'counted' || doc.dailyQuota === 'shown') && status !== '401' && status !== '503';
+
 const quotaExceeded = "ApiKey.QuotaExceeded: an API key's account has used its daily quota.";
 const projectQuotaExceeded =
   'Project.QuotaExceeded: the project has reached one of its limits (daily or monthly requests or tokens, requests ' +
@@ -96,12 +111,18 @@ const organizationNotFound = 'X-Organization-Id names an organization the caller
 export function documentArea(registry: OpenAPIRegistry, { prefix, family, area }: MountedArea): void {
   for (const { handler: _handler, before: _before, path, tag, ...doc } of area.routes) {
     const fullPath = openApiPath(`${prefix}${path === '/' ? '' : path}`) || '/';
-    documentRoute(registry, tag ?? area.tag, { ...doc, path: fullPath }, family);
+    documentRoute(registry, tag ?? area.tag, { ...doc, path: fullPath }, family, area.prefixParams);
   }
 }
 
-function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, family: RouteFamily): void {
-  const params = pathParams(doc);
+function documentRoute(
+  registry: OpenAPIRegistry,
+  tag: string,
+  doc: RouteDoc,
+  family: RouteFamily,
+  prefixParams?: Record<string, z.ZodType>,
+): void {
+  const params = pathParams(doc, prefixParams);
   const status = doc.status ?? 200;
   const responses: Record<string, ResponseConfig> = {
     [status]: {
@@ -110,6 +131,7 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
       ...(doc.etag ? { headers: { ETag: { description: doc.etag, schema: { type: 'string' as const } } } } : {}),
     },
   };
+  if (doc.notModified) responses[304] = { description: doc.notModified };
   if (doc.alsoSucceeds) {
     responses[doc.alsoSucceeds.status] = { description: doc.alsoSucceeds.when, content: successContent(doc, family) };
   }
@@ -153,6 +175,9 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
   responses[503] = doc.busy
     ? { ...errorResponse(family, `${unavailable} ${doc.busy}`), headers: retryAfter }
     : errorResponse(family, unavailable);
+  for (const [status, response] of Object.entries(responses)) {
+    if (answersQuotaHeaders(doc, status)) response.headers = { ...response.headers, ...dailyQuotaHeaders };
+  }
 
   const request: NonNullable<RouteConfig['request']> = {};
   if (params) request.params = params;
@@ -160,6 +185,14 @@ function documentRoute(registry: OpenAPIRegistry, tag: string, doc: RouteDoc, fa
   const headers = {
     ...(doc.organization ? { 'x-organization-id': z.string().optional() } : {}),
     ...(doc.idempotencyKey ? { 'idempotency-key': z.string().min(1).max(255).optional() } : {}),
+    ...(doc.notModified
+      ? {
+          'if-none-match': z
+            .string()
+            .optional()
+            .meta({ description: 'An ETag read earlier: 304 while it is current.' }),
+        }
+      : {}),
     ...(doc.ifMatch
       ? {
           'if-match': z

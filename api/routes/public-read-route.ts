@@ -21,6 +21,8 @@ export const publicReadRoute = (
 ): Route => ({
   method: 'get',
   access: 'public',
+  etag: 'A strong tag of the exact body (SHA-256); answers are cacheable for 30 s (Cache-Control).',
+  notModified: 'If-None-Match holds the current ETag (strong or weak, a list, or `*`): no body.',
   rateLimited:
     'Catalog.TooManyReads: more than PUBLIC_READ_MISSES_PER_ADDRESS_PER_MINUTE reads from this address missed the read cache within the minute (cached answers are never refused).',
   ...route,

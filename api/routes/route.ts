@@ -76,6 +76,8 @@ export type Route = {
   ifMatch?: string;
   /** The success answers an ETag header (a sentence saying what it names). */
   etag?: string;
+  /** The route honours If-None-Match: a matching tag answers 304 with no body (a sentence saying what matches). */
+  notModified?: string;
   /** The route answers 429 with Retry-After under this limit (a sentence naming it). */
   rateLimited?: string;
   /** The route also answers 503 with Retry-After when this pool is full (a sentence naming it). */
@@ -96,6 +98,9 @@ export type Area = {
   /** The OpenAPI tag of its routes. */
   tag: string;
   routes: Route[];
+  /** How the document shows path parameters of the area's prefix that its `middleware` checks (a value it refuses
+   * falls through to the other areas, so the routes cannot declare them in `params`): the catalog's `{type}`. */
+  prefixParams?: Record<string, z.ZodType>;
   /** Middleware every route of the area runs first (after its own checks on the mount). */
   before?: Before;
   /** Middleware that is not a route (CORS of open reads, a sub-application), mounted before the routes. */

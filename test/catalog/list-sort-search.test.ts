@@ -231,6 +231,14 @@ describe('bad list queries', () => {
     expect(problem(res)).toMatchObject({ title: 'Catalog.InvalidQuery', status: 400, detail: expect.any(String) });
   });
 
+  it('says a repeated parameter is given twice (zod said "expected string, received array")', async () => {
+    for (const q of ['page=1&page=2', 'sort=popular&sort=rating', 'search=a&search=b']) {
+      const res = await h.http.get(`/api/v1/mcp?${q}`);
+      const name = q.split('=')[0];
+      expect([res.status, problem(res).detail]).toEqual([400, `${name}: Give this parameter once.`]);
+    }
+  });
+
   it('accepts pageSize 1 and 100', async () => {
     expect((await h.http.get('/api/v1/mcp?pageSize=1')).body.pageSize).toBe(1);
     expect((await h.http.get('/api/v1/mcp?pageSize=100')).body.pageSize).toBe(100);

@@ -239,7 +239,13 @@ describe('GET /api/v1/soul/{slug}/prompt.txt', () => {
 
   it('exists only for souls, and only for published ones', async () => {
     const agent = await publishItem(h, a, 'agent');
-    expect((await h.http.get(`/api/v1/agent/${agent.slug}/prompt.txt`)).status).toBe(404);
+    const notSoul = await h.http.get(`/api/v1/agent/${agent.slug}/prompt.txt`);
+    expect(notSoul.status).toBe(404);
+    // The path the client asked for, whole (it said `GET /{slug}/prompt.txt`, the path inside the catalog's router).
+    expect(problem(notSoul)).toMatchObject({
+      title: 'Route.NotFound',
+      detail: `No route for GET /api/v1/agent/${agent.slug}/prompt.txt; prompt.txt is for souls.`,
+    });
     const draft = await createDraft(h, a, 'soul');
     const res = await h.http.get(`/api/v1/soul/${draft.slug}/prompt.txt`);
     expect(res.status).toBe(404);

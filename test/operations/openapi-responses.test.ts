@@ -35,7 +35,9 @@ import { spend } from '../support/wallet-spend.js';
 import { buildZip, skillMd } from '../support/zip-builders.js';
 
 type Schema = Record<string, unknown>;
-type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
+type Operation = {
+  responses: Record<string, { content?: Record<string, { schema: Schema }>; headers?: Record<string, unknown> }>;
+};
 type Answer = { status: number; body: unknown; headers: Record<string, string> };
 
 // Real worker processes (video, web fetch, alerts) and a simulated upstream on a loaded 2-core machine.
@@ -94,6 +96,21 @@ function violations(operation: string, res: Answer): string[] {
   return validate(res.body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
 }
 
+/** The document's response of an operation for a status. */
+function documentedResponse(operation: string, status: number) {
+  const [method, path] = operation.split(' ') as [string, string];
+  return doc.paths[path]?.[method]?.responses[String(status)];
+}
+
+/** Headers a client reads (the daily quota's, Retry-After, ETag) that the answer carries and the document does not
+ * name for its status: a generated client would not know them. */
+function undocumentedHeaders(operation: string, res: Answer): string[] {
+  const named = Object.keys(documentedResponse(operation, res.status)?.headers ?? {}).map((n) => n.toLowerCase());
+  return ['x-ratelimit-limit', 'x-ratelimit-remaining', 'retry-after', 'etag']
+    .filter((name) => res.headers[name] !== undefined && !named.includes(name))
+    .map((name) => `${operation} ${res.status}: ${name}`);
+}
+
 /** Holds one real answer of a declared route to its documented schema. */
 function expectDocumented(operation: string, res: Answer, status = 200) {
   expect([operation, res.status, res.headers['content-type']]).toEqual([
@@ -102,7 +119,26 @@ function expectDocumented(operation: string, res: Answer, status = 200) {
     expect.stringMatching(/^application\/json/),
   ]);
   expect(violations(operation, res)).toEqual([]);
+  expect(undocumentedHeaders(operation, res)).toEqual([]);
   validated.add(operation);
+}
+
+/** Holds a real refusal to the document: its status is one the operation lists, in the media type and error body the
+ * document gives for it (closed, as the success bodies), with the headers a client reads. */
+function expectDocumentedError(operation: string, res: Answer, status: number, code?: string) {
+  const response = documentedResponse(operation, res.status);
+  const [mediaType, content] = Object.entries(response?.content ?? {})[0] ?? [];
+  expect([operation, res.status, response ? 'documented' : 'undocumented']).toEqual([operation, status, 'documented']);
+  expect(res.headers['content-type']?.split(';')[0]).toBe(mediaType);
+  const validate = ajv.compile({
+    ...(closed(content?.schema) as Schema),
+    $defs: closed(doc.components.schemas) as Schema,
+  });
+  expect(validate(res.body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`)).toEqual(
+    [],
+  );
+  expect(undocumentedHeaders(operation, res)).toEqual([]);
+  if (code) expect((res.body as { title?: string; error?: unknown }).title ?? res.body).toEqual(code);
 }
 
 const mcpVersion = {
@@ -874,6 +910,55 @@ describe('the documented success schemas hold what the routes answer', () => {
       const decided = await decide(h, a, 'mcp', draft.id, decision, payload);
       expectDocumented(`post /api/v1/moderation/{type}/{id}/${decision}`, decided);
     }
+  });
+
+  it("the catalog hub's refusals: each status documented for its route, with its body and headers", async () => {
+    const key = bearer(a.outsider.apiKey);
+    const list = 'get /api/v1/{type}';
+    expectDocumentedError(list, await h.http.get('/api/v1/mcp?page=0'), 400, 'Catalog.InvalidQuery');
+    expectDocumentedError(list, await h.http.get('/api/v1/mcp?page=1&page=2'), 400, 'Catalog.InvalidQuery');
+    const item = `/api/v1/mcp/${mcpSlug}`;
+    expectDocumentedError(
+      'get /api/v1/{type}/{slug}',
+      await h.http.get('/api/v1/mcp/no-such-item'),
+      404,
+      'Mcp.NotFound',
+    );
+    const etag = (await h.http.get(item)).headers.etag as string;
+    const notModified = await h.http.get(item).set('if-none-match', etag);
+    expect([notModified.status, documentedResponse('get /api/v1/{type}/{slug}', 304) ? 'documented' : '']).toEqual([
+      304,
+      'documented',
+    ]);
+    const version = 'get /api/v1/{type}/{slug}/versions/{version}';
+    expectDocumentedError(version, await h.http.get(`${item}/versions/9.9.9`), 404, 'Version.NotFound');
+    expectDocumentedError(version, await h.http.get(`${item}/versions/latest`), 400, 'Version.Invalid');
+    const rate = 'put /api/v1/{type}/{slug}/rating';
+    expectDocumentedError(rate, await h.http.put(`${item}/rating`).send({ score: 4 }), 401, 'Auth.Unauthorized');
+    expectDocumentedError(rate, await h.http.put(`${item}/rating`).set(key).send({ score: 9 }), 400, 'Rating.Invalid');
+    expectDocumentedError(rate, await h.http.put('/api/v1/mcp/no-such-item/rating').set(key).send({ score: 4 }), 404);
+    const report = 'post /api/v1/{type}/{slug}/report';
+    expectDocumentedError(report, await h.http.post(`${item}/report`).set(key).send({}), 400, 'Report.Invalid');
+    const telemetry = 'post /api/v1/telemetry';
+    const event = { itemType: 'mcp', slug: 'no-such-item', eventType: 'view' };
+    expectDocumentedError(telemetry, await h.http.post('/api/v1/telemetry').send(event), 404, 'Mcp.NotFound');
+    const badEvent = { ...event, eventType: 'click' };
+    expectDocumentedError(telemetry, await h.http.post('/api/v1/telemetry').send(badEvent), 400, 'Telemetry.Invalid');
+    const servers = 'get /v0.1/servers';
+    expectDocumentedError(servers, await h.http.get('/v0.1/servers?limit=0'), 400);
+    expectDocumentedError(servers, await h.http.get('/v0.1/servers?limit=1&limit=2'), 400);
+    expectDocumentedError(
+      'get /v0.1/servers/{serverName}/versions/{version}',
+      await h.http.get('/v0.1/servers/no.such%2Fserver/versions/latest'),
+      404,
+    );
+    // A daily quota used up: 429 with Retry-After and the quota's headers, all documented.
+    const spender = await createUser(h, { name: 'Quota Spender', dailyQuota: 1 });
+    const spent = bearer(spender.apiKey);
+    expectDocumented('get /api/v1/api-keys/usage', await h.http.get('/api/v1/api-keys/usage').set(spent));
+    const over = await h.http.put(`${item}/rating`).set(spent).send({ score: 3 });
+    expectDocumentedError(rate, over, 429, 'ApiKey.QuotaExceeded');
+    expect([over.headers['x-ratelimit-limit'], over.headers['x-ratelimit-remaining']]).toEqual(['1', '0']);
   });
 
   it('the MCP Registry API refuses to edit or delete a version: 501 with its error body', async () => {

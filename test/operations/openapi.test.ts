@@ -39,6 +39,26 @@ describe('the OpenAPI document', () => {
     expect(stale).toEqual([]);
   });
 
+  it('types what a generated client sends: paging as integers, the catalog {type} as its four values', async () => {
+    type Parameter = { name: string; in: string; schema: { type?: string; enum?: string[] } };
+    const paths = (await h.http.get('/openapi.json')).body.paths as Record<
+      string,
+      Record<string, { parameters?: Parameter[] }>
+    >;
+    const parameters = Object.entries(paths).flatMap(([path, ops]) =>
+      Object.entries(ops).flatMap(([method, op]) =>
+        (op.parameters ?? []).map((p) => ({ at: `${method} ${path}`, ...p })),
+      ),
+    );
+    const paging = parameters.filter((p) => p.in === 'query' && /^(page|pageSize|size|limit|days)$/.test(p.name));
+    expect(paging.length).toBeGreaterThan(20);
+    // openapi-typescript typed `page` as a string while the query's pattern was documented, not the integer it reads.
+    expect(paging.filter((p) => p.schema.type !== 'integer').map((p) => `${p.at} ${p.name}`)).toEqual([]);
+    const catalogTypes = parameters.filter((p) => p.in === 'path' && p.name === 'type' && p.at.includes('/api/v1/'));
+    expect(catalogTypes.length).toBeGreaterThan(20);
+    expect(catalogTypes.filter((p) => p.schema.enum?.join() !== 'mcp,skill,agent,soul').map((p) => p.at)).toEqual([]);
+  });
+
   it('refuses to mount a signed-in route that does not declare what it does to the daily quota', () => {
     const area: Area = {
       tag: 'Test',

@@ -11,7 +11,7 @@ import {
   listPublishedVersions,
   soulPrompt,
 } from '../../../shared/catalog/catalog-reads.js';
-import { isItemType } from '../../../shared/catalog/item-types.js';
+import { isItemType, itemTypes } from '../../../shared/catalog/item-types.js';
 import { ownRating, rateItem } from '../../../shared/catalog/ratings.js';
 import { reportItem } from '../../../shared/catalog/reports.js';
 import { notFound } from '../../../shared/errors/app-error.js';
@@ -46,6 +46,7 @@ const slugOf = (req: Request) => pathParam(req, 'slug');
 
 export const catalogArea: Area = {
   tag: 'Catalog',
+  prefixParams: { type: z.enum(itemTypes) },
   // The {type} of the prefix is not a route parameter: a path whose {type} is no catalog type is not this area's.
   middleware: (router) => {
     router.use((req, _res, next) => {
@@ -107,7 +108,7 @@ export const catalogArea: Area = {
       },
       async (ctx, req) => {
         if (itemTypeOf(req) !== 'soul')
-          throw notFound('Route.NotFound', `No route for GET ${req.path}; prompt.txt is for souls.`);
+          throw notFound('Route.NotFound', `No route for GET ${req.baseUrl}${req.path}; prompt.txt is for souls.`);
         return { text: await soulPrompt(ctx.db, slugOf(req)), contentType: 'text/markdown; charset=utf-8' };
       },
     ),

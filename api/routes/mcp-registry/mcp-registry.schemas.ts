@@ -1,9 +1,7 @@
 // Query schemas of the MCP Registry API reads (v0.1): the list's paging and filters, and `include_deleted`.
 import { z } from 'zod';
 import { inCalendar, outsideCalendar } from '../../../shared/validation/calendar.js';
-
-/** An empty parameter counts as absent; a repeated one is an error (it would arrive as an array). */
-const param = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+import { integerQueryDoc, param } from '../catalog/catalog.schemas.js';
 
 const flag = param(z.enum(['true', 'false'])).transform((v) => v === 'true');
 
@@ -17,7 +15,9 @@ export const listQuery = z.object({
       .regex(/^\d{1,4}$/, 'must be an integer from 1 to 100')
       .transform(Number)
       .pipe(z.number().int().min(1, 'must be an integer from 1 to 100').max(100, 'must be an integer from 1 to 100')),
-  ).transform((v) => v ?? 30),
+  )
+    .transform((v) => v ?? 30)
+    .meta(integerQueryDoc(100, 30)),
   search: param(z.string().max(200)),
   updated_since: param(
     z.iso

@@ -37,6 +37,9 @@ export const telemetryArea: Area = {
       },
       body: telemetryRequestBody,
       response: telemetryRecorded,
+      notFound:
+        '<Type>.NotFound (Mcp.NotFound, Skill.NotFound, …): no published item of that type has the slug (a batch ' +
+        "answers 200 and says so in the event's result).",
       rateLimited: 'Telemetry.RateLimited: more than TELEMETRY_RATE_LIMIT_PER_MINUTE events from this address.',
       handler: (ctx) => {
         const single = singleEvent(ctx);

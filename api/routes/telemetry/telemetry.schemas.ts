@@ -23,5 +23,15 @@ export const telemetryBatchBody = z.object({
     }),
 });
 
-/** What the route reads: one event, or `{events:[…]}`. */
-export const telemetryRequestBody = z.union([telemetryBody, telemetryBatchBody]);
+/** What the route reads: one event, or `{events:[…]}`. The batch is documented with its events' schema (a generated
+ * client types them), though each is validated on its own when it is read. */
+export const telemetryRequestBody = z.union([
+  telemetryBody,
+  z.object({
+    events: z
+      .array(telemetryBody)
+      .min(1)
+      .max(MAX_BATCH_EVENTS)
+      .meta(telemetryBatchBody.shape.events.meta() ?? {}),
+  }),
+]);
