@@ -1,12 +1,10 @@
-// Migration 0020 (payload and custom headers from jsonb to json) on a database that already holds them: rows written
+// Migration 0020 (payload and custom headers from jsonb to json) on a database that already holds them (its columns
+// turned back to jsonb on a database of today, which the code of today can write): rows written
 // before it read back with the same values, in the order jsonb gave them (shorter keys first); rows written after it
 // keep the order they were written in; an organization made afterwards still gets `{}` as its custom headers.
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { ensureDatabase, migrationsFolder, runMigrations } from '../../shared/db/migrate.js';
 import { type Actors, createActors, createDraft, uniqueSlug } from '../support/catalog-factory.js';
@@ -19,22 +17,12 @@ const customHeaders = { 'X-Zone-Id': 'north', Authorization: 'Bearer abc', 'X-Te
 const alerts = '/api/organization/wallet/alerts';
 
 let url: string;
-let folder: string;
 const opened: Harness[] = [];
 
-/** The migrations folder as it was before `tag`: its SQL files and a journal that ends before it. */
-async function migrationsBefore(tag: string) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'ockhub-migrations-'));
-  await mkdir(path.join(dir, 'meta'));
-  const journal = JSON.parse(await readFile(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8'));
-  const at = journal.entries.findIndex((e: { tag: string }) => e.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  await writeFile(path.join(dir, 'meta/_journal.json'), JSON.stringify(journal));
-  for (const file of await readdir(migrationsFolder)) {
-    if (file.endsWith('.sql')) await copyFile(path.join(migrationsFolder, file), path.join(dir, file));
-  }
-  return dir;
+/** 0020's statements, as the release step runs them. */
+async function migration0020(): Promise<string[]> {
+  const text = await readFile(path.join(migrationsFolder, '0020_json_key_order.sql'), 'utf8');
+  return text.split('--> statement-breakpoint').map((statement) => statement.trim());
 }
 
 async function open() {
@@ -48,18 +36,27 @@ beforeAll(async () => {
   target.pathname = `${target.pathname}_m${randomBytes(4).toString('hex')}`;
   url = target.toString();
   await ensureDatabase(url);
-  folder = await migrationsBefore('0020_json_key_order');
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  try {
-    await migrate(drizzle(pool), { migrationsFolder: folder });
-  } finally {
-    await pool.end();
-  }
+  // Every migration, then the two columns as they were before 0020 (jsonb): the code of today writes the rows a
+  // database of before 0020 held (it needs the columns later migrations add, so it cannot run on 0019's schema).
+  await runMigrations(url);
+  await sql(
+    `ALTER TABLE "catalog_versions" ALTER COLUMN "payload" SET DATA TYPE jsonb USING "payload"::jsonb`,
+    `ALTER TABLE "wallet_alert_settings" ALTER COLUMN "custom_headers" SET DATA TYPE jsonb USING "custom_headers"::jsonb`,
+    `ALTER TABLE "wallet_alert_settings" ALTER COLUMN "custom_headers" SET DEFAULT '{}'::jsonb`,
+  );
 });
 afterAll(async () => {
   for (const h of opened) await h.close();
-  await rm(folder, { recursive: true, force: true });
 });
+
+async function sql(...statements: string[]) {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    for (const statement of statements) await pool.query(statement);
+  } finally {
+    await pool.end();
+  }
+}
 
 const draftVersion = async (h: Harness, a: Actors, id: string) =>
   (await h.http.get(`/api/v1/publisher/mcp/${id}`).set(bearer(a.publisher.session)).expect(200)).body.versions[0];
@@ -78,7 +75,7 @@ describe('migration 0020', () => {
     const stored = await draftVersion(before, a, draft.id);
     expect(Object.keys(stored.tools[0].inputSchema.properties)).toEqual(jsonbOrder);
 
-    await runMigrations(url);
+    await sql(...(await migration0020()));
 
     const after = await open();
     const read = await draftVersion(after, a, draft.id);
