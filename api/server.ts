@@ -3,6 +3,7 @@ import '../shared/node-runtime.js';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
 import { chargesSettled } from '../shared/gateway/accounting.js';
+import { linesWritten } from '../shared/logging/logger.js';
 import { collectProcessMetrics } from '../shared/metrics/metrics.js';
 import { createApp } from './app.js';
 import { listenFailureMessage } from './listen-failure.js';
@@ -61,6 +62,7 @@ async function stop(signal: string) {
     await ctx.close();
     clearTimeout(forced);
     ctx.logger.info({ signal, ms: Date.now() - startedAt }, 'API stopped: requests finished, connections closed');
+    await linesWritten(ctx.logger);
     process.exit(0);
   });
   server.closeIdleConnections();

@@ -2,6 +2,7 @@
 import { type Job, MetricsTime, UnrecoverableError, Worker } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { withCorrelationId } from '../shared/logging/correlation.js';
+import { linesWritten } from '../shared/logging/logger.js';
 import { timeJob } from '../shared/metrics/job-metrics.js';
 import { payloadSchema, type QueueName } from '../shared/queues/registry.js';
 import { duplicateRedis } from '../shared/redis/connection.js';
@@ -122,6 +123,7 @@ export function stopOnSignals(ctx: AppContext, running: RunningWorkers, watchdog
         { signal, ms: Date.now() - startedAt },
         'worker stopped: jobs in hand finished, connections closed',
       );
+      await linesWritten(ctx.logger);
       process.exit(0);
     } catch (err) {
       ctx.logger.error({ err }, 'worker did not stop cleanly');

@@ -47,3 +47,23 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, n
   };
   return transport ? pino({ ...options, transport }) : pino(options, stdoutLines());
 }
+
+type LineStream = { _writing?: boolean; once(event: 'drain', listener: () => void): unknown };
+
+/**
+ * Resolves once every line logged so far is written (at most `withinMs` later). A process about to exit waits for it:
+ * at exit pino writes the lines still queued synchronously, while a line already handed to an asynchronous write may
+ * still be on its way, so the last lines could land out of order (seen: a worker's "job done" after its "worker
+ * stopped", which is meant to be the last line).
+ */
+export function linesWritten(logger: Logger, withinMs = 1_000): Promise<void> {
+  const stream = (logger as unknown as Record<symbol, LineStream | undefined>)[pino.symbols.streamSym];
+  if (!stream?._writing) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, withinMs);
+    stream.once('drain', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
