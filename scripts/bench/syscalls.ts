@@ -3,7 +3,8 @@
 // measured alone: strace follows every thread of that side's process (`strace -f -yy -p <pid>`) while `n` JSON
 // requests run at `conc`, and the calls are counted per request. strace slows the traced process, so the counts of
 // calls that depend on timing (epoll_wait, futex) are less exact than those of writes and reads, which follow from
-// what the code asks for. `perf trace -s` (BENCH_SYSCALLS_TOOL=perf) is lighter but gives no file descriptors.
+// what the code asks for; the user and system time and context switches are read in an untraced pass just before.
+// BENCH_SYSCALLS_KEEP=1 keeps the traces (their paths are printed) for reading one request's calls in order.
 // Usage: npx tsx scripts/bench/syscalls.ts [n] [conc]  (strace must be installed; the user must be allowed to
 // attach to its own processes). A tool, not a benchmark: it exports its function, so `npm run bench` leaves it out.
 import { spawn } from 'node:child_process';
@@ -147,13 +148,21 @@ export async function countSyscalls(n = 2000, concurrency = 1): Promise<void> {
   const { token } = await fundedProjectKey(ctx);
   const env = { ...bench.env, UPSTREAM_MESSAGES_URL: upstream.url, UPSTREAM_MESSAGES_KEY: 'bench', LOG_LEVEL: 'info' };
   const gateway = await spawnService('api/server.ts', env, { listens: true, built });
-  const ledgerWorker = await spawnService('workers/main.ts', { ...env, WORKER_QUEUES: 'ledger' }, { ready: /ready/, built });
+  const ledgerWorker = await spawnService(
+    'workers/main.ts',
+    { ...env, WORKER_QUEUES: 'ledger' },
+    { ready: /ready/, built },
+  );
   const sides: Record<string, { service: Service; key: string }> = {
     relay: { service: relay, key: 'bench' },
     floor: { service: floor, key: 'bench' },
     gateway: { service: gateway, key: token },
   };
-  const body = JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'ping' }] });
+  const body = JSON.stringify({
+    model: 'claude-haiku-4-5',
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'ping' }],
+  });
   const once = async (agent: Agent, side: string) => {
     const { service, key } = sides[side] as { service: Service; key: string };
     const res = await request(`${service.url}/v1/messages`, {
@@ -170,7 +179,14 @@ export async function countSyscalls(n = 2000, concurrency = 1): Promise<void> {
     upstream: new URL(upstream.url).port,
     redis: new URL(ctx.config.REDIS_URL).port || '6379',
   };
-  const results: Record<string, ReturnType<typeof readTrace> & { cpu: number; names: Map<string, string>; quiet: Awaited<ReturnType<typeof untraced>> }> = {};
+  const results: Record<
+    string,
+    ReturnType<typeof readTrace> & {
+      cpu: number;
+      names: Map<string, string>;
+      quiet: Awaited<ReturnType<typeof untraced>>;
+    }
+  > = {};
   try {
     for (const side of Object.keys(sides)) await closedLoop(concurrency, 300, (a) => once(a, side)); // warm-up
     for (const side of Object.keys(sides)) {
@@ -201,11 +217,16 @@ export async function countSyscalls(n = 2000, concurrency = 1): Promise<void> {
   const per = (t: Tally, k: string) => (t.get(k) ?? 0) / n;
   const row = (label: string, values: number[]) =>
     console.log(`${label.padEnd(34)}${values.map((v) => v.toFixed(2).padStart(10)).join('')}`);
-  console.log(`system calls per request, ${n} JSON requests at ${concurrency} (strace -f; CPU under strace, not comparable)`);
+  console.log(
+    `system calls per request, ${n} JSON requests at ${concurrency} (strace -f; CPU under strace, not comparable)`,
+  );
   console.log(`${''.padEnd(34)}${names.map((s) => s.padStart(10)).join('')}`);
   const allCalls = new Set(names.flatMap((s) => [...(results[s]?.calls.keys() ?? [])]));
   const sum = (t: Tally) => [...t.values()].reduce((a, b) => a + b, 0) / n;
-  row('all calls', names.map((s) => sum(results[s]?.calls as Tally)));
+  row(
+    'all calls',
+    names.map((s) => sum(results[s]?.calls as Tally)),
+  );
   for (const call of [...allCalls].sort()) {
     const values = names.map((s) => per(results[s]?.calls as Tally, call));
     if (values.some((v) => v >= 0.01)) row(call, values);
