@@ -175,8 +175,9 @@ export async function spawnService(
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...entry], {
     cwd: options.cwd ?? repositoryRoot,
     env: inheritedEnv({ NODE_OPTIONS: '', ...env, ...(port ? { PORT: String(port) } : {}) }),
-    // A service found by its port writes its logs nowhere (the API logs a line per request at info).
-    stdio: ['ignore', options.listens ? 'ignore' : 'pipe', 'inherit'],
+    // A service found by its port writes its logs nowhere (the API logs a line per request at info), unless
+    // BENCH_STDOUT_PIPE=1: then into a pipe this process reads and drops, as a log collector would read it.
+    stdio: ['ignore', options.listens && process.env.BENCH_STDOUT_PIPE !== '1' ? 'ignore' : 'pipe', 'inherit'],
   });
   spawned.add(child);
   child.once('exit', () => spawned.delete(child));
@@ -191,12 +192,15 @@ export async function spawnService(
       clearTimeout(timer);
       reject(new Error(`${script} exited with ${code}:\n${output}`));
     });
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (output.length < 100_000) output += chunk.toString();
-      const listening = /listening (http:\/\/\S+)/.exec(output);
-      if (listening?.[1]) done(listening[1]);
-      else if (options.ready?.test(output)) done('');
-    });
+    // found by its port: its stdout, if piped (BENCH_STDOUT_PIPE), is only drained
+    if (options.listens) child.stdout?.resume();
+    else
+      child.stdout?.on('data', (chunk: Buffer) => {
+        if (output.length < 100_000) output += chunk.toString();
+        const listening = /listening (http:\/\/\S+)/.exec(output);
+        if (listening?.[1]) done(listening[1]);
+        else if (options.ready?.test(output)) done('');
+      });
     if (port) {
       const poll = async () => {
         if (await isListening(port)) done(`http://127.0.0.1:${port}`);
