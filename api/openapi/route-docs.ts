@@ -159,6 +159,17 @@ function documentRoute(
   ].filter(Boolean);
   if (conflicts.length > 0) responses[409] = errorResponse(family, conflicts.join(' '));
   if (doc.gone) responses[410] = errorResponse(family, doc.gone);
+  if (doc.body || doc.multipartFiles) {
+    // What the body parsers answer for every route that reads a body (api/http/json-body.ts, body-guards.ts).
+    responses[413] = errorResponse(
+      family,
+      'Request.TooLarge: the body is over its limit (BODY_LIMIT_BYTES, 1 MiB by default; GATEWAY_BODY_LIMIT_BYTES, 32 MiB, on /v1; a file route names its own), or a compressed body expands past it.',
+    );
+    responses[415] = errorResponse(
+      family,
+      'Request.UnsupportedMediaType: the body is not application/json in UTF-8 (or multipart/form-data where the route takes a file), or its content encoding is not gzip, deflate or br.',
+    );
+  }
   if (doc.ifMatch) responses[412] = errorResponse(family, doc.ifMatch);
   if (doc.idempotencyKey) {
     responses[422] = errorResponse(family, 'Idempotency.KeyReused: this key came first with a different body.');

@@ -952,6 +952,11 @@ describe('the documented success schemas hold what the routes answer', () => {
       await h.http.get('/v0.1/servers/no.such%2Fserver/versions/latest'),
       404,
     );
+    // What the body parsers answer for any route that reads a body: a type it does not read, a body past the limit.
+    const asText = await h.http.put(`${item}/rating`).set(key).set('content-type', 'text/plain').send('score=4');
+    expectDocumentedError(rate, asText, 415, 'Request.UnsupportedMediaType');
+    const huge = { ...event, filler: 'x'.repeat(h.config.BODY_LIMIT_BYTES) };
+    expectDocumentedError(telemetry, await h.http.post('/api/v1/telemetry').send(huge), 413, 'Request.TooLarge');
     // A daily quota used up: 429 with Retry-After and the quota's headers, all documented.
     const spender = await createUser(h, { name: 'Quota Spender', dailyQuota: 1 });
     const spent = bearer(spender.apiKey);
