@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import pg from 'pg';
-import { Agent } from 'undici';
+import { Agent, request } from 'undici';
 import { createApp } from '../../api/app.js';
 import { inheritedEnv, loadConfig } from '../../shared/config/index.js';
 import { type AppContext, createAppContext } from '../../shared/context.js';
@@ -64,6 +64,23 @@ export async function fundedProjectKey(ctx: AppContext): Promise<{ token: string
   await recharge(ctx, org.id, { amount: 1_000_000_000_000n, description: 'bench' });
   const { token } = await createApiKey(ctx, account.id, { name: 'bench', projectId: project.id });
   return { token, organizationId: org.id };
+}
+
+/**
+ * One JSON POST /v1/messages as the benchmarks send it (`key` as x-api-key), over `agent`'s pool when given; any answer
+ * but 200 throws, naming `side`. The answer's body is left to the caller to read.
+ */
+export async function postMessages(base: string, key: string, body: string, options: { agent?: Agent; side?: string }) {
+  const res = await request(`${base}/v1/messages`, {
+    method: 'POST',
+    ...(options.agent ? { dispatcher: options.agent } : {}),
+    headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+    body,
+  });
+  if (res.statusCode !== 200) {
+    throw new Error(`${options.side ?? '/v1/messages'} answered ${res.statusCode}: ${await res.body.text()}`);
+  }
+  return res;
 }
 
 /** `count` requests made by `concurrency` loops over one keep-alive pool, each as soon as the last answered; their times. */

@@ -10,7 +10,7 @@
 // A tool that needs two checkouts, not a benchmark: it exports its function, so `npm run bench` leaves it out.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { benchCommand } from './bench-args.js';
 import {
   benchNodeFlags,
@@ -20,6 +20,7 @@ import {
   median,
   openBenchContext,
   percentile,
+  postMessages,
   residentMb,
   spawnService,
 } from './bench-context.js';
@@ -57,13 +58,7 @@ export async function compareGateways(
 
   async function once(agent: Agent, side: Side, relay = false): Promise<number> {
     const started = performance.now();
-    const res = await request(`${(relay ? relays?.[side] : sides[side])?.url}/v1/messages`, {
-      method: 'POST',
-      dispatcher: agent,
-      headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' },
-      body,
-    });
-    if (res.statusCode !== 200) throw new Error(`${side} answered ${res.statusCode}: ${await res.body.text()}`);
+    const res = await postMessages(`${(relay ? relays?.[side] : sides[side])?.url}`, token, body, { agent, side });
     await res.body.dump();
     return performance.now() - started;
   }

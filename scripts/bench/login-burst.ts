@@ -19,7 +19,7 @@ import { createProject } from '../../shared/organizations/projects.js';
 import { recharge } from '../../shared/wallet/ledger.js';
 import { startSimulatedProvider } from '../simulated-provider/server.js';
 import { benchArgs } from './bench-args.js';
-import { median, openBenchContext, percentile } from './bench-context.js';
+import { median, openBenchContext, percentile, postMessages } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 
 const [perPhase, phases] = benchArgs(import.meta.url, [
@@ -108,12 +108,7 @@ const messageBody = JSON.stringify({
 
 /** One request; its latency counts from `since` (for the steady rate: when it was due, not when it left). */
 async function message(since = performance.now()): Promise<number> {
-  const res = await request(`${base}/v1/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' },
-    body: messageBody,
-  });
-  if (res.statusCode !== 200) throw new Error(`/v1/messages answered ${res.statusCode}: ${await res.body.text()}`);
+  const res = await postMessages(base, token, messageBody, {});
   await res.body.dump();
   return performance.now() - since;
 }

@@ -6,7 +6,7 @@
 // 16 (target ≤ 1.5×), and PostgreSQL transactions per 1,000 gateway requests at 16 (target ≤ 20).
 // Usage: npx tsx scripts/bench/messages-latency.ts [requests per round] [rounds]
 // BENCH_NODE_FLAGS: Node flags for the gateway and, so that the ratios stay fair, the relay and the floor alike.
-import { type Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
 import { benchArgs } from './bench-args.js';
 import {
@@ -17,6 +17,7 @@ import {
   fundedProjectKey,
   openBenchContext,
   percentile,
+  postMessages,
   spawnService,
 } from './bench-context.js';
 import { reportHeadline } from './headline.js';
@@ -68,13 +69,7 @@ const body = (stream: boolean) =>
 async function once(agent: Agent, side: Side, stream: boolean): Promise<number> {
   const { base, key } = sides[side];
   const started = performance.now();
-  const res = await request(`${base}/v1/messages`, {
-    method: 'POST',
-    dispatcher: agent,
-    headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
-    body: body(stream),
-  });
-  if (res.statusCode !== 200) throw new Error(`${side} answered ${res.statusCode}: ${await res.body.text()}`);
+  const res = await postMessages(base, key, body(stream), { agent, side });
   if (stream) {
     // Read to the end (the connection goes back to the pool), timing the first chunk. (Dumping the rest from inside
     // the loop never resolved with undici 8.)

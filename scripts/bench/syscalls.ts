@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { benchArgs } from './bench-args.js';
 import {
   builtServices,
@@ -20,6 +20,7 @@ import {
   cpuMs,
   fundedProjectKey,
   openBenchContext,
+  postMessages,
   type Service,
   spawnService,
 } from './bench-context.js';
@@ -165,13 +166,7 @@ export async function countSyscalls(n = 2000, concurrency = 1): Promise<void> {
   });
   const once = async (agent: Agent, side: string) => {
     const { service, key } = sides[side] as { service: Service; key: string };
-    const res = await request(`${service.url}/v1/messages`, {
-      method: 'POST',
-      dispatcher: agent,
-      headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
-      body,
-    });
-    if (res.statusCode !== 200) throw new Error(`${side} answered ${res.statusCode}: ${await res.body.text()}`);
+    const res = await postMessages(service.url, key, body, { agent, side });
     await res.body.dump();
     return 0;
   };
