@@ -34,14 +34,21 @@ const sessionRow = (ctx: AppContext, hash: string) =>
     .then(([row]) => row);
 
 /**
- * A credential moved off the previous key's hash is dropped from the caches under that hash (Redis and every process's
+ * `findRehashing`'s move of an API key's or a session's row from the previous key's hash to `hash`. A credential moved
+ * is dropped from the caches under the previous hash (Redis and every process's
  * copy): a process still on the old SECRET_KEY then looks it up, finds nothing and refuses it, rather than serving a
  * copy that a later change (a disabled key, a revoked session) invalidates only under the new hash.
  */
-async function forgetMoved(ctx: AppContext, previousHash: string, moved: unknown[]): Promise<void> {
-  if (moved.length === 0) return;
-  await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([previousHash]);
-}
+const moveHash =
+  (ctx: AppContext, table: typeof apiKeys | typeof consoleSessions, hash: string) => async (previousHash: string) => {
+    const moved = await ctx.db
+      .update(table)
+      .set({ tokenHash: hash })
+      .where(eq(table.tokenHash, previousHash))
+      .returning({ id: table.id });
+    if (moved.length === 0) return;
+    await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).invalidateCredentials([previousHash]);
+  };
 
 /** The credential stored under `hash`, or, during a rotation, under the previous key's hash (moved to `hash`). */
 async function loadFromDatabase(
@@ -53,21 +60,7 @@ async function loadFromDatabase(
 ): Promise<Loaded> {
   const hashUnder = (secret: string) => keyedHash(secret, token);
   if (kind === 'api-key') {
-    const row = await findRehashing(
-      ctx.config,
-      hashUnder,
-      () => keyRow(ctx, hash),
-      async (previous) =>
-        forgetMoved(
-          ctx,
-          previous,
-          await ctx.db
-            .update(apiKeys)
-            .set({ tokenHash: hash })
-            .where(eq(apiKeys.tokenHash, previous))
-            .returning({ id: apiKeys.id }),
-        ),
-    );
+    const row = await findRehashing(ctx.config, hashUnder, () => keyRow(ctx, hash), moveHash(ctx, apiKeys, hash));
     if (!row) return undefined;
     if (row.key.status !== 'enabled' || !sameHash(row.key.tokenHash, hash)) return undefined;
     return {
@@ -85,16 +78,7 @@ async function loadFromDatabase(
     ctx.config,
     hashUnder,
     () => sessionRow(ctx, hash),
-    async (previous) =>
-      forgetMoved(
-        ctx,
-        previous,
-        await ctx.db
-          .update(consoleSessions)
-          .set({ tokenHash: hash })
-          .where(eq(consoleSessions.tokenHash, previous))
-          .returning({ id: consoleSessions.id }),
-      ),
+    moveHash(ctx, consoleSessions, hash),
   );
   if (!row || row.session.revokedAt || row.session.expiresAt <= now || !sameHash(row.session.tokenHash, hash)) {
     return undefined;
