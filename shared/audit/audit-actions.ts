@@ -12,6 +12,7 @@ export const auditActions = [
   'wallet.redeem',
   'top_up_code.issue',
   'top_up_code.revoke',
+  'member.join',
   'member.role.set',
   'member.remove',
   'project_member.role.set',

@@ -11,7 +11,8 @@ export { type AuditAction, auditActions } from './audit-actions.js';
 /** Who made a change, with which credential, from where. The seed and other internal steps act as `system`. */
 export type AuditActor = {
   accountId: string | null;
-  credential: { kind: 'session' | 'api-key'; id: string | null } | { kind: 'system'; id: null };
+  /** `invite`: an account made by accepting an invite link, which is its only credential then (the invite's id). */
+  credential: { kind: 'session' | 'api-key' | 'invite'; id: string | null } | { kind: 'system'; id: null };
   clientAddress: string | null;
   correlationId: string | null;
 };

@@ -2,6 +2,7 @@
 // through identity's accounts service) or as the signed-in account. A use is taken by ONE conditional UPDATE in
 // the same transaction as the membership, so N+1 concurrent accepts of an N-use token admit exactly N.
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import { inviteTokens, type OrganizationRole, organizationMemberships, organizations } from '../db/schema/index.js';
 import { AppError, conflict, forbidden } from '../errors/app-error.js';
@@ -85,25 +86,38 @@ function assertEmailMatches(invite: InviteToken, email: string) {
   }
 }
 
+/** Who accepts: the signed-in caller's credential (absent for a registration, whose credential is the invite link). */
+export type InviteCaller = Pick<AuditActor, 'correlationId'> & {
+  address: string;
+  credential?: AuditActor['credential'];
+};
+
 /** Failed acceptances (unknown, used-up or mismatched invites, taken e-mails) are limited per invitee and per client
- * address like logins (attempt-limits.ts); accounts made by acceptances, per client address (signup-limits.ts). */
+ * address like logins (attempt-limits.ts); accounts made by acceptances, per client address (signup-limits.ts). The
+ * join is audited (`member.join`) in its transaction. */
 export function acceptInvite(
   ctx: AppContext,
   token: string,
   invitee: Invitee,
-  caller: { address: string },
+  caller: InviteCaller,
   now: Date = new Date(),
 ): Promise<AcceptedInvite> {
   const account = 'accountId' in invitee ? invitee.accountId : invitee.email;
   const accept = () =>
     limitedAttempt(ctx, 'invite', { account, address: caller.address }, () =>
-      acceptInviteNow(ctx, token, invitee, now),
+      acceptInviteNow(ctx, token, invitee, caller, now),
     );
   // Joining with an account one already has makes nothing; registering makes an account, limited per address.
   return 'accountId' in invitee ? accept() : limitedSignup(ctx, caller.address, accept);
 }
 
-async function acceptInviteNow(ctx: AppContext, token: string, invitee: Invitee, now: Date): Promise<AcceptedInvite> {
+async function acceptInviteNow(
+  ctx: AppContext,
+  token: string,
+  invitee: Invitee,
+  caller: InviteCaller,
+  now: Date,
+): Promise<AcceptedInvite> {
   const { invite, organizationName } = await findInvite(ctx, token);
   if (!usable(invite, now)) throw expired();
 
@@ -146,6 +160,18 @@ async function acceptInviteNow(ctx: AppContext, token: string, invitee: Invitee,
       )
       .returning({ id: inviteTokens.id });
     if (!taken) throw expired();
+    const actor: AuditActor = {
+      accountId: account.id,
+      credential: caller.credential ?? { kind: 'invite', id: invite.id },
+      clientAddress: caller.address,
+      correlationId: caller.correlationId,
+    };
+    await recordAudit(tx, actor, {
+      action: 'member.join',
+      organizationId: invite.organizationId,
+      target: { type: 'account', id: account.id },
+      after: { role: joined.role, inviteTokenId: invite.id, accountCreated: newAccount !== undefined },
+    });
     return {
       organizationId: invite.organizationId,
       organizationName,

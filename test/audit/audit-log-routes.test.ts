@@ -33,7 +33,7 @@ beforeAll(async () => {
   org = await anOrganization(h);
   other = await anOrganization(h);
   member = await aMember(h, org);
-  // In `org`: the invite the member joined with, three invites issued and revoked, then one role change (newest).
+  // In `org`: the invite the member joined with and the join, three invites issued and revoked, then one role change (newest).
   // In `other`: one invite issued and revoked.
   for (let i = 0; i < 3; i++) await revokeAnInvite(org);
   await h.http
@@ -53,10 +53,11 @@ describe('GET /api/organization/audit-log', () => {
   it("lists the organization's own entries, newest first, in the envelope with paging figures", async () => {
     const res = await orgLog();
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ code: 200, error: null, total: 8, page: 1, size: 20 });
+    expect(res.body).toMatchObject({ code: 200, error: null, total: 9, page: 1, size: 20 });
     expect(res.body.data.map((e: { action: string }) => e.action)).toEqual([
       'member.role.set',
       ...Array(3).fill(['invite_token.revoke', 'invite_token.issue']).flat(),
+      'member.join',
       'invite_token.issue',
     ]);
     expect(res.body.data[0]).toEqual({
@@ -77,11 +78,11 @@ describe('GET /api/organization/audit-log', () => {
     const revocations = await orgLog('?action=invite_token.revoke');
     expect(revocations.body.total).toBe(3);
     expect(revocations.body.data.every((e: { action: string }) => e.action === 'invite_token.revoke')).toBe(true);
-    expect((await orgLog(`?from=${encodeURIComponent(startedAt)}`)).body.total).toBe(8);
+    expect((await orgLog(`?from=${encodeURIComponent(startedAt)}`)).body.total).toBe(9);
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await orgLog(`?from=${encodeURIComponent(future)}`)).body.data).toEqual([]);
     expect((await orgLog(`?to=${encodeURIComponent(startedAt)}`)).body.total).toBe(0);
-    expect((await orgLog('?from=2000-01-01&to=2999-01-01')).body.total).toBe(8);
+    expect((await orgLog('?from=2000-01-01&to=2999-01-01')).body.total).toBe(9);
   });
 
   it('pages without gaps or repeats', async () => {
@@ -89,7 +90,7 @@ describe('GET /api/organization/audit-log', () => {
     const pages = [];
     for (let page = 1; page <= 5; page++) {
       const res = await orgLog(`?size=3&page=${page}`);
-      expect(res.body).toMatchObject({ total: 8, page, size: 3 });
+      expect(res.body).toMatchObject({ total: 9, page, size: 3 });
       pages.push(...res.body.data.map((e: { id: string }) => e.id));
     }
     expect(pages).toEqual(all);

@@ -261,9 +261,9 @@ describe('organization members', () => {
     const removed = await h.http.delete(`/api/organization/members/${member.accountId}`).set(inOrg(org.admin, org.id));
     expect(removed.status).toBe(200);
     const rows = await rowsFor(member.accountId);
-    expect(rows.map((r) => r.action)).toEqual(['member.role.set', 'member.remove']);
-    expect(rows[0]).toMatchObject({ organizationId: org.id, before: { role: 'Member' }, after: { role: 'Admin' } });
-    expect(rows[1]).toMatchObject({ organizationId: org.id, before: { role: 'Admin' }, after: { deletedApiKeys: [] } });
+    expect(rows.map((r) => r.action)).toEqual(['member.join', 'member.role.set', 'member.remove']);
+    expect(rows[1]).toMatchObject({ organizationId: org.id, before: { role: 'Member' }, after: { role: 'Admin' } });
+    expect(rows[2]).toMatchObject({ organizationId: org.id, before: { role: 'Admin' }, after: { deletedApiKeys: [] } });
   });
 
   it('writes nothing when the change is refused', async () => {
@@ -476,6 +476,54 @@ describe('API keys and invite tokens', () => {
       organizationId: org.id,
       after: { revokedAt: expect.any(String) },
     });
+  });
+});
+
+describe('joining by invite', () => {
+  it('records who joined with which role through which invite; a registration acts with the invite link itself', async () => {
+    const org = await anOrganization(h);
+    const invite = await anInviteToken(h, org, { role: 'Admin', maxUsageCount: 3 });
+    const accept = `/api/organization/invites/${invite.token}/accept`;
+    const registered = await h.http
+      .post(accept)
+      .set('x-forwarded-for', '198.51.100.9')
+      .send({ email: `joiner-${randomUUID()}@example.com`, name: 'Joiner', password: 'correct horse battery staple' });
+    expect(registered.status).toBe(201);
+    const user = await createUser(h);
+    const signedIn = await h.http.post(accept).set(bearer(user.session)).send({});
+    expect(signedIn.status).toBe(201);
+    // Refused acceptances write nothing: already a member, and a revoked invite.
+    expectEnvelopeError(await h.http.post(accept).set(bearer(user.session)).send({}), 409, 'Invite.AlreadyMember');
+    await h.http.delete(`/api/organization/invite-tokens/${invite.id}`).set(inOrg(org.admin, org.id));
+    const late = await createUser(h);
+    expectEnvelopeError(await h.http.post(accept).set(bearer(late.session)).send({}), 410, 'Invite.Expired');
+
+    const joins = (await rowsFor(registered.body.data.userId)).concat(await rowsFor(user.accountId));
+    expect(joins).toHaveLength(2);
+    expect(joins[0]).toMatchObject({
+      action: 'member.join',
+      organizationId: org.id,
+      actorAccountId: registered.body.data.userId,
+      actorCredentialKind: 'invite',
+      actorCredentialId: invite.id,
+      clientAddress: '198.51.100.9',
+      targetType: 'account',
+      after: { role: 'Admin', inviteTokenId: invite.id, accountCreated: true },
+    });
+    expect(joins[1]).toMatchObject({
+      action: 'member.join',
+      actorAccountId: user.accountId,
+      actorCredentialKind: 'session',
+      after: { role: 'Admin', inviteTokenId: invite.id, accountCreated: false },
+    });
+    expect(JSON.stringify(joins)).not.toMatch(/example\.com/);
+    expect(JSON.stringify(joins)).not.toContain(invite.token);
+    const log = await h.http.get('/api/organization/audit-log?action=member.join').set(inOrg(org.admin, org.id));
+    expect(log.body.total).toBe(2);
+    expect(log.body.data.map((e: { actor: { credential: { kind: string } } }) => e.actor.credential.kind)).toEqual([
+      'session',
+      'invite',
+    ]);
   });
 });
 

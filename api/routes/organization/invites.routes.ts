@@ -4,6 +4,7 @@ import { clientAddress } from '../../http/client-address.js';
 import { sendData } from '../../http/envelope.js';
 import { pathParam } from '../../http/path-params.js';
 import { body } from '../../http/validate.js';
+import { auditActorOf } from '../../middleware/audit-actor.js';
 import { authenticate, hasCredential, principalOf } from '../../middleware/auth.js';
 import { guessing, hashingBusy } from '../../openapi/limit-notes.js';
 import { defineRoutes } from '../route.js';
@@ -45,15 +46,18 @@ export const inviteRoutes = defineRoutes([
       return [(req, res, next) => (hasCredential(req, ctx.config) ? signedIn(req, res, next) : next())];
     },
     handler: (ctx) => async (req, res) => {
-      const invitee = res.locals.principal
+      const signedIn = res.locals.principal !== undefined;
+      const invitee = signedIn
         ? { accountId: principalOf(res).accountId }
         : body(req, acceptInviteBody, 'Invite.Invalid');
-      const token = pathParam(req, 'token');
-      sendData(
-        res,
-        presentAcceptedInvite(await acceptInvite(ctx, token, invitee, { address: clientAddress(req) })),
-        201,
-      );
+      // A registration has no credential yet: the acceptance audits it as the invite link's.
+      const caller = {
+        address: clientAddress(req),
+        credential: signedIn ? auditActorOf(req, res).credential : undefined,
+        correlationId: (res.locals.correlationId as string | undefined) ?? null,
+      };
+      const accepted = await acceptInvite(ctx, pathParam(req, 'token'), invitee, caller);
+      sendData(res, presentAcceptedInvite(accepted), 201);
     },
   },
 ]);

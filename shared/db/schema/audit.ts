@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { index, jsonb, pgEnum, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { at, id } from './columns.js';
 
-export const auditCredentialKind = pgEnum('audit_credential_kind', ['session', 'api-key', 'system']);
+export const auditCredentialKind = pgEnum('audit_credential_kind', ['session', 'api-key', 'system', 'invite']);
 
 export const auditLog = pgTable(
   'audit_log',

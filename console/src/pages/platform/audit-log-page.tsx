@@ -26,12 +26,15 @@ type AuditEntry = {
 const PAGE_SIZE = 25;
 const compact = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
 
+// `invite`: an account made by accepting an invite link, which was its only credential then.
+const credentialNames: Record<string, string> = { 'api-key': 'API key', session: 'session', invite: 'invite link' };
+
 function Actor({ actor }: { actor: AuditEntry['actor'] }) {
   if (actor.credential.kind === 'system') return <>system</>;
   return (
     <>
       <code>{actor.accountId ?? '—'}</code>
-      <div className="muted">by {actor.credential.kind === 'api-key' ? 'API key' : 'session'}</div>
+      <div className="muted">by {credentialNames[actor.credential.kind] ?? actor.credential.kind}</div>
     </>
   );
 }
