@@ -1,5 +1,8 @@
 // GET /files/{key}: objects of the local storage driver (skill bundles, rehosted videos), immutable and cacheable.
 // With the s3 driver the public URLs point at the bucket or CDN instead and this route is not mounted.
+// A HEAD opens nothing (Node drops a HEAD's body, so piping one read the whole object for headers alone), and a
+// client that leaves mid-download ends the read and closes the file at once (security review #138).
+import { pipeline } from 'node:stream/promises';
 import { notFound } from '../../../shared/errors/app-error.js';
 import { objectKeyProblem } from '../../../shared/storage/index.js';
 import type { Area } from '../route.js';
@@ -28,9 +31,13 @@ export const filesArea: Area = {
         }
         res.setHeader('content-type', object.contentType);
         res.setHeader('content-length', String(object.sizeBytes));
-        const body = await ctx.storage.get(key);
-        body.on('error', () => res.destroy());
-        body.pipe(res);
+        if (req.method === 'HEAD') {
+          res.end();
+          return;
+        }
+        // pipeline destroys both on either's end: a client gone early closes the file, a failed read cuts the
+        // connection (the headers are sent, so a cut is the only honest signal left).
+        await pipeline(await ctx.storage.get(key), res).catch(() => undefined);
       },
     },
   ],
