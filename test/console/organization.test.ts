@@ -499,7 +499,9 @@ describe('the organization pages', () => {
     let csv = '';
     for await (const chunk of stream) csv += chunk;
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,createdAt,type,amount,previousBalance,currentBalance,description,requestLogId,refundOf');
+    expect(lines[0]).toMatch(
+      /^id,createdAt,type,amount,previousBalance,currentBalance,description,requestLogId,refundOf,projectId,/,
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(',Consume,');
   });

@@ -43,7 +43,7 @@ export async function spend(
   ctx: AppContext,
   organizationId: string,
   amount: bigint,
-  options: { operation?: string } = {},
+  options: { operation?: string; caller?: GatewayCaller } = {},
 ): Promise<{ record: WalletRecord }> {
   const done = await charge(ctx, organizationId, amount, options);
   await writeLedger(ctx, organizationId);

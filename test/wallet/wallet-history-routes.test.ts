@@ -10,9 +10,16 @@ import { walletSpending } from '../../shared/wallet/spending.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { createUser } from '../support/identity.js';
 import { rebuiltByBackfill } from '../support/migration-backfill.js';
-import { aMember, anOrganization, expectEnvelopeError, inOrg, type TestOrg } from '../support/org-fixtures.js';
+import {
+  aMember,
+  anOrganization,
+  aProject,
+  expectEnvelopeError,
+  inOrg,
+  type TestOrg,
+} from '../support/org-fixtures.js';
 import { usd } from '../support/wallet-factory.js';
-import { charge, spend } from '../support/wallet-spend.js';
+import { callerOf, charge, spend } from '../support/wallet-spend.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -117,15 +124,45 @@ describe('GET /api/organization/wallet/records/export', () => {
       /^attachment; filename="wallet-records-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const lines = res.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,createdAt,type,amount,previousBalance,currentBalance,description,requestLogId,refundOf');
+    expect(lines[0]).toMatch(
+      /^id,createdAt,type,amount,previousBalance,currentBalance,description,requestLogId,refundOf,/,
+    );
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/^[0-9a-f-]{36},[^,]+,Consume,0\.5,8\.75,8\.25,"web_search, ""quoted""",[0-9a-f-]{36},$/);
+    expect(lines[1]).toMatch(
+      /^[0-9a-f-]{36},[^,]+,Consume,0\.5,8\.75,8\.25,"web_search, ""quoted""",[0-9a-f-]{36},,[0-9a-f-]{36},,,,$/,
+    );
     expect(lines[2]).toMatch(/,Consume,1\.25,10,8\.75,messages claude,/);
-    expect(lines[3]).toMatch(/,Recharge,10,0,10,"'=HYPERLINK\(""http:\/\/evil""\)",,$/);
+    expect(lines[3]).toMatch(/,Recharge,10,0,10,"'=HYPERLINK\(""http:\/\/evil""\)",,,,,,,$/);
     const consumes = await h.http
       .get('/api/organization/wallet/records/export?type=Consume')
       .set(inOrg(org.admin, org.id));
     expect(consumes.text.trimEnd().split('\r\n')).toHaveLength(3);
+  });
+
+  it('names the project and API key of each Consume record and of its Refund (per-project and per-key totals)', async () => {
+    const org = await anOrganization(h);
+    const project = await aProject(h, org, 'alpha');
+    const key = await h.http
+      .post('/api/v1/api-keys')
+      .set(inOrg(org.admin, org.id))
+      .send({ name: '=alice-dev', projectId: project.id });
+    expect(key.body.projectId).toBe(project.id);
+    await recharge(h.ctx, org.id, { amount: usd('10') });
+    const caller = { ...callerOf(org.id, project.id), keyId: key.body.id as string };
+    const { record: consumed } = await spend(h.ctx, org.id, usd('1.5'), { caller });
+    await spend(h.ctx, org.id, usd('0.25'));
+    await refund(h.ctx, consumed.id, { amount: usd('0.5'), reason: 'goodwill', createdBy: org.admin.accountId });
+    const res = await h.http.get('/api/organization/wallet/records/export').set(inOrg(org.admin, org.id));
+    const lines = res.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'id,createdAt,type,amount,previousBalance,currentBalance,description,requestLogId,refundOf,projectId,projectName,apiKeyId,apiKeyName,topUpCodeId',
+    );
+    const named = `,${project.id},alpha,${key.body.id},'=alice-dev,$`;
+    expect(lines[1]).toMatch(new RegExp(`^[0-9a-f-]{36},[^,]+,Refund,0\\.5,.*,${consumed.id}${named}`));
+    expect(lines[2]).toMatch(/,Consume,0\.25,/);
+    expect(lines[2]).toMatch(/,[0-9a-f-]{36},,,,$/); // a project that no longer exists: its id, no name; no key
+    expect(lines[3]).toMatch(new RegExp(`^${consumed.id},[^,]+,Consume,1\\.5,.*${named}`));
+    expect(lines[4]).toMatch(/,Recharge,10,0,10,,,,,,,,$/);
   });
 
   it('reads in batches: an export longer than one batch has every record once', async () => {

@@ -18,6 +18,7 @@ import { projectNotFound, useProjects } from '../organization/projects-api.js';
 import { ConnectPanel } from './connect-panel.js';
 import { GatewayQuota } from './gateway-quota.js';
 import { ModelsPanel } from './models-panel.js';
+import { useKeyNames } from './project-key-line.js';
 import { UsagePanel } from './usage-panel.js';
 
 type Video = {
@@ -46,8 +47,13 @@ type RequestLog = {
   cost: number;
   latencyMs?: number;
   errorMessage?: string;
+  apiKeyId?: string;
   createdAt: string;
 };
+
+/** A request's key by name: one the viewer cannot see (another member's, or deleted since) is "another key". */
+const keyLabel = (names: Map<string, string> | undefined, id: string | undefined) =>
+  id === undefined ? '—' : names ? (names.get(id) ?? 'another key') : '…';
 
 const isOpen = (v: Video) => v.status === 'queued' || v.status === 'in_progress';
 
@@ -106,8 +112,10 @@ function Videos({ projectId, organizationId }: { projectId: string; organization
 const reachedOf = (page: { total?: number | undefined; reach: number } | undefined) =>
   page && (page.total ?? 0) >= page.reach ? `the newest ${formatCount(page.reach)}` : undefined;
 
-function Requests({ projectId, organizationId }: { projectId: string; organizationId: string }) {
+function Requests(props: { projectId: string; organizationId: string; isAdmin: boolean }) {
+  const { projectId, organizationId } = props;
   const [page, setPage] = useState(1);
+  const keyNames = useKeyNames(props);
   const requests = useQuery({
     queryKey: ['requests', projectId, page],
     queryFn: () =>
@@ -128,6 +136,7 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
           'Time',
           'Operation',
           'Model',
+          'Key',
           { label: 'Tokens in', num: true },
           { label: 'Tokens out', num: true },
           { label: 'Cost', num: true },
@@ -149,6 +158,7 @@ function Requests({ projectId, organizationId }: { projectId: string; organizati
             <td>{formatTime(r.createdAt)}</td>
             <td>{r.operation}</td>
             <td>{r.model ?? '—'}</td>
+            <td>{keyLabel(keyNames, r.apiKeyId)}</td>
             <td className="num">{formatCount(r.inputTokens)}</td>
             <td className="num">{formatCount(r.outputTokens)}</td>
             <td className="num">{formatMoney(r.cost)}</td>
@@ -200,7 +210,7 @@ export function GatewayPage() {
               <UsagePanel projectId={chosen} organizationId={current.id} />
               <GatewayQuota projectId={chosen} organizationId={current.id} isAdmin={current.role === 'Admin'} />
               <Videos projectId={chosen} organizationId={current.id} />
-              <Requests projectId={chosen} organizationId={current.id} />
+              <Requests projectId={chosen} organizationId={current.id} isAdmin={current.role === 'Admin'} />
               <ConnectPanel projectId={chosen} organizationId={current.id} isAdmin={current.role === 'Admin'} />
               <ModelsPanel projectId={chosen} organizationId={current.id} />
             </>

@@ -1,6 +1,6 @@
 // The Connect panel's line about the project's API keys: how many it has (every key for an organization Admin or the
 // project's Owner, from GET /api/projects/{id}/api-keys; one's own otherwise, from GET /api/v1/api-keys), where they
-// are listed, and where to make one.
+// are listed, and where to make one; and the names of those keys, for the request list's Key column.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, type Envelope } from '../../api/http.js';
@@ -24,6 +24,27 @@ function useKeyCount({ projectId, organizationId, isAdmin }: Props) {
   if (!decided) return undefined;
   if (manager) return all.data ? { count: all.data.total ?? 0, everyone: true } : undefined;
   return own.data ? { count: own.data.filter((k) => k.projectId === projectId).length, everyone: false } : undefined;
+}
+
+/**
+ * The names of the project's keys the viewer may see, by id: the first 100 of every key for a manager (one read,
+ * under the project keys' query key, so a revocation refreshes it), one's own otherwise.
+ */
+export function useKeyNames({ projectId, organizationId, isAdmin }: Props): Map<string, string> | undefined {
+  const { manager, decided } = useManagesProject(projectId, organizationId, isAdmin);
+  const all = useQuery({
+    queryKey: ['project-keys', projectId, 'names'],
+    queryFn: () =>
+      api<Envelope<{ id: string; name: string }[]>>(apiPath`/api/projects/${projectId}/api-keys`, {
+        organizationId,
+        query: { size: 100 },
+      }),
+    enabled: decided && manager,
+  });
+  const own = useApiKeys();
+  if (!decided) return undefined;
+  const keys = manager ? all.data?.data : own.data?.filter((k) => k.projectId === projectId);
+  return keys ? new Map(keys.map((k) => [k.id, k.name])) : undefined;
 }
 
 export function ProjectKeyLine(props: Props) {
