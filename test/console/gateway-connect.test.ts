@@ -116,7 +116,7 @@ it("lists the models the project's keys may call with their prices, as the API d
   const row = (id: string) => rows.find((r) => r[0]?.endsWith(id)) as string[];
   expect(row('claude-sonnet-5').slice(1)).toEqual([
     'text',
-    '3.00 USD in, 15.00 USD out per 1M tokens',
+    '3.00 USD in, 15.00 USD out per 1M tokens' + 'plus web search tool 0.01 USD per search',
     '0.30 USD read, 3.75 USD write',
     '128,000',
   ]);

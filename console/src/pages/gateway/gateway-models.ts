@@ -16,6 +16,9 @@ export type PricedModel = {
     cacheWritePerMTok?: number;
     perVideoSecond?: number;
     perRequest?: number;
+    /** Server tools a messages model runs upstream, billed per use on top of its tokens. */
+    webSearchPerRequest?: number;
+    webFetchPerRequest?: number;
   };
 };
 

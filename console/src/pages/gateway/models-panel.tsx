@@ -1,5 +1,5 @@
-// What each model a project's keys may call costs: token prices per million for text models, per second of video,
-// per request of web search and fetch.
+// What each model a project's keys may call costs: token prices per million for text models (and what their server
+// tools add per use), per second of video, per request of web search and fetch.
 import { formatCount, formatMoney } from '../../format.js';
 import { DataTable } from '../../ui/data-table.js';
 import { FormError } from '../../ui/status.js';
@@ -13,6 +13,17 @@ function priceOf(m: PricedModel): string {
   if (m.capability === 'video') return `${formatMoney(p.perVideoSecond)} per second`;
   if (m.capability === 'search') return `${formatMoney(p.perRequest)} per web search or web fetch request`;
   return `${formatMoney(p.inputPerMTok)} in, ${formatMoney(p.outputPerMTok)} out per 1M tokens`;
+}
+
+/** What a text model's server tools add per use (Anthropic's `web_search`/`web_fetch` tools), when they cost anything:
+ * a request that searched costs more than its tokens, and the price list should say why. */
+function toolPricesOf(m: PricedModel): string | undefined {
+  const { webSearchPerRequest: search, webFetchPerRequest: fetch } = m.prices;
+  const parts = [
+    search ? `web search tool ${formatMoney(search)} per search` : undefined,
+    fetch ? `web fetch tool ${formatMoney(fetch)} per fetch` : undefined,
+  ].filter((part) => part !== undefined);
+  return parts.length > 0 ? `plus ${parts.join(', ')}` : undefined;
 }
 
 const cacheOf = (m: PricedModel) =>
@@ -41,7 +52,10 @@ export function ModelsPanel({ projectId, organizationId }: { projectId: string; 
               </div>
             </td>
             <td>{kinds[m.capability]}</td>
-            <td>{priceOf(m)}</td>
+            <td>
+              {priceOf(m)}
+              {toolPricesOf(m) ? <div className="muted">{toolPricesOf(m)}</div> : null}
+            </td>
             <td>{cacheOf(m)}</td>
             <td className="num">{m.maxOutputTokens === undefined ? '—' : formatCount(m.maxOutputTokens)}</td>
           </tr>

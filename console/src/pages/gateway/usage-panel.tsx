@@ -80,7 +80,8 @@ export function UsagePanel({ projectId, organizationId }: { projectId: string; o
     queryFn: () =>
       api<Envelope<ProjectUsage>>(apiPath`/api/projects/${projectId}/usage`, { organizationId, query: { days } }),
     placeholderData: keepPreviousData,
-    refetchInterval: 30_000,
+    // As often as the quota and the recent requests beside it, so the three panels agree within seconds.
+    refetchInterval: 10_000,
   });
   const data = usage.data?.data;
   const chart = useMemo(() => (data ? dailySpend(data) : undefined), [data]);
