@@ -12,11 +12,15 @@ import { displayPrefix, generateToken, keyedHash } from './tokens.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type KeyUsage = { today: number; total: number };
+/** A project key's gateway requests, and what their Consume records took from the wallet (micro-units). */
+export type GatewayKeyUsage = KeyUsage & { spentTodayMicros: bigint; spentTotalMicros: bigint };
 /**
  * `usage` counts the key's catalog (`/api/v1/**`) requests, the ones the account's daily quota counts;
- * `gatewayUsage`, for a key bound to a project (else null), its gateway (`/v1/**`) requests as the ledger wrote them.
+ * `gatewayUsage`, for a key bound to a project (else null), its gateway (`/v1/**`) requests as the ledger wrote them,
+ * with what they were charged.
  */
-export type ApiKeyRecord = ApiKeyRow & { usage: KeyUsage; gatewayUsage: KeyUsage | null; lastUsed: Date | null };
+export type ApiKeyRecord = ApiKeyRow & { usage: KeyUsage; gatewayUsage: GatewayKeyUsage | null; lastUsed: Date | null };
+const noGatewayUsage: GatewayKeyUsage = { today: 0, total: 0, spentTodayMicros: 0n, spentTotalMicros: 0n };
 
 /** Days whose counters may still live only in Redis (the rollover persists them after midnight). */
 const UNPERSISTED_DAYS = 3;
@@ -77,7 +81,7 @@ export async function createApiKey(
   });
   const none = { today: 0, total: 0 };
   return {
-    record: { ...created, usage: none, gatewayUsage: created.projectId ? none : null, lastUsed: null },
+    record: { ...created, usage: none, gatewayUsage: created.projectId ? noGatewayUsage : null, lastUsed: null },
     token,
   };
 }
@@ -107,18 +111,32 @@ export async function listApiKeys(ctx: AppContext, accountId: string, now = new 
  * after it ends; docs/wallet.md, "Lag"), so it may trail the project's quota counters; it counts on the UTC day it
  * started.
  */
-async function gatewayUsageOf(ctx: AppContext, ids: string[], now: Date): Promise<Map<string, KeyUsage>> {
+async function gatewayUsageOf(ctx: AppContext, ids: string[], now: Date): Promise<Map<string, GatewayKeyUsage>> {
   if (ids.length === 0) return new Map();
+  const { requestCount, spent, day } = apiKeyDailyGatewayUsage;
+  const isToday = sql`${day} = ${utcDay(now)}`;
   const counted = await ctx.db
     .select({
       keyId: apiKeyDailyGatewayUsage.keyId,
-      total: sql<string>`sum(${apiKeyDailyGatewayUsage.requestCount})`,
-      today: sql<string>`coalesce(sum(${apiKeyDailyGatewayUsage.requestCount}) filter (where ${apiKeyDailyGatewayUsage.day} = ${utcDay(now)}), 0)`,
+      total: sql<string>`sum(${requestCount})`,
+      today: sql<string>`coalesce(sum(${requestCount}) filter (where ${isToday}), 0)`,
+      spentTotal: sql<string>`sum(${spent})`,
+      spentToday: sql<string>`coalesce(sum(${spent}) filter (where ${isToday}), 0)`,
     })
     .from(apiKeyDailyGatewayUsage)
     .where(inArray(apiKeyDailyGatewayUsage.keyId, ids))
     .groupBy(apiKeyDailyGatewayUsage.keyId);
-  return new Map(counted.map((c) => [c.keyId, { today: Number(c.today), total: Number(c.total) }]));
+  return new Map(
+    counted.map((c) => [
+      c.keyId,
+      {
+        today: Number(c.today),
+        total: Number(c.total),
+        spentTodayMicros: BigInt(c.spentToday),
+        spentTotalMicros: BigInt(c.spentTotal),
+      },
+    ]),
+  );
 }
 
 /**
@@ -174,7 +192,7 @@ export async function withUsage<Row extends ApiKeyRow>(
     return {
       ...row,
       usage: { today: todayCount, total },
-      gatewayUsage: row.projectId ? (gatewayByKey.get(row.id) ?? { today: 0, total: 0 }) : null,
+      gatewayUsage: row.projectId ? (gatewayByKey.get(row.id) ?? noGatewayUsage) : null,
       lastUsed: lastUsedMs ? new Date(lastUsedMs) : null,
     };
   });

@@ -15,7 +15,8 @@ const fromEpochMs = (column: string) => sql.raw(`timestamptz 'epoch' + r.${colum
 /**
  * Inserts the request logs not yet written (idempotent by id); returns the ids this call inserted. In the same statement,
  * the rows it inserted (and only those, so a batch written again adds nothing) are counted per API key and UTC day of
- * the request's start (`created_at`) and added to `api_key_daily_gateway_usage`, which the key lists read, and per
+ * the request's start (`created_at`) with what their settlements charged and added to `api_key_daily_gateway_usage`,
+ * which the key lists read, and per
  * organization and day with what their settlements charged (`charged`: the amount of the Consume record the writer
  * makes for each fresh one that charged) to `organization_daily_spending`, which the Overview's spending reads, and
  * per project, day, operation and model (the model that served each) with their tokens, cache reads and writes
@@ -75,15 +76,18 @@ export async function insertRequestLogs(
             cache_write_tokens = project_daily_usage.cache_write_tokens + excluded.cache_write_tokens,
             spent = project_daily_usage.spent + excluded.spent
     ), counted as (
-      select api_key_id as key_id, (created_at at time zone 'UTC')::date as day, count(*)::int as n
-        from inserted where api_key_id is not null group by 1, 2
+      select i.api_key_id as key_id, (i.created_at at time zone 'UTC')::date as day, count(*)::int as n,
+             sum(greatest(b."charged", 0)) as spent
+        from inserted i join batch b on b."id" = i.id
+       where i.api_key_id is not null group by 1, 2
     ), live_keys as (
       select id from api_keys where id in (select key_id from counted) order by id for key share
     ), added as (
-      insert into api_key_daily_gateway_usage (key_id, day, request_count)
-      select c.key_id, c.day, c.n from counted c join live_keys k on k.id = c.key_id order by c.key_id, c.day
+      insert into api_key_daily_gateway_usage (key_id, day, request_count, spent)
+      select c.key_id, c.day, c.n, c.spent from counted c join live_keys k on k.id = c.key_id order by c.key_id, c.day
       on conflict (key_id, day) do update
-        set request_count = api_key_daily_gateway_usage.request_count + excluded.request_count
+        set request_count = api_key_daily_gateway_usage.request_count + excluded.request_count,
+            spent = api_key_daily_gateway_usage.spent + excluded.spent
     )
     select id from inserted`);
   return new Set(rows.map((r) => r.id));

@@ -26,8 +26,12 @@ afterAll(async () => w?.close());
 type KeyJson = {
   name: string;
   usage: { today: number; total: number };
-  gatewayUsage?: { today: number; total: number };
+  gatewayUsage?: { today: number; total: number; spentToday: number; spentTotal: number };
 };
+
+/** Money as the console writes it (console/src/format.ts): at least two decimals, then the currency. */
+const money = (amount: number) =>
+  `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(amount)} USD`;
 
 describe('API key usage', () => {
   it("shows a project key's gateway requests and an account key's catalog calls, each labelled so", async () => {
@@ -55,10 +59,12 @@ describe('API key usage', () => {
       const listed = (await w.h.http.get('/api/v1/api-keys').set(bearer(owner.session))).body as KeyJson[];
       return listed.find((k) => k.name === 'Gateway key')?.gatewayUsage?.total === 3 && listed;
     }, 30_000);
-    expect(keys.find((k) => k.name === 'Gateway key')).toMatchObject({
-      usage: { today: 0, total: 0 },
-      gatewayUsage: { today: 3, total: 3 },
-    });
+    const gatewayKey = keys.find((k) => k.name === 'Gateway key');
+    expect(gatewayKey).toMatchObject({ usage: { today: 0, total: 0 }, gatewayUsage: { today: 3, total: 3 } });
+    // What the three took from the wallet, shown under each count (a finance admin's trial found no money per key).
+    const spent = gatewayKey?.gatewayUsage?.spentTotal ?? 0;
+    expect(spent).toBeGreaterThan(0);
+    expect(gatewayKey?.gatewayUsage?.spentToday).toBe(spent);
     const catalogKey = keys.find((k) => k.name === 'test key');
     expect(catalogKey?.usage).toEqual({ today: 2, total: 2 });
     expect(catalogKey).not.toHaveProperty('gatewayUsage');
@@ -69,7 +75,7 @@ describe('API key usage', () => {
     const gatewayRow = table.locator('tbody tr', { hasText: 'Gateway key' });
     await gatewayRow.waitFor();
     const cells = async (row: typeof gatewayRow) => (await row.locator('td').allTextContents()).slice(5, 7);
-    expect(await cells(gatewayRow)).toEqual(['3 gateway', '3 gateway']);
+    expect(await cells(gatewayRow)).toEqual([`3 gateway${money(spent)}`, `3 gateway${money(spent)}`]);
     expect(await cells(table.locator('tbody tr', { hasText: 'test key' }))).toEqual(['2 catalog', '2 catalog']);
     await page.getByText("Today (UTC) and Total count a project key's gateway requests").waitFor();
     await checkPage(page, 'trial-keys-usage');
@@ -78,7 +84,10 @@ describe('API key usage', () => {
     const projectKeys = page.getByRole('table', { name: 'API keys of this project' });
     const projectRow = projectKeys.locator('tbody tr', { hasText: 'Gateway key' });
     await projectRow.waitFor();
-    expect((await projectRow.locator('td').allTextContents()).slice(5, 7)).toEqual(['3 gateway', '3 gateway']);
+    expect((await projectRow.locator('td').allTextContents()).slice(5, 7)).toEqual([
+      `3 gateway${money(spent)}`,
+      `3 gateway${money(spent)}`,
+    ]);
     await checkPage(page, 'trial-project-keys-usage');
   });
 });

@@ -1,13 +1,14 @@
-// A project key's gateway usage (`gatewayUsage: {today, total}` on GET /api/v1/api-keys and the project's key list)
-// was a COUNT of the key's request logs on every read: a key with tens of millions of requests made every read of the
+// A project key's gateway usage (`gatewayUsage: {today, total, spentToday, spentTotal}` on GET /api/v1/api-keys and
+// the project's key list; the money since a finance admin's trial, migration 0026) was a COUNT of the key's request logs on every read: a key with tens of millions of requests made every read of the
 // list scan that many index entries. The ledger writer now adds the requests it inserts to the key's daily counts, in
 // the transaction that inserts them, and the lists read those counts. So the counts stay when the request logs are
 // gone (the old read answered 0), a batch written twice counts once, and a request counts on the UTC day it started.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { apiKeyDailyGatewayUsage, requestLogs } from '../../shared/db/schema/index.js';
 import { closeCharge, openCharge } from '../../shared/gateway/accounting.js';
 import { addDays, utcDay } from '../../shared/time/utc-day.js';
 import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
+import { microsToNumber } from '../../shared/wallet/money.js';
 import { type GatewayWorld, openGatewayWorld, writeLedgers } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer } from '../support/identity.js';
@@ -19,7 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => w?.close());
 
-type Listed = { id: string; name: string; gatewayUsage?: { today: number; total: number } };
+type Listed = {
+  id: string;
+  name: string;
+  gatewayUsage?: { today: number; total: number; spentToday: number; spentTotal: number };
+};
 
 async function aKey(name: string) {
   const res = await w.h.http.post('/api/v1/api-keys').set(bearer(w.org.admin.session)).send({
@@ -58,6 +63,18 @@ async function writeSettled(n: number) {
   return writeLedgers(w.h);
 }
 
+/** A listed key's gateway request counts alone. */
+const requestsOf = (key: Listed | undefined) => ({ today: key?.gatewayUsage?.today, total: key?.gatewayUsage?.total });
+
+/** What the key's requests' Consume records took from the wallet, in the wallet's currency, read from the ledger. */
+async function consumedBy(keyId: string): Promise<number> {
+  const { rows } = await w.h.ctx.db.execute<{ spent: string }>(sql`
+    select coalesce(sum(c.amount), 0)::text as spent
+      from request_logs l join wallet_records c on c.idempotency_key = 'consume:' || l.id::text
+     where l.api_key_id = ${keyId}`);
+  return microsToNumber(BigInt(rows[0]?.spent ?? '0'));
+}
+
 const deleteRequestLogsOf = (keyId: string) => w.h.ctx.db.delete(requestLogs).where(eq(requestLogs.apiKeyId, keyId));
 
 it('counts concurrent gateway calls exactly, and keeps them once the request logs are gone', async () => {
@@ -67,17 +84,21 @@ it('counts concurrent gateway calls exactly, and keeps them once the request log
   expect((await writeSettled(24)).written).toBe(24);
 
   const both = await listed(key.id);
-  expect(both.own).toMatchObject({ name: 'busy key', gatewayUsage: { today: 24, total: 24 } });
-  expect(both.project).toMatchObject({ name: 'busy key', gatewayUsage: { today: 24, total: 24 } });
+  // What the 24 took, to the micro-unit, as their Consume records say: today and in all, in both lists.
+  const spent = await consumedBy(key.id);
+  expect(spent).toBeGreaterThan(0);
+  const usage = { today: 24, total: 24, spentToday: spent, spentTotal: spent };
+  expect(both.own).toMatchObject({ name: 'busy key', gatewayUsage: usage });
+  expect(both.project).toMatchObject({ name: 'busy key', gatewayUsage: usage });
 
   // The lists do not read the request logs: with the key's logs removed, its counts stay (the old COUNT answered 0).
   expect((await deleteRequestLogsOf(key.id)).rowCount).toBe(24);
-  expect((await listed(key.id)).own?.gatewayUsage).toEqual({ today: 24, total: 24 });
+  expect((await listed(key.id)).own?.gatewayUsage).toEqual(usage);
 
   // And the next calls add to them.
   expect((await Promise.all([call(key.token), call(key.token)])).map((a) => a.status)).toEqual([200, 200]);
   await writeSettled(2);
-  expect((await listed(key.id)).project?.gatewayUsage).toEqual({ today: 26, total: 26 });
+  expect(requestsOf((await listed(key.id)).project)).toEqual({ today: 26, total: 26 });
 });
 
 it('counts a ledger batch written twice once (a worker killed between the commit and the acknowledgement)', async () => {
@@ -90,7 +111,8 @@ it('counts a ledger batch written twice once (a worker killed between the commit
   const waiting = await w.h.ctx.redis.xrange(k.l, '-', '+');
   expect(waiting).toHaveLength(3);
   expect((await writeLedgers(w.h)).written).toBe(3);
-  expect((await listed(key.id)).own?.gatewayUsage).toEqual({ today: 3, total: 3 });
+  const once = (await listed(key.id)).own?.gatewayUsage;
+  expect(once).toMatchObject({ today: 3, total: 3, spentTotal: await consumedBy(key.id) });
 
   // The stream as a killed worker leaves it: the same entries still there, their charges still pending in the mirror.
   for (const [, fields] of waiting) {
@@ -99,7 +121,7 @@ it('counts a ledger batch written twice once (a worker killed between the commit
     await w.h.ctx.redis.hincrby(k.w, 'pend', charged);
   }
   expect(await writeLedgers(w.h)).toEqual({ entries: 3, written: 0, transactions: 1 });
-  expect((await listed(key.id)).own?.gatewayUsage).toEqual({ today: 3, total: 3 });
+  expect((await listed(key.id)).own?.gatewayUsage).toEqual(once);
   expect(await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.apiKeyId, key.id))).toHaveLength(3);
 });
 
@@ -117,7 +139,10 @@ it('counts a request that finished after 00:00 UTC on the day it started', async
   expect((await call(key.token)).status).toBe(200);
   await writeSettled(2);
 
-  expect((await listed(key.id)).own?.gatewayUsage).toEqual({ today: 1, total: 2 });
+  const usage = (await listed(key.id)).own?.gatewayUsage;
+  expect(requestsOf((await listed(key.id)).own)).toEqual({ today: 1, total: 2 });
+  // The request of yesterday took its 0.001 on yesterday's row.
+  expect(((usage?.spentTotal ?? 0) * 1e6 - (usage?.spentToday ?? 0) * 1e6).toFixed(0)).toBe('1000');
   const today = utcDay(new Date());
   const days = await w.h.ctx.db
     .select({ day: apiKeyDailyGatewayUsage.day, requests: apiKeyDailyGatewayUsage.requestCount })
@@ -154,16 +179,22 @@ it("the migration's backfill counts the request logs written before the table as
   await writeSettled(3);
   const daysOf = (db: Pick<typeof w.h.ctx.db, 'select'>) =>
     db
-      .select({ day: apiKeyDailyGatewayUsage.day, requests: apiKeyDailyGatewayUsage.requestCount })
+      .select({
+        day: apiKeyDailyGatewayUsage.day,
+        requests: apiKeyDailyGatewayUsage.requestCount,
+        spent: apiKeyDailyGatewayUsage.spent,
+      })
       .from(apiKeyDailyGatewayUsage)
       .where(eq(apiKeyDailyGatewayUsage.keyId, key.id))
       .orderBy(apiKeyDailyGatewayUsage.day);
   const written = await daysOf(w.h.ctx.db);
   expect(written.map((d) => d.requests)).toEqual([1, 2]);
+  expect(written[0]?.spent).toBe(1_000n);
+  expect(written[1]?.spent).toBeGreaterThan(0n);
   // The backfill run on a table emptied, in a transaction rolled back: the same days and counts from the request logs.
   const rebuilt = await rebuiltByBackfill(
     w.h.ctx.db,
-    '0019_api_key_daily_gateway_usage.sql',
+    ['0019_api_key_daily_gateway_usage.sql', '0026_api_key_daily_spent.sql'],
     apiKeyDailyGatewayUsage,
     daysOf,
   );

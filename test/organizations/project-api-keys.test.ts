@@ -64,7 +64,7 @@ it("lists every member's key of the project for an organization Admin, with its 
     lastUsedAt: expect.any(String),
     usage: { today: 0, total: 0 },
     // Its one gateway call: the catalog's `usage` does not count it.
-    gatewayUsage: { today: 1, total: 1 },
+    gatewayUsage: { today: 1, total: 1, spentToday: expect.any(Number), spentTotal: expect.any(Number) },
     owner: { id: holder.accountId, name: expect.any(String), email: holder.email },
   });
   expect(res.body).toMatchObject({ code: 200, error: null, page: 1, size: 20, total: res.body.data.length });

@@ -4,6 +4,7 @@ import { apiKeyStatus, quotaRequestStatus } from '../../../shared/db/schema/inde
 import { timestamp } from '../../openapi/response-parts.js';
 
 const count = z.number().int().nonnegative();
+const spent = z.number().nonnegative();
 
 export const apiKey = z
   .object({
@@ -18,12 +19,18 @@ export const apiKey = z
       .object({ today: count, total: count })
       .meta({ description: 'Catalog (`/api/v1/**`) requests made with the key: today (UTC) and in all.' }),
     gatewayUsage: z
-      .object({ today: count, total: count })
+      .object({
+        today: count,
+        total: count,
+        spentToday: spent.meta({ description: 'What today’s (UTC) requests took from the wallet, in its currency.' }),
+        spentTotal: spent.meta({ description: 'What all its requests took from the wallet, in its currency.' }),
+      })
       .optional()
       .meta({
         description:
-          'For a key bound to a project: its gateway (`/v1/**`) requests, today (UTC) and in all, from the request ' +
-          'logs (a request shows once the ledger has written it, well under a second after it ends).',
+          'For a key bound to a project: its gateway (`/v1/**`) requests, today (UTC) and in all, and what their ' +
+          'Consume records took from the wallet, from the request logs (a request shows once the ledger has ' +
+          'written it, well under a second after it ends).',
       }),
   })
   .meta({ id: 'ApiKey' });

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   date,
   index,
   integer,
@@ -132,6 +133,8 @@ export const apiKeyDailyGatewayUsage = pgTable(
       .references(() => apiKeys.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
     requestCount: integer('request_count').notNull(),
+    /** What those requests' Consume records took from the wallet, in micro-units. */
+    spent: bigint('spent', { mode: 'bigint' }).notNull().default(sql`0`),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.day] })],
 );

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/http.js';
 import { apiPath } from '../../api/paths.js';
-import { formatCount, formatTime } from '../../format.js';
+import { formatCount, formatMoney, formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import type { Column } from '../../ui/data-table.js';
 import { FormError, StatusBadge } from '../../ui/status.js';
@@ -19,8 +19,8 @@ export type ApiKey = {
   lastUsedAt?: string;
   /** Catalog (`/api/v1`) calls. */
   usage: { today: number; total: number };
-  /** A project key's gateway (`/v1`) requests, from the request logs. */
-  gatewayUsage?: { today: number; total: number };
+  /** A project key's gateway (`/v1`) requests, from the request logs, and what they took from the wallet. */
+  gatewayUsage?: { today: number; total: number; spentToday: number; spentTotal: number };
 };
 
 export const API_KEYS_QUERY = ['api-keys'] as const;
@@ -43,8 +43,9 @@ export const keyColumns = (withProject: boolean): Column[] => [
 ];
 
 /**
- * A key's Today and Total cells: a project key's gateway requests (what its project's quota counts), an account key's
- * catalog API calls, each labelled so; a project key's catalog calls are added when it made any.
+ * A key's Today and Total cells: a project key's gateway requests (what its project's quota counts) and what they took
+ * from the wallet, an account key's catalog API calls, each labelled so; a project key's catalog calls are added when
+ * it made any.
  */
 export function KeyUseCells({ apiKey }: { apiKey: Pick<ApiKey, 'usage' | 'gatewayUsage'> }) {
   const cell = (pick: 'today' | 'total') => {
@@ -54,6 +55,7 @@ export function KeyUseCells({ apiKey }: { apiKey: Pick<ApiKey, 'usage' | 'gatewa
       <td className="num">
         {formatCount(gateway ? gateway[pick] : catalog)}{' '}
         <span className="muted">{gateway ? 'gateway' : 'catalog'}</span>
+        {gateway ? <div>{formatMoney(pick === 'today' ? gateway.spentToday : gateway.spentTotal)}</div> : null}
         {gateway && catalog > 0 ? <div className="muted">+ {formatCount(catalog)} catalog</div> : null}
       </td>
     );
@@ -68,8 +70,9 @@ export function KeyUseCells({ apiKey }: { apiKey: Pick<ApiKey, 'usage' | 'gatewa
 
 /** What the Today and Total columns count, said once above a key table. */
 export const KEY_USE_NOTE =
-  "Today (UTC) and Total count a project key's gateway requests and an account key's catalog API calls. A gateway " +
-  'request shows here within a second or so of its end, once the ledger has written it.';
+  "Today (UTC) and Total count a project key's gateway requests, with what they took from the wallet, and an account " +
+  "key's catalog API calls. A gateway request shows here within a second or so of its end, once the ledger has " +
+  'written it.';
 
 export function KeyRow({ apiKey, withProject }: { apiKey: ApiKey; withProject: boolean }) {
   const client = useQueryClient();
