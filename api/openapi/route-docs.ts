@@ -107,6 +107,41 @@ const noOrganizationSelected =
   'Organization.NotSelected: no X-Organization-Id header, and the caller belongs to no organization or to several.';
 const organizationNotFound = 'X-Organization-Id names an organization the caller is not a member of.';
 
+const contentRange = (description: string) => ({
+  'Content-Range': { description, schema: { type: 'string' as const } },
+});
+const acceptRanges = {
+  'Accept-Ranges': { description: '`bytes`: the route answers a Range.', schema: { type: 'string' as const } },
+};
+const byteRangeHeaders = {
+  range: z
+    .string()
+    .optional()
+    .meta({ description: 'One byte range: `bytes=a-b`, `bytes=a-` or `bytes=-n` (the last n bytes); 206.' }),
+  'if-range': z
+    .string()
+    .optional()
+    .meta({ description: 'The ETag read earlier: the range is answered while it is current, else the whole body.' }),
+};
+
+/** 206 and 416 of a route that answers byte ranges, and Accept-Ranges on its success. */
+function documentByteRanges(doc: RouteDoc, responses: Record<string, ResponseConfig>, family: RouteFamily): void {
+  const success = responses[doc.status ?? 200] as ResponseConfig;
+  success.headers = { ...success.headers, ...acceptRanges };
+  responses[206] = {
+    description: `The bytes of the one range asked for (Range). ${doc.byteRanges}`,
+    content: successContent(doc, family),
+    headers: { ...success.headers, ...contentRange('`bytes a-b/size`: which bytes these are, of how many.') },
+  };
+  responses[416] = {
+    ...errorResponse(
+      family,
+      'File.RangeNotSatisfiable: no byte of the range is in the file (it starts at or past its end).',
+    ),
+    headers: contentRange('`bytes */size`: the length of the file.'),
+  };
+}
+
 /** The routes of an area, under its prefix (Express paths become OpenAPI paths). */
 export function documentArea(registry: OpenAPIRegistry, { prefix, family, area }: MountedArea): void {
   for (const { handler: _handler, before: _before, path, tag, ...doc } of area.routes) {
@@ -132,6 +167,7 @@ function documentRoute(
     },
   };
   if (doc.notModified) responses[304] = { description: doc.notModified };
+  if (doc.byteRanges) documentByteRanges(doc, responses, family);
   if (doc.alsoSucceeds) {
     responses[doc.alsoSucceeds.status] = { description: doc.alsoSucceeds.when, content: successContent(doc, family) };
   }
@@ -204,6 +240,7 @@ function documentRoute(
             .meta({ description: 'An ETag read earlier: 304 while it is current.' }),
         }
       : {}),
+    ...(doc.byteRanges ? byteRangeHeaders : {}),
     ...(doc.ifMatch
       ? {
           'if-match': z

@@ -78,6 +78,9 @@ export type Route = {
   etag?: string;
   /** The route honours If-None-Match: a matching tag answers 304 with no body (a sentence saying what matches). */
   notModified?: string;
+  /** The route answers one byte range of its body (`Range`, `If-Range`): 206 with Content-Range, 416 when none of
+   * the range exists (a sentence saying what it answers to other ranges). */
+  byteRanges?: string;
   /** The route answers 429 with Retry-After under this limit (a sentence naming it). */
   rateLimited?: string;
   /** The route also answers 503 with Retry-After when this pool is full (a sentence naming it). */

@@ -6,7 +6,7 @@ import type { ObjectStorage } from './object-storage.js';
 import { S3Storage } from './s3-storage.js';
 
 export { objectKeyProblem } from './object-keys.js';
-export type { ObjectStat, ObjectStorage, PutOptions, StoredObject } from './object-storage.js';
+export type { ByteRange, ObjectStat, ObjectStorage, PutOptions, StoredObject } from './object-storage.js';
 
 export type StorageConfig = Pick<
   Config,

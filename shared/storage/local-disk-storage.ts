@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { trimTrailing } from '../text/trim-trailing.js';
 import { assertObjectKey } from './object-keys.js';
 import {
+  type ByteRange,
   type ObjectMeta,
   type ObjectStat,
   type ObjectStorage,
@@ -75,12 +76,13 @@ export class LocalDiskStorage implements ObjectStorage {
     }
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     assertObjectKey(key);
     const handle = await open(this.dataPath(key), 'r').catch((err: unknown) => {
       throw isMissing(err) ? objectNotFound(key) : err;
     });
-    return handle.createReadStream();
+    // Only the range's bytes are read from disk: the stream starts at `start` and ends after `end`.
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
   getBuffer(key: string, maxBytes: number): Promise<Buffer> {

@@ -14,6 +14,9 @@ export type StoredObject = { key: string; sizeBytes: number; sha256: string };
 
 export type ObjectStat = StoredObject & { contentType: string; modifiedAt: Date };
 
+/** Bytes `start` to `end` of an object, both included (as HTTP's `Range: bytes=start-end` counts them). */
+export type ByteRange = { start: number; end: number };
+
 /** What a driver records beside each object, so that `stat` need not read the object for its hash. */
 export type ObjectMeta = { contentType: string; sizeBytes: number; sha256: string };
 
@@ -21,8 +24,8 @@ export interface ObjectStorage {
   readonly driver: 'local' | 's3';
   /** Streams `body` to `key`, hashing and counting on the way; the object appears whole or not at all. */
   put(key: string, body: Readable, options: PutOptions): Promise<StoredObject>;
-  /** A stream of the object's bytes; 404 `Storage.NotFound` when it does not exist. */
-  get(key: string): Promise<Readable>;
+  /** A stream of the object's bytes, or of only `range` of them; 404 `Storage.NotFound` when it does not exist. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
   /** The whole object in memory; 413 `Storage.TooLarge` when it is bigger than `maxBytes`. */
   getBuffer(key: string, maxBytes: number): Promise<Buffer>;
   stat(key: string): Promise<ObjectStat | null>;

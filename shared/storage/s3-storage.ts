@@ -15,6 +15,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { trimTrailing } from '../text/trim-trailing.js';
 import { assertObjectKey } from './object-keys.js';
 import {
+  type ByteRange,
   type ObjectMeta,
   type ObjectStat,
   type ObjectStorage,
@@ -121,10 +122,12 @@ export class S3Storage implements ObjectStorage {
     return 0;
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     assertObjectKey(key);
     try {
-      const reply = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      // A ranged GetObject: the store sends only those bytes (206), so a slice costs what its bytes cost.
+      const Range = range ? `bytes=${range.start}-${range.end}` : undefined;
+      const reply = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range }));
       return reply.Body as Readable;
     } catch (err) {
       throw isMissing(err) ? objectNotFound(key) : err;

@@ -198,6 +198,25 @@ describe('the OpenAPI document', () => {
     expect([wrong.status, wrong.body.title]).toEqual([401, 'Auth.InvalidCredentials']);
   });
 
+  it('documents the byte ranges of /files: Range and If-Range, 206 with Content-Range, 416', async () => {
+    type Operation = {
+      parameters: { name: string; in: string }[];
+      responses: Record<string, { description: string; headers?: Record<string, unknown> }>;
+    };
+    const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
+    const files = paths['/files/{key}']?.get as Operation;
+    expect(files.parameters.filter((p) => p.in === 'header').map((p) => p.name)).toEqual([
+      'if-none-match',
+      'range',
+      'if-range',
+    ]);
+    expect(Object.keys(files.responses)).toEqual(expect.arrayContaining(['200', '206', '304', '416']));
+    expect(Object.keys(files.responses['200']?.headers ?? {})).toEqual(['ETag', 'Accept-Ranges']);
+    expect(Object.keys(files.responses['206']?.headers ?? {})).toContain('Content-Range');
+    expect(files.responses['416']?.description).toMatch(/^File\.RangeNotSatisfiable: /);
+    expect(Object.keys(files.responses['416']?.headers ?? {})).toEqual(['Content-Range']);
+  });
+
   it('keeps summaries plain text (code spans go to the description, which /docs renders as CommonMark)', async () => {
     type Operation = { summary: string; description?: string };
     const paths = (await h.http.get('/openapi.json')).body.paths as Record<string, Record<string, Operation>>;
