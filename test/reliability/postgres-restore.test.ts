@@ -4,6 +4,7 @@
 // older, the charges written since left its `pend` without lowering its base, and the same money admitted request
 // after request.
 import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -65,6 +66,7 @@ describe('PostgreSQL restored from a backup, Redis kept', () => {
 
     // The database is lost; the operator restores the backup into a new database and points the processes at it.
     const restoredUrl = await restoredCopy(backup, databaseUrl);
+    await rm(backup, { force: true });
     await before.ctx.close();
     after = await createHarness({ DATABASE_URL: restoredUrl, REDIS_PREFIX: before.config.REDIS_PREFIX });
     expect((await getWallet(after.ctx.db, org)).balance).toBe(usd('0.8'));
