@@ -144,15 +144,10 @@ end
 return out
 `;
 
-/**
- * Brings the mirror to PostgreSQL's state. KEYS: w, h, l. ARGV: 1 balance, 2 record sequence, 3 active (1|0), read
- * together in one PostgreSQL snapshot. A missing mirror is created, its pending and frozen amounts summed from the
- * stream and the holds; an existing one takes the state only when it is newer (a higher sequence), so steps that
- * arrive out of order never move it back. Returns {base, seq, pend, frz, act}.
- */
-export const syncLua = `${common}
-local w, h, l = KEYS[1], KEYS[2], KEYS[3]
-if redis.call('EXISTS', w) == 0 then
+/** Creates the mirror at PostgreSQL's (balance, seq, act), its pending and frozen amounts summed from the stream and
+ * the holds: what a missing mirror is loaded as, and what a rebuilt one starts from. */
+const createMirror = `
+local function createMirror(w, h, l, balance, seq, act)
   local pend = 0
   for _, e in ipairs(redis.call('XRANGE', l, '-', '+')) do pend = pend + num(chargedOf(e[2])) end
   local frz = 0
@@ -160,13 +155,40 @@ if redis.call('EXISTS', w) == 0 then
   for i = 2, #holds, 2 do
     if holds[i] ~= 'x' then frz = frz + num(holds[i]) end
   end
-  redis.call('HSET', w, 'base', ARGV[1], 'seq', ARGV[2], 'act', ARGV[3], 'pend', int(pend), 'frz', int(frz))
+  redis.call('HSET', w, 'base', balance, 'seq', seq, 'act', act, 'pend', int(pend), 'frz', int(frz))
+end
+`;
+
+/**
+ * Brings the mirror to PostgreSQL's state. KEYS: w, h, l. ARGV: 1 balance, 2 record sequence, 3 active (1|0), read
+ * together in one PostgreSQL snapshot. A missing mirror is created, its pending and frozen amounts summed from the
+ * stream and the holds; an existing one takes the state only when it is newer (a higher sequence), so steps that
+ * arrive out of order never move it back. Returns {base, seq, pend, frz, act}.
+ */
+export const syncLua = `${common}${createMirror}
+local w, h, l = KEYS[1], KEYS[2], KEYS[3]
+if redis.call('EXISTS', w) == 0 then
+  createMirror(w, h, l, ARGV[1], ARGV[2], ARGV[3])
 elseif tonumber(ARGV[2]) > num(redis.call('HGET', w, 'seq')) then
   redis.call('HSET', w, 'base', ARGV[1], 'seq', ARGV[2], 'act', ARGV[3])
 elseif tonumber(ARGV[2]) == num(redis.call('HGET', w, 'seq')) then
   redis.call('HSET', w, 'act', ARGV[3])
 end
 return redis.call('HMGET', w, 'base', 'seq', 'pend', 'frz', 'act')
+`;
+
+/**
+ * Rebuilds a mirror that is ahead of PostgreSQL (a database restored from a backup, or failed over to a replica that
+ * lacked the last commits: PostgreSQL's sequence never goes back otherwise). KEYS: w, h, l. ARGV: 1 balance, 2 record
+ * sequence, 3 active, read from PostgreSQL after 4, the mirror's sequence seen ahead of it. Only a mirror still at
+ * that sequence is rebuilt (one moved since was brought there by a newer commit); it restarts from PostgreSQL's state
+ * with the stream's and the holds' amounts, as a missing one is loaded. Returns 1 when rebuilt.
+ */
+export const rebuildLua = `${common}${createMirror}
+local w, h, l = KEYS[1], KEYS[2], KEYS[3]
+if redis.call('HGET', w, 'seq') ~= ARGV[4] then return 0 end
+createMirror(w, h, l, ARGV[1], ARGV[2], ARGV[3])
+return 1
 `;
 
 /**

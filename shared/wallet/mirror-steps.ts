@@ -7,7 +7,7 @@ import { dayCounterTtlSeconds, monthCounterTtlSeconds } from '../quota/quota-scr
 import { epochMinute, utcDay } from '../quota/quota-windows.js';
 import { submitToGroup } from '../redis/group-commit.js';
 import { organizationKeyBase } from '../redis/tagged-keys.js';
-import { ackLua, auditLua, expireLua, renewLua, stepsLua, syncLua } from './mirror-lua.js';
+import { ackLua, auditLua, expireLua, rebuildLua, renewLua, stepsLua, syncLua } from './mirror-lua.js';
 
 /** The keys of one organization's wallet mirror. */
 export type MirrorKeys = { w: string; h: string; hx: string; l: string };
@@ -24,6 +24,7 @@ type Reply = string[];
 type MirrorRedis = Redis & {
   ockWalletSteps(...args: string[]): Promise<Reply[]>;
   ockWalletSync(...args: string[]): Promise<Reply>;
+  ockWalletRebuild(...args: string[]): Promise<number>;
   ockWalletAck(...args: string[]): Promise<number>;
   ockWalletExpire(...args: string[]): Promise<number>;
   ockWalletRenew(...args: string[]): Promise<number>;
@@ -36,6 +37,7 @@ export function mirrorCommands(redis: Redis): MirrorRedis {
   if (!registered.has(redis)) {
     redis.defineCommand('ockWalletSteps', { lua: stepsLua });
     redis.defineCommand('ockWalletSync', { numberOfKeys: 3, lua: syncLua });
+    redis.defineCommand('ockWalletRebuild', { numberOfKeys: 3, lua: rebuildLua });
     redis.defineCommand('ockWalletAck', { numberOfKeys: 2, lua: ackLua });
     redis.defineCommand('ockWalletExpire', { numberOfKeys: 3, lua: expireLua });
     redis.defineCommand('ockWalletRenew', { numberOfKeys: 2, lua: renewLua });
@@ -203,6 +205,19 @@ export async function syncStep(
     frozen: BigInt(frz ?? '0'),
     active: act === '1',
   };
+}
+
+/** Rebuilds a mirror seen at `staleSeq`, ahead of PostgreSQL's `state` (read after it); true when rebuilt. */
+export async function rebuildStep(
+  redis: Redis,
+  prefix: string,
+  organizationId: string,
+  state: WalletState,
+  staleSeq: number,
+): Promise<boolean> {
+  const k = mirrorKeys(prefix, organizationId);
+  const args = [state.balance.toString(), String(state.seq), state.active ? '1' : '0', String(staleSeq)];
+  return (await mirrorCommands(redis).ockWalletRebuild(k.w, k.h, k.l, ...args)) === 1;
 }
 
 export async function ackStep(

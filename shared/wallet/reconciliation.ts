@@ -106,17 +106,17 @@ export async function reconcileMirrors(ctx: Pick<AppContext, 'db' | 'redis' | 'c
     const { rows } = await ctx.db.execute<Row>(sql`
       select w.organization_id, w.record_seq, r.seq, r.current_balance
         from organization_wallets w
-        left join wallet_records r on r.organization_id = w.organization_id
+        left join wallet_records r on r.organization_id = w.organization_id and r.seq in (${sql.join(
+          audits.map((a) => sql`${a.seq}`),
+          sql`, `,
+        )})
        where w.organization_id in (${sql.join(
          batch.map((id) => sql`${id}`),
          sql`, `,
-       )})
-         and (r.seq is null or r.seq in (${sql.join(
-           audits.map((a) => sql`${a.seq}`),
-           sql`, `,
-         )}))`);
+       )})`);
     batch.forEach((organizationId, k) => {
       const audit = audits[k] as MirrorAudit;
+      const lastSeq = Number(rows.find((r) => String(r.organization_id) === organizationId)?.record_seq ?? 0);
       const balanceAt = (seq: number) => {
         if (seq === 0) return 0n;
         const row = rows.find((r) => String(r.organization_id) === organizationId && Number(r.seq) === seq);
@@ -124,7 +124,7 @@ export async function reconcileMirrors(ctx: Pick<AppContext, 'db' | 'redis' | 'c
       };
       report.entriesOnTheirWay += audit.streamLength;
       report.holds += audit.holds;
-      for (const problem of mirrorProblems(audit, balanceAt(audit.seq)))
+      for (const problem of mirrorProblems(audit, balanceAt(audit.seq), lastSeq))
         report.problems.push({ organizationId, problem });
       if (audit.present) report.mirrors += 1;
     });
@@ -132,14 +132,18 @@ export async function reconcileMirrors(ctx: Pick<AppContext, 'db' | 'redis' | 'c
   return report;
 }
 
-function mirrorProblems(audit: MirrorAudit, balanceAtSeq: bigint | undefined): string[] {
+function mirrorProblems(audit: MirrorAudit, balanceAtSeq: bigint | undefined, lastSeq: number): string[] {
   if (!audit.present) {
     return audit.streamLength > 0 || audit.holds > 0
       ? [`no mirror, yet ${audit.streamLength} ledger entries and ${audit.holds} holds in Redis`]
       : [];
   }
   const problems: string[] = [];
-  if (balanceAtSeq === undefined) problems.push(`mirror at record ${audit.seq}, which PostgreSQL does not have`);
+  if (balanceAtSeq === undefined && audit.seq > lastSeq) {
+    problems.push(
+      `mirror at record ${audit.seq}, ahead of PostgreSQL's last record ${lastSeq}: PostgreSQL was restored or failed over to an older state; a worker running maintenance rebuilds the mirror from PostgreSQL within a minute (docs/operations.md, "Restoring PostgreSQL")`,
+    );
+  } else if (balanceAtSeq === undefined) problems.push(`mirror at record ${audit.seq}, which PostgreSQL does not have`);
   else if (audit.base !== balanceAtSeq) {
     problems.push(
       `mirror base ${formatMicros(audit.base)} but PostgreSQL's balance after record ${audit.seq} is ${formatMicros(balanceAtSeq)}`,

@@ -1,7 +1,8 @@
 // The scheduled wallet sweep (maintenance queue, every minute), over every organization with a mirror in Redis:
 // releases holds past their expiry, brings each mirror to PostgreSQL's state (a sync missed after a recharge or
 // refund is made up here), asks for a write of ledger streams left waiting (an enqueue lost after a settlement),
-// and enqueues balance alerts whose job was lost between their commit and their enqueue.
+// rebuilds a mirror that is ahead of PostgreSQL (a restored or failed-over database), and enqueues balance alerts
+// whose job was lost between their commit and their enqueue.
 import { inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { organizationWallets } from '../db/schema/index.js';
@@ -9,7 +10,7 @@ import { scanKeys } from '../redis/connection.js';
 import { untaggedPrefix } from '../redis/tagged-keys.js';
 import { enqueueStrandedAlerts } from './balance-alerts.js';
 import { requestLedgerWrite } from './ledger-writer.js';
-import { expireStep, mirrorKeys, syncStep } from './mirror-steps.js';
+import { expireStep, mirrorKeys, rebuildStep, syncStep } from './mirror-steps.js';
 
 /** A stream whose oldest entry waited this long has no write on its way (one is asked at its first entry). */
 const STRANDED_MS = 15_000;
@@ -43,17 +44,30 @@ export async function sweepWallets(ctx: Ctx, now = Date.now()) {
       }
     }
   }
-  const resynced = await resyncMirrors(ctx, [...mirrors]);
+  const { synced: resynced, rebuilt } = await resyncMirrors(ctx, [...mirrors]);
   const requeuedAlerts = await enqueueStrandedAlerts(ctx);
-  if (expiredHolds > 0 || strandedStreams > 0 || requeuedAlerts > 0) {
-    ctx.logger.info({ expiredHolds, strandedStreams, requeuedAlerts, resynced }, 'wallet sweep');
+  if (expiredHolds > 0 || strandedStreams > 0 || requeuedAlerts > 0 || rebuilt > 0) {
+    ctx.logger.info({ expiredHolds, strandedStreams, requeuedAlerts, resynced, rebuilt }, 'wallet sweep');
   }
-  return { expiredHolds, strandedStreams, resynced, requeuedAlerts };
+  return { expiredHolds, strandedStreams, resynced, rebuilt, requeuedAlerts };
 }
 
-async function resyncMirrors(ctx: Ctx, organizationIds: string[]): Promise<number> {
+/**
+ * Brings each mirror to PostgreSQL's state. Each mirror's sequence is read BEFORE PostgreSQL: PostgreSQL's sequence
+ * only grows, and a mirror only ever takes a sequence PostgreSQL had committed, so a mirror seen ahead of the wallet
+ * row read after it means PostgreSQL went back (restored from a backup, or a replica promoted without the last
+ * commits). Left alone, such a mirror ignores every later state (they look older): its base stays at the lost
+ * balance, the charges written since leave `pend` without lowering it, and the same money admits request after
+ * request until PostgreSQL's sequence passes it. It is rebuilt from PostgreSQL instead.
+ */
+async function resyncMirrors(ctx: Ctx, organizationIds: string[]): Promise<{ synced: number; rebuilt: number }> {
   let synced = 0;
+  let rebuilt = 0;
+  const prefix = ctx.config.REDIS_PREFIX;
   for (let i = 0; i < organizationIds.length; i += 500) {
+    const batch = organizationIds.slice(i, i + 500);
+    const seqs = await Promise.all(batch.map((id) => ctx.redis.hget(mirrorKeys(prefix, id).w, 'seq')));
+    const seen = new Map(batch.map((id, k) => [id, seqs[k]]));
     const rows = await ctx.db
       .select({
         organizationId: organizationWallets.organizationId,
@@ -62,11 +76,18 @@ async function resyncMirrors(ctx: Ctx, organizationIds: string[]): Promise<numbe
         active: organizationWallets.isActive,
       })
       .from(organizationWallets)
-      .where(inArray(organizationWallets.organizationId, organizationIds.slice(i, i + 500)));
+      .where(inArray(organizationWallets.organizationId, batch));
     for (const { organizationId, ...state } of rows) {
-      await syncStep(ctx.redis, ctx.config.REDIS_PREFIX, organizationId, state);
+      const mirrorSeq = Number(seen.get(organizationId) ?? 0);
+      if (mirrorSeq > state.seq && (await rebuildStep(ctx.redis, prefix, organizationId, state, mirrorSeq))) {
+        rebuilt += 1;
+        ctx.logger.error(
+          { organizationId, mirrorSeq, postgresSeq: state.seq },
+          'wallet mirror was ahead of PostgreSQL (a restored or failed-over database): rebuilt from PostgreSQL',
+        );
+      } else await syncStep(ctx.redis, prefix, organizationId, state);
       synced += 1;
     }
   }
-  return synced;
+  return { synced, rebuilt };
 }
