@@ -1,11 +1,13 @@
 // The API process: loads the configuration, opens connections, serves HTTP and shuts down gracefully.
 import '../shared/node-runtime.js';
+import http from 'node:http';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { createAppContext } from '../shared/context.js';
 import { chargesSettled } from '../shared/gateway/accounting.js';
 import { linesWritten } from '../shared/logging/logger.js';
 import { collectProcessMetrics } from '../shared/metrics/metrics.js';
 import { createApp } from './app.js';
+import { beginDraining, drainable } from './http/drain.js';
 import { listenFailureMessage } from './listen-failure.js';
 
 const config = loadConfigOrExit();
@@ -13,7 +15,12 @@ const ctx = createAppContext(config, 'api');
 collectProcessMetrics('web');
 const app = createApp(ctx);
 
-const server = app.listen(config.PORT, (err) => {
+const server = http.createServer(drainable(app));
+// As Express's app.listen: a listen error comes to the callback (once), which says why and exits.
+let listenAnswered = false;
+const onListen = (err?: NodeJS.ErrnoException) => {
+  if (listenAnswered) return;
+  listenAnswered = true;
   if (err) {
     process.stderr.write(`${listenFailureMessage(err, config.PORT)}\n`);
     process.exit(1);
@@ -25,7 +32,9 @@ const server = app.listen(config.PORT, (err) => {
     ? `port ${port}, public address ${config.publicBaseUrl}`
     : `http://localhost:${port}`;
   ctx.logger.info({ port, node: process.version }, `API listening on ${where} (Node.js ${process.version})`);
-});
+};
+server.once('error', onListen);
+server.listen(config.PORT, () => onListen());
 server.keepAliveTimeout = 65_000;
 
 /** How long the settlements of the requests cut at shutdown may take to be issued (one Redis step each). */
@@ -35,7 +44,11 @@ let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  ctx.logger.info({ signal }, 'API stopping: no new connections, finishing requests in flight');
+  ctx.logger.info(
+    { signal },
+    'API stopping: no new connections, /ready 503, finishing requests in flight with Connection: close',
+  );
+  beginDraining(server);
   // Requests still open after API_SHUTDOWN_MS (a long stream, a web fetch waiting on its batch) are cut: each then
   // settles for what it delivered, as when its client leaves, and the process waits for those settlements before it
   // closes Redis. Exiting over them instead left their holds to expire, so what they had used was never charged.
@@ -65,7 +78,6 @@ async function stop(signal: string) {
     await linesWritten(ctx.logger);
     process.exit(0);
   });
-  server.closeIdleConnections();
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));

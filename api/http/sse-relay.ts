@@ -22,7 +22,7 @@ export function relaySse(
   res.status(200);
   res.setHeader('content-type', 'text/event-stream; charset=utf-8');
   res.setHeader('cache-control', 'no-cache');
-  res.setHeader('connection', 'keep-alive');
+  // No Connection header of its own: Node says keep-alive, or close while the process stops (api/http/drain.ts).
   res.setHeader('x-accel-buffering', 'no');
   res.flushHeaders();
 

@@ -21,6 +21,12 @@ const unavailableMessages = [
   /connection error and is not queryable/,
   /timeout exceeded when trying to connect/,
 ];
+/**
+ * Socket errors, and the SQLSTATEs of a PostgreSQL that cannot serve us now: 57P01–57P05 (operator intervention: an
+ * admin shutdown, a crash, "cannot connect now" while starting, the database dropped, an idle session ended), 53300
+ * (too many connections), 3D000 (the database does not exist: dropped, or not yet restored) and every code of class
+ * 08 (connection exception: 08000, 08001, 08003, 08004, 08006, 08007, 08P01), which `isUnavailable` checks by prefix.
+ */
 const unavailableCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -29,16 +35,18 @@ const unavailableCodes = new Set([
   '57P01',
   '57P02',
   '57P03',
-  '08006',
-  '08001',
+  '57P04',
+  '57P05',
   '53300',
+  '3D000',
 ]);
+const isUnavailableCode = (code: string) => unavailableCodes.has(code) || (code.length === 5 && code.startsWith('08'));
 
 /** A lost PostgreSQL or Redis, also when wrapped: drizzle rethrows a failed query as `Failed query: …` (with the
  * query's parameters, so its own text is not matched) and the driver's error as its cause. */
 function isUnavailable(err: { code?: string; message?: unknown; cause?: unknown } | undefined): boolean {
   for (let e = err, depth = 0; e && depth < 3; e = e.cause as typeof err, depth++) {
-    if (e.code && unavailableCodes.has(e.code)) return true;
+    if (typeof e.code === 'string' && isUnavailableCode(e.code)) return true;
     const message = typeof e.message === 'string' && !e.message.startsWith('Failed query:') ? e.message : '';
     if (message && unavailableMessages.some((r) => r.test(message))) return true;
   }

@@ -241,6 +241,18 @@ export const envSchema = z
     for (const name of required) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
     }
+    // Every upstream is required, and a vendor refuses a call without its key: a process started without one answered
+    // every paid request of that capability 500 (the upstream's 401, docs/gateway.md), so it does not start.
+    const keys = ['UPSTREAM_MESSAGES_KEY', 'UPSTREAM_VIDEO_KEY', 'UPSTREAM_SEARCH_KEY'] as const;
+    for (const name of keys) {
+      if (!env[name]) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `is required in production (the API key the gateway sends to ${name.replace('_KEY', '_URL')})`,
+        });
+      }
+    }
     if (env.SECRET_KEY === DEVELOPMENT_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'must be set to a private value in production' });
     }

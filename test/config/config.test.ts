@@ -8,6 +8,19 @@ import {
 import { ConfigError, loadConfig } from '../../shared/config/index.js';
 import { selectQueues } from '../../shared/queues/registry.js';
 
+/** Every setting production requires. */
+const productionSettings = {
+  NODE_ENV: 'production',
+  UPSTREAM_MESSAGES_URL: 'https://api.vendor.example',
+  UPSTREAM_MESSAGES_KEY: 'messages-vendor-key',
+  UPSTREAM_VIDEO_URL: 'https://video.vendor.example',
+  UPSTREAM_VIDEO_KEY: 'video-vendor-key',
+  UPSTREAM_SEARCH_URL: 'https://search.vendor.example',
+  UPSTREAM_SEARCH_KEY: 'search-vendor-key',
+  PUBLIC_BASE_URL: 'https://hub.example.com',
+  SECRET_KEY: 'a-long-private-production-secret',
+};
+
 describe('configuration', () => {
   it('has working defaults for local development', () => {
     const config = loadConfig({});
@@ -78,26 +91,29 @@ describe('configuration', () => {
 
   it('refuses to start in production without upstreams, public URL and a private secret', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/UPSTREAM_MESSAGES_URL[\s\S]*SECRET_KEY/);
-    const config = loadConfig({
-      NODE_ENV: 'production',
-      UPSTREAM_MESSAGES_URL: 'https://api.vendor.example',
-      UPSTREAM_VIDEO_URL: 'https://video.vendor.example',
-      UPSTREAM_SEARCH_URL: 'https://search.vendor.example',
-      PUBLIC_BASE_URL: 'https://hub.example.com',
-      SECRET_KEY: 'a-long-private-production-secret',
-    });
+    const config = loadConfig(productionSettings);
     expect(config.NODE_ENV).toBe('production');
   });
 
+  it('refuses to start in production without a key for each upstream, naming every missing one', () => {
+    const { UPSTREAM_MESSAGES_KEY: _m, UPSTREAM_SEARCH_KEY: _s, ...withoutTwo } = productionSettings;
+    let refusal: unknown;
+    try {
+      loadConfig(withoutTwo);
+    } catch (err) {
+      refusal = err;
+    }
+    expect(refusal).toBeInstanceOf(ConfigError);
+    expect((refusal as ConfigError).problems).toEqual([
+      'UPSTREAM_MESSAGES_KEY: is required in production (the API key the gateway sends to UPSTREAM_MESSAGES_URL)',
+      'UPSTREAM_SEARCH_KEY: is required in production (the API key the gateway sends to UPSTREAM_SEARCH_URL)',
+    ]);
+    // Outside production an upstream may go without a key (the simulated provider, a local relay).
+    expect(loadConfig({ ...withoutTwo, NODE_ENV: 'development' }).UPSTREAM_MESSAGES_KEY).toBeUndefined();
+  });
+
   it('reads SECRET_KEY_PREVIOUS by the rules of SECRET_KEY, refusing the current key and, in production, the development one', () => {
-    const production = {
-      NODE_ENV: 'production',
-      UPSTREAM_MESSAGES_URL: 'https://api.vendor.example',
-      UPSTREAM_VIDEO_URL: 'https://video.vendor.example',
-      UPSTREAM_SEARCH_URL: 'https://search.vendor.example',
-      PUBLIC_BASE_URL: 'https://hub.example.com',
-      SECRET_KEY: 'a-long-private-production-secret',
-    };
+    const production = productionSettings;
     expect(loadConfig(production).SECRET_KEY_PREVIOUS).toBeUndefined();
     expect(loadConfig({ ...production, SECRET_KEY_PREVIOUS: 'the-private-secret-before' }).SECRET_KEY_PREVIOUS).toBe(
       'the-private-secret-before',

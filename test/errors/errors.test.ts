@@ -50,6 +50,28 @@ describe('error mapping', () => {
     expect(toAppError(wrapped).status).toBe(503);
     expect(toAppError(new Error('Failed query: select 1', { cause: new Error('syntax error') })).status).toBe(500);
   });
+  it.each([
+    ['3D000', 'database "ockhub" does not exist'],
+    ['57P01', 'terminating connection due to administrator command'],
+    ['57P03', 'the database system is starting up'],
+    ['57P04', 'database dropped'],
+    ['08006', 'connection failure'],
+    ['08001', 'could not connect'],
+    ['08003', 'connection does not exist'],
+    ['08P01', 'protocol violation'],
+    ['53300', 'sorry, too many clients already'],
+  ])('turns PostgreSQL %s (%s) into 503, also behind a drizzle query error', (code, message) => {
+    const cause = Object.assign(new Error(message), { code });
+    expect(toAppError(cause).status).toBe(503);
+    expect(toAppError(new Error('Failed query: select 1\nparams: ', { cause })).code).toBe('Service.Unavailable');
+  });
+  it.each([
+    ['42P01', 'relation "skills" does not exist'],
+    ['23505', 'duplicate key value'],
+    ['80800', 'a code that only ends like a connection class'],
+  ])('keeps PostgreSQL %s (%s) a 500', (code, message) => {
+    expect(toAppError(Object.assign(new Error(message), { code })).status).toBe(500);
+  });
   it('turns anything else into a 500 without leaking its message', () => {
     const err = toAppError(new Error('secret internals'));
     expect(err.status).toBe(500);

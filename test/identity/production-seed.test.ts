@@ -48,6 +48,9 @@ function runSeed(databaseUrl: string, extra: Record<string, string> = {}) {
     UPSTREAM_MESSAGES_URL: 'https://messages.vendor.example',
     UPSTREAM_VIDEO_URL: 'https://video.vendor.example',
     UPSTREAM_SEARCH_URL: 'https://search.vendor.example',
+    UPSTREAM_MESSAGES_KEY: 'messages-vendor-key',
+    UPSTREAM_VIDEO_KEY: 'video-vendor-key',
+    UPSTREAM_SEARCH_KEY: 'search-vendor-key',
     ...extra,
   });
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts'], {
