@@ -130,6 +130,8 @@ describe('GET /files/{key} with Range', () => {
       ['bytes=-500', 99_500, 99_999],
       ['bytes=98000-200000', 98_000, 99_999],
       ['bytes=0-', 0, 99_999],
+      ['bytes=-100000', 0, 99_999],
+      ['bytes=-250000', 0, 99_999], // a suffix longer than the file is all of it (RFC 9110 14.1.1), not a 416
     ];
     for (const [range, start, end] of cases) {
       const res = await get({ range });
@@ -155,6 +157,19 @@ describe('GET /files/{key} with Range', () => {
       expect(JSON.parse(res.text).title).toBe('File.RangeNotSatisfiable');
       expect(res.headers['cache-control']).toBeUndefined();
     }
+  });
+
+  it('answers a suffix range of an empty file with the whole (empty) file, and any other range with 416', async () => {
+    await h.ctx.storage.put('videos/ranges/empty.mp4', Readable.from([Buffer.alloc(0)]), { contentType: 'video/mp4' });
+    const empty = (range: string) => h.http.get('/files/videos/ranges/empty.mp4').set({ range }).buffer(true);
+    const suffix = await empty('bytes=-5');
+    expect([suffix.status, suffix.headers['content-length'], suffix.headers['content-range']]).toEqual([
+      200,
+      '0',
+      undefined,
+    ]);
+    const start = await empty('bytes=0-');
+    expect([start.status, start.headers['content-range']]).toEqual([416, 'bytes */0']);
   });
 
   it('answers the range while If-Range names the current ETag, and the whole file otherwise', async () => {

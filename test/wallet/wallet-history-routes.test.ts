@@ -165,6 +165,54 @@ describe('GET /api/organization/wallet/records/export', () => {
     expect(lines[4]).toMatch(/,Recharge,10,0,10,,,,,,,,$/);
   });
 
+  it("names a key only to who may see it: an Admin every key, a Member its own and its projects' (security review #145)", async () => {
+    const org = await anOrganization(h);
+    const [member, owner] = [await aMember(h, org), await aMember(h, org)];
+    const alpha = await aProject(h, org, 'alpha');
+    const beta = await aProject(h, org, 'beta');
+    const join = (projectId: string, userId: string, role: 'Owner' | 'Member') =>
+      h.http
+        .post(`/api/projects/${projectId}/members`)
+        .set(inOrg(org.admin, org.id))
+        .send({ userId, role })
+        .expect(201);
+    await join(alpha.id, member.accountId, 'Member');
+    await join(beta.id, owner.accountId, 'Owner');
+    const keyOf = async (user: { session: string }, name: string, projectId: string) => {
+      const res = await h.http.post('/api/v1/api-keys').set(inOrg(user, org.id)).send({ name, projectId });
+      expect(res.status).toBe(200);
+      return { id: res.body.id as string, name, projectId };
+    };
+    const keys = [
+      await keyOf(org.admin, 'admin-alpha', alpha.id),
+      await keyOf(member, 'member-alpha', alpha.id),
+      await keyOf(org.admin, 'admin-beta', beta.id),
+    ];
+    await recharge(h.ctx, org.id, { amount: usd('10') });
+    for (const key of keys) {
+      await spend(h.ctx, org.id, usd('0.5'), { caller: { ...callerOf(org.id, key.projectId), keyId: key.id } });
+    }
+    /** Each key id in the export with the name it carries ('' when none). */
+    const namesSeenBy = async (user: { session: string }) => {
+      const res = await h.http.get('/api/organization/wallet/records/export').set(inOrg(user, org.id));
+      expect(res.status).toBe(200);
+      const rows = res.text
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .filter((l) => l.includes(',Consume,'));
+      return Object.fromEntries(rows.map((l) => l.split(',').slice(-3, -1) as [string, string]));
+    };
+    const [adminAlpha, memberAlpha, adminBeta] = keys.map((k) => k.id) as [string, string, string];
+    expect(await namesSeenBy(org.admin)).toEqual({
+      [adminAlpha]: 'admin-alpha',
+      [memberAlpha]: 'member-alpha',
+      [adminBeta]: 'admin-beta',
+    });
+    expect(await namesSeenBy(member)).toEqual({ [adminAlpha]: '', [memberAlpha]: 'member-alpha', [adminBeta]: '' });
+    expect(await namesSeenBy(owner)).toEqual({ [adminAlpha]: '', [memberAlpha]: '', [adminBeta]: 'admin-beta' });
+  });
+
   it('reads in batches: an export longer than one batch has every record once', async () => {
     const org = await anOrganization(h);
     await recharge(h.ctx, org.id, { amount: usd('1000') });

@@ -21,8 +21,19 @@ export function requestedSlice(
   // 4,000 ranges a 16 KiB header holds; docs/security-review.md, round 17's sound list).
   if (headers.range.includes(',')) return 'whole';
   const ranges = parseRange(sizeBytes, headers.range);
-  if (ranges === -1) return 'unsatisfiable';
+  if (ranges === -1) return longSuffix(headers.range, sizeBytes) ?? 'unsatisfiable';
   // A malformed header or another unit: ignored, as RFC 9110 lets a server do.
   if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return 'whole';
   return ranges[0] as ByteRange;
+}
+
+/**
+ * `bytes=-n` with n past the object's length asks for the whole object (RFC 9110 14.1.1: the suffix is then the entire
+ * representation), which range-parser calls unsatisfiable (its start falls below 0): a 206 of every byte, or the
+ * whole (empty) object when it has none.
+ */
+function longSuffix(range: string, sizeBytes: number): Slice | undefined {
+  const suffix = /^bytes=\s*-\s*(\d+)\s*$/.exec(range)?.[1];
+  if (suffix === undefined || Number(suffix) === 0) return undefined;
+  return sizeBytes === 0 ? 'whole' : { start: 0, end: sizeBytes - 1 };
 }

@@ -60,8 +60,8 @@ export const walletHistoryRoutes = defineRoutes([
     content: 'csv',
     handler: (ctx) => async (req, res) => {
       const filter = query(req, recordExportQuery, 'Wallet.InvalidQuery');
-      const { organizationId } = organizationOf(res);
-      const lines = recordCsvLines(ctx.db, organizationId, filter);
+      const { organizationId, accountId, role } = organizationOf(res);
+      const lines = recordCsvLines(ctx.db, organizationId, filter, { accountId, role });
       // The first line is the header: read it before answering, so a database failure is still a clean error.
       const first = await lines.next();
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
