@@ -1,9 +1,11 @@
 // POST /api/v1/telemetry's work: find each event's public item, hash the client (never stored raw), and take the
 // events in one Redis step (telemetry-intake.ts). Counting is finished by the telemetry flush.
+
 import { hash } from 'node:crypto';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { catalogErrors } from '../catalog/catalog-errors.js';
 import type { ItemType } from '../catalog/item-types.js';
+import { admitPublicReadMiss } from '../catalog/public-read-limit.js';
 import type { AppContext } from '../context.js';
 import { catalogItems } from '../db/schema/index.js';
 import { type AppError, isAppError } from '../errors/app-error.js';
@@ -29,10 +31,16 @@ const FOUND_MS = 60_000;
 const MISSING_MS = 5_000;
 const itemIds = new Map<string, { id: string | null; until: number }>();
 
-async function publicItemId(ctx: AppContext, type: ItemType, slug: string): Promise<string | null> {
+/**
+ * A slug the process has not looked up lately costs PostgreSQL a query, found or not, and an unknown one is never
+ * counted by the telemetry limit (only taken events are): it counts against the address's allowance of uncached
+ * public reads instead (`PUBLIC_READ_MISSES_PER_ADDRESS_PER_MINUTE`, security review #147), before the query.
+ */
+async function publicItemId(ctx: AppContext, type: ItemType, slug: string, ip: string): Promise<string | null> {
   const key = `${type}/${slug}`;
   const hit = itemIds.get(key);
   if (hit && hit.until > Date.now()) return hit.id;
+  await admitPublicReadMiss(ctx, ip);
   const [row] = await ctx.db
     .select({ id: catalogItems.id })
     .from(catalogItems)
@@ -44,7 +52,7 @@ async function publicItemId(ctx: AppContext, type: ItemType, slug: string): Prom
 }
 
 async function toIntakeEvent(ctx: AppContext, input: TelemetryInput, ip: string): Promise<IntakeEvent> {
-  const itemId = await publicItemId(ctx, input.itemType, input.slug);
+  const itemId = await publicItemId(ctx, input.itemType, input.slug, ip);
   if (!itemId) throw catalogErrors.itemNotFound(input.itemType);
   return {
     itemId,
@@ -96,6 +104,7 @@ export async function acceptTelemetryBatch(
 ): Promise<{ results: BatchResult[]; retryAfterMs: number }> {
   const results: BatchResult[] = new Array(inputs.length);
   const events: { index: number; event: IntakeEvent }[] = [];
+  let missWaitMs = 0;
   await Promise.all(
     inputs.map(async (input, index) => {
       if (isAppError(input)) {
@@ -107,6 +116,8 @@ export async function acceptTelemetryBatch(
       } catch (err) {
         if (!isAppError(err)) throw err;
         results[index] = { recorded: false, error: refusalOf(err) };
+        // Past the address's public read allowance (#147): the batch's Retry-After waits for it too.
+        missWaitMs = Math.max(missWaitMs, Number(err.headers?.['retry-after'] ?? 0) * 1000);
       }
     }),
   );
@@ -125,5 +136,5 @@ export async function acceptTelemetryBatch(
   events.forEach(({ index }, k) => {
     results[index] = k < taken.accepted ? { recorded: true } : { recorded: false, error: limited };
   });
-  return { results, retryAfterMs: taken.retryAfterMs };
+  return { results, retryAfterMs: Math.max(taken.retryAfterMs, missWaitMs) };
 }

@@ -24,7 +24,18 @@ export type LedgerEntry = {
   finishedAt: number;
 };
 
-export const encodeEntry = (entry: LedgerEntry) => JSON.stringify(entry);
+/**
+ * The most of an error message a request log keeps. The message can be an upstream's (a refusal's, or a stream's
+ * error event, which nothing else bounds): 8 MB of it was stored whole in the Redis stream, the request log row and
+ * every page of `GET /api/projects/{id}/requests` that shows it.
+ */
+export const MAX_LOGGED_ERROR_CHARS = 1000;
+
+const cut = (v: unknown) =>
+  typeof v === 'string' && v.length > MAX_LOGGED_ERROR_CHARS ? `${v.slice(0, MAX_LOGGED_ERROR_CHARS - 1)}…` : v;
+
+export const encodeEntry = (entry: LedgerEntry) =>
+  JSON.stringify({ ...entry, errorMessage: cut(entry.errorMessage) ?? null });
 
 /** An unpaired UTF-16 surrogate, or a NUL: JSON carries both, PostgreSQL's text stores neither. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL is exactly what is replaced
@@ -59,7 +70,7 @@ export function decodeEntry(json: string): LedgerEntry {
     cacheWriteTokens: whole(e.cacheWriteTokens),
     cost: e.cost,
     latencyMs: whole(e.latencyMs),
-    errorMessage: text(e.errorMessage),
+    errorMessage: text(cut(e.errorMessage)),
     correlationId: text(e.correlationId),
     startedAt: whole(e.startedAt),
     finishedAt: whole(e.finishedAt),

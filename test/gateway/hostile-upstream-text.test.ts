@@ -5,9 +5,11 @@
 // security review's seventh round, like #22 for usage figures). Now such text is stored with U+FFFD in its place.
 import { eq } from 'drizzle-orm';
 import { requestLogs } from '../../shared/db/schema/index.js';
+import { MAX_LOGGED_ERROR_CHARS } from '../../shared/wallet/ledger-entry.js';
 import { reconcileMirrors, reconcileWallets } from '../../shared/wallet/reconciliation.js';
 import { type GatewayWorld, openGatewayWorld, writeLedgers } from '../support/gateway.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { inOrg } from '../support/org-fixtures.js';
 
 let w: GatewayWorld;
 let upstream: LoopbackServer;
@@ -16,10 +18,23 @@ let upstream: LoopbackServer;
 const refusals: Record<string, string> = {
   '[surrogate]': '"the prompt \\u00ab\\ud83d\\u00bb is refused"',
   '[nul]': '"the prompt \\u0000 is refused"',
+  // A refusal as long as the gateway reads of one (64 KiB), echoing the prompt.
+  '[long]': `"${'L'.repeat(60_000)}"`,
 };
+const huge = 'E'.repeat(4 * 1024 * 1024);
 
 beforeAll(async () => {
   upstream = await startLoopbackServer((_req, res, body) => {
+    if (body.includes('[stream-huge]')) {
+      // A stream whose error event's message is 4 MiB: nothing but the stream itself bounded it.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(
+        'event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"claude-sonnet-5",' +
+          '"usage":{"input_tokens":5,"output_tokens":0}}}\n\n',
+      );
+      res.end(`event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"${huge}"}}\n\n`);
+      return;
+    }
     const marker = Object.keys(refusals).find((m) => body.includes(m));
     if (marker) {
       res.writeHead(400, { 'content-type': 'application/json' });
@@ -39,11 +54,11 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const ask = (marker: string) =>
+const ask = (marker: string, stream = false) =>
   w.h.http
     .post('/v1/messages')
     .set('x-api-key', w.key)
-    .send({ model: 'claude-sonnet-5', max_tokens: 16, messages: [{ role: 'user', content: `${marker} hi` }] });
+    .send({ model: 'claude-sonnet-5', max_tokens: 16, stream, messages: [{ role: 'user', content: `${marker} hi` }] });
 
 it('writes the ledger on past an upstream message PostgreSQL cannot store as it came', async () => {
   const refused = await Promise.all([ask('[surrogate]'), ask('[nul]')]);
@@ -59,4 +74,19 @@ it('writes the ledger on past an upstream message PostgreSQL cannot store as it 
   expect(logs.find((l) => l.correlationId === paid.headers['request-id'])?.costMicros).toBeGreaterThan(0n);
   expect((await reconcileWallets(w.h.ctx.db)).problems).toEqual([]);
   expect((await reconcileMirrors(w.h.ctx)).problems).toEqual([]);
+});
+
+it("keeps at most MAX_LOGGED_ERROR_CHARS of an upstream's error message in the ledger and the request log", async () => {
+  const refused = await ask('[long]');
+  expect(refused.status).toBe(400);
+  const streamed = await ask('[stream-huge]', true);
+  expect(streamed.status).toBe(200);
+  await writeLedgers(w.h);
+  const logs = await w.h.ctx.db.select().from(requestLogs).where(eq(requestLogs.projectId, w.projectId));
+  const cut = logs.filter((l) => /^(L+|E+)…$/.test(l.errorMessage ?? ''));
+  expect(cut.map((l) => l.errorMessage?.length)).toEqual([MAX_LOGGED_ERROR_CHARS, MAX_LOGGED_ERROR_CHARS]);
+  const page = await w.h.http.get(`/api/projects/${w.projectId}/requests?size=100`).set(inOrg(w.org.admin, w.org.id));
+  expect(page.status).toBe(200);
+  expect(page.text.length).toBeLessThan(20_000);
+  expect((await reconcileWallets(w.h.ctx.db)).problems).toEqual([]);
 });

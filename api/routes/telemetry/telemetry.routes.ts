@@ -40,7 +40,10 @@ export const telemetryArea: Area = {
       notFound:
         '<Type>.NotFound (Mcp.NotFound, Skill.NotFound, …): no published item of that type has the slug (a batch ' +
         "answers 200 and says so in the event's result).",
-      rateLimited: 'Telemetry.RateLimited: more than TELEMETRY_RATE_LIMIT_PER_MINUTE events from this address.',
+      rateLimited:
+        'Telemetry.RateLimited: more than TELEMETRY_RATE_LIMIT_PER_MINUTE events from this address. ' +
+        'Catalog.TooManyReads: more slugs this process had not looked up lately than ' +
+        "PUBLIC_READ_MISSES_PER_ADDRESS_PER_MINUTE allows the address (one event; in a batch, that event's result).",
       handler: (ctx) => {
         const single = singleEvent(ctx);
         return async (req, res) => {
