@@ -186,6 +186,28 @@ function ReviewActions(props: { type: ItemType; detail: DraftDetail; unsaved: bo
   );
 }
 
+/** A button that asks twice, then runs the action, and the action's error under it. */
+function ConfirmAction(props: {
+  label: string;
+  confirmLabel: string;
+  action: { isPending: boolean; error: Error | null; mutate: () => void };
+}) {
+  const { label, confirmLabel, action } = props;
+  return (
+    <>
+      <div>
+        <ConfirmButton
+          label={label}
+          confirmLabel={confirmLabel}
+          disabled={action.isPending}
+          onConfirm={() => action.mutate()}
+        />
+      </div>
+      <FormError error={action.error} />
+    </>
+  );
+}
+
 /** An item never in the public catalog, not in review: its owner may delete it (and its versions and bundles). */
 function DeleteDraft({ type, detail }: { type: ItemType; detail: DraftDetail }) {
   const client = useQueryClient();
@@ -203,15 +225,33 @@ function DeleteDraft({ type, detail }: { type: ItemType; detail: DraftDetail }) 
       <p className="muted">
         It was never published: deleting removes it with every version and bundle, and frees its slug.
       </p>
-      <div>
-        <ConfirmButton
-          label="Delete this draft"
-          confirmLabel="Delete for good"
-          disabled={remove.isPending}
-          onConfirm={() => remove.mutate()}
-        />
-      </div>
-      <FormError error={remove.error} />
+      <ConfirmAction label="Delete this draft" confirmLabel="Delete for good" action={remove} />
+    </section>
+  );
+}
+
+/** A published item: its owner may take it off the hub (POST …/unpublish); approving a later version brings it back. */
+function Unpublish({ type, detail, onDone }: { type: ItemType; detail: DraftDetail; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const unpublish = useMutation({
+    mutationFn: () =>
+      api<Mutation>(apiPath`/api/v1/publisher/${type}/${detail.id}/unpublish`, {
+        method: 'POST',
+        body: reason.trim() ? { reason } : {},
+      }),
+    onSuccess: onDone,
+  });
+  return (
+    <section className="panel stack" aria-label="Unpublish">
+      <h2>Unpublish</h2>
+      <p className="muted">
+        Takes it off the hub, its search and the MCP Registry API. Its versions, ratings and counts stay; submit a new
+        version to bring it back.
+      </p>
+      <Field label="Reason (optional)">
+        {(p) => <textarea {...p} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />}
+      </Field>
+      <ConfirmAction label="Unpublish" confirmLabel="Take it off the hub" action={unpublish} />
     </section>
   );
 }
@@ -307,7 +347,7 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
         </div>
         <div className="draft-main">
           {editable.includes(detail.status) ? (
-            <EditForm key={formKey} type={type} detail={detail} onSaved={refresh} onUnsaved={setUnsaved} />
+            <EditForm key={`edit-${formKey}`} type={type} detail={detail} onSaved={refresh} onUnsaved={setUnsaved} />
           ) : null}
           {type === 'skill' && pending && editable.includes(pending.status) ? (
             <section className="panel">
@@ -317,12 +357,17 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
           {!editable.includes(detail.status) ? (
             <ReadOnly detail={detail} version={pending ?? detail.versions.find((v) => v.isCurrent)} />
           ) : null}
-          {!pending ? <NewVersionForm key={formKey} type={type} detail={detail} onAdded={refresh} /> : null}
+          {!pending ? <NewVersionForm key={`new-${formKey}`} type={type} detail={detail} onAdded={refresh} /> : null}
           <Versions detail={detail} />
         </div>
         {editable.includes(detail.status) && detail.versions.every((v) => !v.publishedAt && !v.isCurrent) ? (
           <aside className="draft-side">
             <DeleteDraft type={type} detail={detail} />
+          </aside>
+        ) : null}
+        {detail.isPublished ? (
+          <aside className="draft-side">
+            <Unpublish type={type} detail={detail} onDone={refresh} />
           </aside>
         ) : null}
       </div>

@@ -11,6 +11,9 @@ type Props = {
 };
 
 export function ItemStatus({ status, isPublished, pending }: Props) {
+  // A draft with no version being worked on has only published (or superseded) versions: it was public and was
+  // unpublished by its publisher or removed by a moderator, so "draft" would misname it.
+  if (!isPublished && status === 'draft' && !pending) return <StatusBadge status="draft" label="unpublished" />;
   if (!isPublished || status === 'published') return <StatusBadge status={status} />;
   const words = status.replace(/_/g, ' ');
   return (
