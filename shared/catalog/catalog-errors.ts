@@ -1,5 +1,5 @@
 // The catalog's stable error codes, built once so handlers and services throw the same titles.
-import { type AppError, badRequest, conflict, forbidden, notFound } from '../errors/app-error.js';
+import { type AppError, badRequest, conflict, notFound } from '../errors/app-error.js';
 import { type ItemType, typeCode } from './item-types.js';
 
 export const catalogErrors = {
@@ -46,7 +46,5 @@ export const catalogErrors = {
     ),
   reportNotFound: () => notFound('Report.NotFound', 'No such report.'),
   ratingNotFound: (type: ItemType) => notFound('Rating.NotFound', `This account has not rated the ${type}.`),
-  ownItemRating: () =>
-    forbidden("You publish this item, so you cannot rate it: its rating is its users' scores.", 'Rating.OwnItem'),
   reportNotOpen: () => conflict('Report.NotOpen', 'The report is already resolved.'),
 } satisfies Record<string, (...args: never[]) => AppError>;

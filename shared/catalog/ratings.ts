@@ -7,7 +7,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
-import { catalogItems, catalogRatings, publishers } from '../db/schema/index.js';
+import { catalogItems, catalogRatings } from '../db/schema/index.js';
 import { catalogErrors } from './catalog-errors.js';
 import { type ItemType, isSlug } from './item-types.js';
 
@@ -23,15 +23,11 @@ export async function rateItem(
   if (!isSlug(slug)) throw catalogErrors.itemNotFound(type);
   return ctx.db.transaction(async (tx) => {
     const [item] = await tx
-      .select({ id: catalogItems.id, ownerAccountId: publishers.ownerAccountId })
+      .select({ id: catalogItems.id })
       .from(catalogItems)
-      .innerJoin(publishers, eq(publishers.id, catalogItems.publisherId))
       .where(and(eq(catalogItems.type, type), eq(catalogItems.slug, slug), isNotNull(catalogItems.currentVersionId)))
-      .for('update', { of: catalogItems });
+      .for('update');
     if (!item) throw catalogErrors.itemNotFound(type, `No published ${type} "${slug}"`);
-    // The account that owns the item's publisher namespace does not rate its own item: its score would move the
-    // average every reader sorts and chooses by (a publisher's first-week walk, 2026-11-27).
-    if (item.ownerAccountId === accountId) throw catalogErrors.ownItemRating();
     // Read after the lock, in a statement of its own: its snapshot then holds every rating of the item committed
     // before, so this is the score the upsert replaces. Read in the locking statement, it missed the account's own
     // rating committed while that statement waited, and a double click counted one account twice.

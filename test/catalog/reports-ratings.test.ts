@@ -185,21 +185,6 @@ describe('PUT /api/v1/{type}/{slug}/rating', () => {
     expect(rows[0].rating_sum).toBe(rows[0].score);
   });
 
-  it("refuses the item's own publisher with 403 Rating.OwnItem and leaves the average as its users made it", async () => {
-    const item = await publishItem(h, a, 'mcp');
-    await h.http.put(`/api/v1/mcp/${item.slug}/rating`).set(key(a.outsider)).send({ score: 2 }).expect(200);
-    const res = await h.http.put(`/api/v1/mcp/${item.slug}/rating`).set(key(a.publisher)).send({ score: 5 });
-    expect(res.status).toBe(403);
-    expect(problem(res)).toMatchObject({
-      title: 'Rating.OwnItem',
-      detail: expect.stringContaining('You publish this'),
-    });
-    expect((await h.http.get(`/api/v1/mcp/${item.slug}`)).body.stats).toMatchObject({
-      ratingCount: 1,
-      ratingAverage: 2,
-    });
-  });
-
   it('answers 400 Rating.Invalid outside 1..5, 401 without a key, 404 for an unpublished item', async () => {
     const item = await publishItem(h, a, 'soul');
     for (const score of [0, 6, 2.5, '5', null]) {
