@@ -34,8 +34,13 @@ export const MAX_LOGGED_ERROR_CHARS = 1000;
 const cut = (v: unknown) =>
   typeof v === 'string' && v.length > MAX_LOGGED_ERROR_CHARS ? `${v.slice(0, MAX_LOGGED_ERROR_CHARS - 1)}…` : v;
 
+/** The entry as the stream keeps it; copied only when its error message is cut (every settlement encodes one). */
 export const encodeEntry = (entry: LedgerEntry) =>
-  JSON.stringify({ ...entry, errorMessage: cut(entry.errorMessage) ?? null });
+  JSON.stringify(
+    (entry.errorMessage?.length ?? 0) > MAX_LOGGED_ERROR_CHARS
+      ? { ...entry, errorMessage: cut(entry.errorMessage) }
+      : entry,
+  );
 
 /** An unpaired UTF-16 surrogate, or a NUL: JSON carries both, PostgreSQL's text stores neither. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL is exactly what is replaced
