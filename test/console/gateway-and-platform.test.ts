@@ -71,8 +71,17 @@ describe('the gateway page', () => {
     const video = boat.locator('video');
     await video.waitFor();
     expect(await video.getAttribute('src')).toMatch(new RegExp(`^${w.baseUrl}/files/`));
+    // A function, not a string: Playwright polls a string expression with the page's eval, which the console's CSP
+    // refuses (an EvalError whenever the video was not ready at the first look).
     await admin.waitForFunction(
-      "(() => { const v = document.querySelector('video'); return v && v.readyState >= 1 && !v.error; })()",
+      () => {
+        const v = (
+          globalThis as unknown as {
+            document: { querySelector(s: string): { readyState: number; error: unknown } | null };
+          }
+        ).document.querySelector('video');
+        return v !== null && v.readyState >= 1 && !v.error;
+      },
       undefined,
       { timeout: 30_000 },
     );
