@@ -24,8 +24,10 @@ const unavailableMessages = [
 /**
  * Socket errors, and the SQLSTATEs of a PostgreSQL that cannot serve us now: 57P01–57P05 (operator intervention: an
  * admin shutdown, a crash, "cannot connect now" while starting, the database dropped, an idle session ended), 53300
- * (too many connections), 3D000 (the database does not exist: dropped, or not yet restored) and every code of class
- * 08 (connection exception: 08000, 08001, 08003, 08004, 08006, 08007, 08P01), which `isUnavailable` checks by prefix.
+ * (too many connections), 3D000 (the database does not exist: dropped, or not yet restored), every code of class
+ * 08 (connection exception: 08000, 08001, 08003, 08004, 08006, 08007, 08P01) and of class 28 (the login refused: 28000
+ * a role renamed or made NOLOGIN, 28P01 a password rotated on the server first), which `isUnavailable` checks by
+ * prefix. Each is logged with its code; the client is told to come back, not that the request was wrong.
  */
 const unavailableCodes = new Set([
   'ECONNREFUSED',
@@ -40,7 +42,8 @@ const unavailableCodes = new Set([
   '53300',
   '3D000',
 ]);
-const isUnavailableCode = (code: string) => unavailableCodes.has(code) || (code.length === 5 && code.startsWith('08'));
+const isUnavailableCode = (code: string) =>
+  unavailableCodes.has(code) || (code.length === 5 && (code.startsWith('08') || code.startsWith('28')));
 
 /** A lost PostgreSQL or Redis, also when wrapped: drizzle rethrows a failed query as `Failed query: …` (with the
  * query's parameters, so its own text is not matched) and the driver's error as its cause. */
