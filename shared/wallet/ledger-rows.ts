@@ -93,6 +93,15 @@ export async function insertRequestLogs(
   return new Set(rows.map((r) => r.id));
 }
 
+/** Which of these request logs are already written (a batch written again after a crash). */
+export async function writtenRequestLogIds(tx: DbExecutor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await tx.execute<{ id: string }>(
+    sql`select id from request_logs where id = any(${`{${ids.join(',')}}`}::uuid[])`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 export type ConsumeRecord = {
   id: string;
   seq: number;

@@ -4,6 +4,7 @@
 // written twice (a worker killed between commit and acknowledgement) inserts nothing the second time.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
+import type { DbExecutor } from '../db/client.js';
 import { walletBalanceAlerts } from '../db/schema/index.js';
 import { CredentialCache } from '../identity/credential-cache.js';
 import { scanKeys } from '../redis/connection.js';
@@ -11,8 +12,9 @@ import { untaggedPrefix } from '../redis/tagged-keys.js';
 import { utcDay } from '../time/utc-day.js';
 import { alertThresholds, crossedThresholds, enqueueAlerts } from './balance-alerts.js';
 import { consumeDescription, decodeEntry, type LedgerEntry } from './ledger-entry.js';
-import { type ConsumeRecord, insertConsumeRecords, insertRequestLogs } from './ledger-rows.js';
+import { type ConsumeRecord, insertConsumeRecords, insertRequestLogs, writtenRequestLogIds } from './ledger-rows.js';
 import { ackStep, mirrorKeys, readStream, type StreamEntry } from './mirror-steps.js';
+import { formatMicros } from './money.js';
 import { lockWallet, writeBalance } from './wallets.js';
 
 export const LEDGER_BATCH_SIZE = 1000;
@@ -52,7 +54,13 @@ export async function writeLedger(
   for (;;) {
     const batch = await readStream(ctx.redis, ctx.config.REDIS_PREFIX, organizationId, LEDGER_BATCH_SIZE);
     if (batch.length === 0) return total;
-    const { committed, written, alertIds, lastUse } = await writeBatch(ctx.db, organizationId, batch);
+    const { committed, written, alertIds, lastUse, uncollected } = await writeBatch(ctx.db, organizationId, batch);
+    if (uncollected > 0n) {
+      ctx.logger.error(
+        { organizationId, uncollected: formatMicros(uncollected), balance: formatMicros(committed.balance) },
+        'ledger: settled charges exceeded the wallet (a mirror behind PostgreSQL: Redis restored from an older snapshot?); each took what the wallet held',
+      );
+    }
     // Before the acknowledgement: a worker killed in between writes the batch again (nothing) and records this again.
     await new CredentialCache(ctx.redis, ctx.config.REDIS_PREFIX).recordLastUse(lastUse, utcDay(new Date()));
     await ackStep(
@@ -86,6 +94,8 @@ type Written = {
   alertIds: string[];
   /** Each API key's newest request in the batch (epoch ms). */
   lastUse: Map<string, number>;
+  /** What the batch's charges asked beyond the wallet's balance, not taken (micro-units; 0 but after a drift). */
+  uncollected: bigint;
 };
 
 /** One transaction: the batch's request logs, a Consume record per fresh entry that charged, the wallet row. */
@@ -105,6 +115,7 @@ async function writeBatch(db: Ctx['db'], organizationId: string, batch: StreamEn
     const thresholds = await alertThresholds(tx, organizationId);
     // The lock orders this batch with recharges, refunds and other batches of the organization.
     const wallet = await lockWallet(tx, organizationId);
+    const uncollected = await capToBalance(tx, entries, wallet.balance);
     const fresh = await insertRequestLogs(tx, entries);
     let balance = wallet.balance;
     let seq = wallet.recordSeq;
@@ -128,7 +139,7 @@ async function writeBatch(db: Ctx['db'], organizationId: string, batch: StreamEn
         crossings.push({ threshold, balance, record: records.length - 1 });
       }
     }
-    if (records.length === 0) return { committed: { balance, seq }, written: fresh.size, alertIds: [] };
+    if (records.length === 0) return { committed: { balance, seq }, written: fresh.size, alertIds: [], uncollected };
     await insertConsumeRecords(tx, organizationId, records);
     await writeBalance(tx, organizationId, balance, seq);
     const alertIds =
@@ -150,9 +161,43 @@ async function writeBatch(db: Ctx['db'], organizationId: string, batch: StreamEn
               .onConflictDoNothing()
               .returning({ id: walletBalanceAlerts.id })
           ).map((r) => r.id);
-    return { committed: { balance, seq }, written: fresh.size, alertIds };
+    return { committed: { balance, seq }, written: fresh.size, alertIds, uncollected };
   });
   return { ...written, lastUse };
+}
+
+const smaller = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/**
+ * The settlement charged at most what the mirror said was available, which is the wallet's balance less what waits
+ * to be written, so a batch's charges fit the locked balance. They do not when the mirror was behind PostgreSQL (Redis
+ * restored from an older snapshot, before the first acknowledgement or sweep brought it up): then each fresh entry,
+ * in order, takes at most what is left, never below zero, as a settlement does, and the request log keeps the full
+ * cost. Writing the stale charge would have broken `balance >= 0` and failed this batch, and so the organization's
+ * every later write. Returns what was not taken. Only in that case does it read which entries are already written.
+ */
+async function capToBalance(
+  tx: DbExecutor,
+  entries: (LedgerEntry & { charged: bigint })[],
+  balance: bigint,
+): Promise<bigint> {
+  let asked = 0n;
+  for (const e of entries) if (e.charged > 0n) asked += e.charged;
+  if (asked <= balance) return 0n;
+  const written = await writtenRequestLogIds(
+    tx,
+    entries.filter((e) => e.charged > 0n).map((e) => e.id),
+  );
+  let left = balance;
+  let uncollected = 0n;
+  for (const e of entries) {
+    if (e.charged <= 0n || written.has(e.id)) continue;
+    const taken = smaller(left, e.charged);
+    uncollected += e.charged - taken;
+    left -= taken;
+    e.charged = taken;
+  }
+  return uncollected;
 }
 
 /** Writes every organization's waiting entries now, in this process (tests, benchmarks, an operator's drain). */

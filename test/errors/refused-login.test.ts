@@ -53,7 +53,9 @@ it('answers 503 Service.Unavailable, never 500, once PostgreSQL refuses the logi
     expect(read.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(JSON.parse(read.text).title).toBe('Service.Unavailable');
   }
-  const direct = new pg.Client({ connectionString: Object.assign(new URL(databaseUrl), { username: role }).toString() });
+  const direct = new pg.Client({
+    connectionString: Object.assign(new URL(databaseUrl), { username: role }).toString(),
+  });
   await expect(direct.connect()).rejects.toMatchObject({ code: '28000' });
   const ready = await h.http.get('/ready');
   expect(ready.status).toBe(503);
