@@ -71,6 +71,11 @@ export function presentWorkflowEntry(row: WorkflowListRow) {
   });
 }
 
+/** An item in its owner's list: the entry and, for the publisher to see how it does, its counters and rating. */
+export function presentOwnEntry(row: WorkflowListRow) {
+  return { ...presentWorkflowEntry(row), stats: presentItemStats(row.item) };
+}
+
 export function presentTransition(t: typeof catalogTransitions.$inferSelect) {
   return withoutNulls({
     action: t.action,

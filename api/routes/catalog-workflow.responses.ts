@@ -89,6 +89,11 @@ export const workflowEntry = z
   })
   .meta({ id: 'WorkflowEntry' });
 
+export const ownItemEntry = workflowEntry.extend({ stats: catalogItemStats }).meta({
+  id: 'OwnItemEntry',
+  description: "An item in its owner's list, with its counters and rating (all 0 until it is published).",
+});
+
 export const reviewQueuePage = itemsPage(
   workflowEntry
     .extend({ submitComment: z.string().optional().meta({ description: "The publisher's note to the reviewers." }) })

@@ -1,9 +1,11 @@
+import { sql } from 'drizzle-orm';
 import {
   type Actors,
   createActors,
   createCategory,
   createDraft,
   draftBody,
+  publishItem,
   uniqueSlug,
 } from '../support/catalog-factory.js';
 import { createHarness, type Harness } from '../support/harness.js';
@@ -131,6 +133,44 @@ describe('drafts', () => {
       status: 'draft',
       pendingVersion: { version: '1.0.0', status: 'draft' },
     });
+  });
+
+  it('lists each own item with its counters and rating, as the public item shows them', async () => {
+    const draft = await createDraft(h, a, 'agent');
+    const listed = async () =>
+      ((await h.http.get('/api/v1/publisher/agent/mine').set(as(a.publisher))).body as { id: string }[]).find(
+        (x) => x.id === draft.id,
+      );
+    expect(await listed()).toMatchObject({
+      stats: { viewCount: 0, installCount: 0, usageCount: 0, favoriteCount: 0, ratingCount: 0, ratingAverage: 0 },
+    });
+    const published = await publishItem(h, a, 'agent');
+    // What the telemetry workers add up, and two ratings through the route.
+    await h.ctx.db.execute(
+      sql`update catalog_items set view_count = 30, install_count = 7, usage_count = 12, favorite_count = 2
+           where id = ${published.id}`,
+    );
+    for (const [score, user] of [
+      [5, await createUser(h)],
+      [4, await createUser(h)],
+    ] as const) {
+      await h.http.put(`/api/v1/agent/${published.slug}/rating`).set(bearer(user.apiKey)).send({ score }).expect(200);
+    }
+    const mine = (await h.http.get('/api/v1/publisher/agent/mine').set(as(a.publisher))).body as {
+      id: string;
+      stats: object;
+    }[];
+    const own = mine.find((x) => x.id === published.id);
+    const shown = (await h.http.get(`/api/v1/agent/${published.slug}`)).body.stats;
+    expect(own?.stats).toEqual({
+      viewCount: 30,
+      installCount: 7,
+      usageCount: 12,
+      favoriteCount: 2,
+      ratingCount: 2,
+      ratingAverage: 4.5,
+    });
+    expect(own?.stats).toEqual(shown);
   });
 
   it('answers 409 Mcp.SlugExists for a duplicate slug and writes nothing', async () => {

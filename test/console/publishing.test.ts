@@ -1,6 +1,7 @@
 // Publishing in the browser: namespaces, drafts of the four types with their own fields (checked as the API checks
 // them), a skill bundle upload with progress, submit, the bundle parse, moderation side by side, approval to the
 // public page; reasons coming back to the publisher; withdrawal; reports.
+import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { waitUntil } from '../support/harness.js';
 import { bearer, createUser, TEST_PASSWORD, type TestUser } from '../support/identity.js';
@@ -137,6 +138,20 @@ describe('publishing', () => {
     const mine = pub.getByRole('table', { name: 'My items' }).getByRole('row').filter({ hasText: 'CSV cleaner' });
     await mine.waitFor();
     expect(await mine.getByRole('cell').nth(1).textContent()).toBe('Skill');
+
+    // How it does, for its publisher: what the telemetry workers added up and a rating, in the list and on its page.
+    await w.h.ctx.db.execute(
+      sql`update catalog_items set view_count = 30, install_count = 7, usage_count = 12 where slug = 'csv-cleaner'`,
+    );
+    const rater = await createUser(w.h);
+    await w.h.http.put('/api/v1/skill/csv-cleaner/rating').set(bearer(rater.apiKey)).send({ score: 4 }).expect(200);
+    await pub.reload();
+    await mine.getByRole('cell', { name: '7 installs · 12 uses · ★ 4.0 (1)' }).waitFor();
+    await mine.getByRole('link', { name: 'CSV cleaner' }).click();
+    const counts = pub.getByRole('region', { name: 'How it does' });
+    await counts.getByText('not rated yet').or(counts.getByText('4.00 (1)')).waitFor();
+    expect(await counts.getByRole('definition').allTextContents()).toEqual(['7', '12', '30', '0', '4.00 (1)']);
+    await checkPage(pub, 'publisher-own-item-counts');
   });
 
   it("shows the parser's reasons when a bundle fails review, and the moderator's when changes are requested", async () => {

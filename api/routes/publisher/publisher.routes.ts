@@ -24,14 +24,14 @@ import {
   draftDetailHeaders,
   presentDraftDetail,
   presentMutation,
+  presentOwnEntry,
   presentPublisher,
-  presentWorkflowEntry,
 } from '../catalog-workflow.presenters.js';
 import {
   deletedDraft,
   draftDetail,
+  ownItemEntry,
   publisher as publisherSchema,
-  workflowEntry,
   workflowMutation,
 } from '../catalog-workflow.responses.js';
 import type { Area } from '../route.js';
@@ -86,9 +86,9 @@ export const publisherArea: Area = {
       path: '/:type/mine',
       summary: 'My items of the type',
       ...ofType,
-      response: z.array(workflowEntry),
+      response: z.array(ownItemEntry),
       handler: (ctx) => async (req, res) => {
-        res.json((await listOwnItems(ctx.db, itemTypeOf(req), account(res))).map(presentWorkflowEntry));
+        res.json((await listOwnItems(ctx.db, itemTypeOf(req), account(res))).map(presentOwnEntry));
       },
     },
     {

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, type CatalogPage } from '../../api/http.js';
 import { apiPath } from '../../api/paths.js';
+import type { ItemStatsFigures } from '../../ui/item-stats.js';
 
 export const itemTypes = ['mcp', 'skill', 'agent', 'soul'] as const;
 export type ItemType = (typeof itemTypes)[number];
@@ -73,14 +74,7 @@ export type ItemDetail = ItemSummary & {
   type: ItemType;
   description: string;
   publisherSlug: string;
-  stats: {
-    viewCount: number;
-    installCount: number;
-    usageCount: number;
-    favoriteCount: number;
-    ratingCount: number;
-    ratingAverage?: number;
-  };
+  stats: ItemStatsFigures;
   currentVersion: VersionDetail;
 };
 

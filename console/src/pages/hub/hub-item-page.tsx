@@ -4,12 +4,12 @@
 import { useEffect } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { apiPath } from '../../api/paths.js';
-import { formatCount, formatTime } from '../../format.js';
+import { formatTime } from '../../format.js';
 import { CopyButton } from '../../ui/copy-button.js';
+import { ItemStats } from '../../ui/item-stats.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading } from '../../ui/status.js';
 import {
-  type ItemDetail,
   type ItemType,
   isItemType,
   recordEvent,
@@ -24,30 +24,6 @@ import { InstallPanel } from './install-panel.js';
 import { RatingControl } from './rating-control.js';
 import { ReportForm } from './report-form.js';
 import { VersionContents } from './type-fields.js';
-
-function Stats({ item }: { item: ItemDetail }) {
-  const s = item.stats;
-  const rows: [string, string][] = [
-    ['Installs', formatCount(s.installCount)],
-    ['Uses', formatCount(s.usageCount)],
-    ['Views', formatCount(s.viewCount)],
-    ['Favorites', formatCount(s.favoriteCount)],
-    [
-      'Rating',
-      s.ratingCount ? `${(s.ratingAverage ?? 0).toFixed(2)} (${formatCount(s.ratingCount)})` : 'not rated yet',
-    ],
-  ];
-  return (
-    <dl className="stat-grid" aria-label="Counts">
-      {rows.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 function VersionPanel({ type, version }: { type: ItemType; version: VersionDetail }) {
   return (
@@ -110,7 +86,7 @@ function HubItem({ type, slug }: { type: ItemType; slug: string }) {
         <span className={`badge badge-${data.source}`}>{data.source === 'official' ? 'official' : 'community'}</span>
       </p>
       <p className="lead">{data.summary}</p>
-      <Stats item={data} />
+      <ItemStats stats={data.stats} />
       <div className="columns">
         <div>
           <section className="panel">

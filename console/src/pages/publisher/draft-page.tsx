@@ -9,6 +9,7 @@ import { formatTime } from '../../format.js';
 import { ConfirmButton } from '../../ui/confirm-button.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Field } from '../../ui/field.js';
+import { ItemStats } from '../../ui/item-stats.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
 import { type ItemType, isItemType } from '../hub/hub-api.js';
@@ -339,6 +340,12 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
         ) : null}
       </p>
       <ReviewState detail={detail} pending={pending} />
+      {detail.stats && (detail.isPublished || detail.versions.some((v) => v.publishedAt)) ? (
+        <section className="panel" aria-label="How it does">
+          <h2>Counts</h2>
+          <ItemStats stats={detail.stats} />
+        </section>
+      ) : null}
       {/* The review actions come first: on a phone (one column) they are above the long form, where a publisher
           looks for them; on a wide screen the grid places them at the top of the right column (docs/console.md). */}
       <div className="draft-layout">

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { typeCode } from '../../../../shared/catalog/item-types.js';
 import { api } from '../../api/http.js';
 import { apiPath, notFoundError } from '../../api/paths.js';
+import type { ItemStatsFigures } from '../../ui/item-stats.js';
 import type { ItemType, VersionDetail } from '../hub/hub-api.js';
 
 /** What the API answers for an item id that names nothing (`Mcp.NotFound`, `Skill.NotFound`, ...). */
@@ -29,6 +30,8 @@ export type WorkflowEntry = {
   pendingVersion?: { id: string; version: string; status: string; submittedAt?: string };
   updatedAt: string;
   submitComment?: string;
+  /** Its counters and rating: in the owner's list and detail (not in the review queue). */
+  stats?: ItemStatsFigures;
 };
 
 /**

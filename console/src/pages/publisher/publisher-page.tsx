@@ -4,9 +4,10 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { publisherBody } from '../../../../shared/catalog/draft-input.js';
 import { api } from '../../api/http.js';
-import { formatTime } from '../../format.js';
+import { formatCount, formatCountOf, formatTime } from '../../format.js';
 import { cellLabeller } from '../../ui/cell-labels.js';
 import { Field } from '../../ui/field.js';
+import type { ItemStatsFigures } from '../../ui/item-stats.js';
 import { Page } from '../../ui/page.js';
 import { Empty, FormError } from '../../ui/status.js';
 import { type ItemType, itemTypes, typeNames } from '../hub/hub-api.js';
@@ -64,8 +65,16 @@ function Namespaces() {
 }
 
 // Not a DataTable (each item type's rows come from their own query), so it takes DataTable's card labels itself.
-const myItemsColumns = ['Item', 'Type', 'Status', 'Published', 'Pending', 'Updated'];
+const myItemsColumns = ['Item', 'Type', 'Status', 'Published', 'Pending', 'Use', 'Updated'];
 const labelMyItems = cellLabeller(myItemsColumns);
+
+/** How a published item does, in one cell: installs, uses and its rating (the item's page has every count). */
+const usageText = (s: ItemStatsFigures) =>
+  [
+    formatCountOf(s.installCount, 'install'),
+    formatCountOf(s.usageCount, 'use'),
+    s.ratingCount ? `★ ${(s.ratingAverage ?? 0).toFixed(1)} (${formatCount(s.ratingCount)})` : 'not rated',
+  ].join(' · ');
 
 function ItemsOfType({ type }: { type: ItemType }) {
   const mine = useMine(type);
@@ -87,6 +96,7 @@ function ItemsOfType({ type }: { type: ItemType }) {
               ? `${item.pendingVersion.version} (${item.pendingVersion.status.replace(/_/g, ' ')})`
               : '—'}
           </td>
+          <td>{item.stats && item.isPublished ? usageText(item.stats) : '—'}</td>
           <td>{formatTime(item.updatedAt)}</td>
         </tr>
       ))}
