@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the catalog writes its placeholders literally as ${NAME}.
 // The MCP Registry reads build server.json from a version's connections and config fields only. They read the whole
 // payload for it: a page of 100 published versions with large tool lists (250 tools of 4,000 characters, about 1 MB
 // each, inside the body limit) was 100 MB detoasted by PostgreSQL and parsed on the API's main loop, about a second of
