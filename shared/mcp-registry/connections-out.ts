@@ -40,7 +40,9 @@ const unsettledInput: Input = {
  * security review #91). Once no `}` follows, no later `${` can close either.
  */
 function templated(text: string, fields: Fields): Input & { value: string } {
-  const variables: Record<string, Input> = {};
+  // A Map, then Object.fromEntries (own properties): assigned into a plain object, `${__proto__}` set the object's
+  // prototype and its variable was lost from the answer (security review #153).
+  const variables = new Map<string, Input>();
   let value = '';
   let copied = 0;
   for (let open = text.indexOf('${'); open >= 0; ) {
@@ -49,14 +51,14 @@ function templated(text: string, fields: Fields): Input & { value: string } {
     const name = text.slice(open + 2, close);
     if (name) {
       const field = fields.get(name);
-      variables[name] = field ? inputOf(field) : unsettledInput;
+      variables.set(name, field ? inputOf(field) : unsettledInput);
       value += `${text.slice(copied, open)}{${name}}`;
       copied = close + 1;
     }
     open = text.indexOf('${', name ? close + 1 : open + 1);
   }
   value += text.slice(copied);
-  return { value, ...(Object.keys(variables).length > 0 ? { variables } : {}) };
+  return { value, ...(variables.size > 0 ? { variables: Object.fromEntries(variables) } : {}) };
 }
 
 const positional = (tokens: string[], fields: Fields): PositionalArgument[] =>

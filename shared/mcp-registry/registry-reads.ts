@@ -21,6 +21,15 @@ const isLatest = sql<boolean>`coalesce(${v.id} = ${i.currentVersionId}, not exis
 const updatedAt = sql`case when ${i.currentVersionId} is null then greatest(${v.publishedAt}, ${i.updatedAt})
   else greatest(${v.publishedAt}, ${i.publishedAt}) end`;
 
+/**
+ * The two parts of a version's payload that server.json is made of, from the columns PostgreSQL keeps beside it. The
+ * rest (up to 500 tools, resources and prompts with their schemas: about 1 MB a version at the body limit) is not
+ * read: a page of 100 such versions read whole was 100 MB detoasted and parsed on the API's main loop, about a second
+ * of CPU, for an answer of 83 KB (security review #151).
+ */
+const serverJsonPayload = sql<Record<string, unknown> | null>`json_build_object('connections', ${v.registryConnections},
+  'configFields', ${v.registryConfigFields})`;
+
 const entryColumns = {
   itemId: i.id,
   slug: i.slug,
@@ -44,7 +53,7 @@ const entryColumns = {
   version: v.version,
   sourceUrl: v.sourceUrl,
   license: v.license,
-  payload: v.payload,
+  payload: serverJsonPayload,
   publishedAt: sql<Date>`${v.publishedAt}`.mapWith(v.publishedAt),
   updatedAt: updatedAt.mapWith(v.publishedAt),
   isLatest,

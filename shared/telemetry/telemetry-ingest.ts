@@ -29,25 +29,79 @@ export const clientHashOf = (client: string, itemId: string) =>
 
 const FOUND_MS = 60_000;
 const MISSING_MS = 5_000;
-const itemIds = new Map<string, { id: string | null; until: number }>();
+/** Published items looked up lately; a catalog holds fewer, and past it the oldest entry leaves. */
+export const FOUND_SLUGS_MAX = 50_000;
+/** Unknown or unpublished slugs looked up lately: anyone can name new ones, so they have a bound of their own. */
+export const MISSING_SLUGS_MAX = 10_000;
+type Cached = { id: string | null; until: number };
+const foundIds = new Map<string, Cached>();
+const missingIds = new Map<string, Cached>();
+/**
+ * Lookups in flight: the events that name a slug being looked up wait for that one query, and are not counted. When
+ * the address that started it is past its allowance, each waiting event tries again as its own (its own address).
+ */
+type Lookup = { id: string | null } | { refused: unknown };
+const lookups = new Map<string, Promise<Lookup>>();
+
+/** Adds (or refreshes) an entry at the end of its map; past the map's bound the oldest entry leaves, O(1). */
+function remember(cache: Map<string, Cached>, max: number, key: string, id: string | null) {
+  cache.delete(key);
+  if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+  cache.set(key, { id, until: Date.now() + (id ? FOUND_MS : MISSING_MS) });
+}
 
 /**
  * A slug the process has not looked up lately costs PostgreSQL a query, found or not, and an unknown one is never
  * counted by the telemetry limit (only taken events are): it counts against the address's allowance of uncached
  * public reads instead (`PUBLIC_READ_MISSES_PER_ADDRESS_PER_MINUTE`, security review #147), before the query.
+ * Unknown slugs are cached apart from published items, so made-up ones (from many addresses) never push a published
+ * item out: one map for both, emptied whole at 50,000 entries, let 50,001 made-up slugs make every event of every
+ * client a lookup again, counted against that client's allowance (security review #152). Concurrent events naming
+ * one slug share one lookup, counted once.
  */
 async function publicItemId(ctx: AppContext, type: ItemType, slug: string, ip: string): Promise<string | null> {
   const key = `${type}/${slug}`;
-  const hit = itemIds.get(key);
-  if (hit && hit.until > Date.now()) return hit.id;
-  await admitPublicReadMiss(ctx, ip);
+  for (;;) {
+    const hit = foundIds.get(key) ?? missingIds.get(key);
+    if (hit && hit.until > Date.now()) return hit.id;
+    const inFlight = lookups.get(key);
+    if (inFlight) {
+      const joined = await inFlight;
+      if ('id' in joined) return joined.id;
+      continue;
+    }
+    const lookup = (async (): Promise<Lookup> => {
+      try {
+        await admitPublicReadMiss(ctx, ip);
+      } catch (refused) {
+        return { refused };
+      }
+      return { id: await lookUp(ctx, type, slug, key) };
+    })();
+    lookups.set(key, lookup);
+    try {
+      const own = await lookup;
+      if ('refused' in own) throw own.refused;
+      return own.id;
+    } finally {
+      if (lookups.get(key) === lookup) lookups.delete(key);
+    }
+  }
+}
+
+async function lookUp(ctx: AppContext, type: ItemType, slug: string, key: string): Promise<string | null> {
   const [row] = await ctx.db
     .select({ id: catalogItems.id })
     .from(catalogItems)
     .where(and(eq(catalogItems.type, type), eq(catalogItems.slug, slug), isNotNull(catalogItems.currentVersionId)));
   const id = row?.id ?? null;
-  if (itemIds.size > 50_000) itemIds.clear();
-  itemIds.set(key, { id, until: Date.now() + (id ? FOUND_MS : MISSING_MS) });
+  if (id) {
+    missingIds.delete(key);
+    remember(foundIds, FOUND_SLUGS_MAX, key, id);
+  } else {
+    foundIds.delete(key);
+    remember(missingIds, MISSING_SLUGS_MAX, key, null);
+  }
   return id;
 }
 

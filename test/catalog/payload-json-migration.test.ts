@@ -38,8 +38,11 @@ beforeAll(async () => {
   await ensureDatabase(url);
   // Every migration, then the two columns as they were before 0020 (jsonb): the code of today writes the rows a
   // database of before 0020 held (it needs the columns later migrations add, so it cannot run on 0019's schema).
+  // 0027's generated columns read the payload and came after 0020: plain columns stand in for them until 0020 ran.
   await runMigrations(url);
   await sql(
+    `ALTER TABLE "catalog_versions" DROP COLUMN "registry_connections", DROP COLUMN "registry_config_fields"`,
+    `ALTER TABLE "catalog_versions" ADD COLUMN "registry_connections" json, ADD COLUMN "registry_config_fields" json`,
     `ALTER TABLE "catalog_versions" ALTER COLUMN "payload" SET DATA TYPE jsonb USING "payload"::jsonb`,
     `ALTER TABLE "wallet_alert_settings" ALTER COLUMN "custom_headers" SET DATA TYPE jsonb USING "custom_headers"::jsonb`,
     `ALTER TABLE "wallet_alert_settings" ALTER COLUMN "custom_headers" SET DEFAULT '{}'::jsonb`,
@@ -75,7 +78,11 @@ describe('migration 0020', () => {
     const stored = await draftVersion(before, a, draft.id);
     expect(Object.keys(stored.tools[0].inputSchema.properties)).toEqual(jsonbOrder);
 
-    await sql(...(await migration0020()));
+    await sql(
+      `ALTER TABLE "catalog_versions" DROP COLUMN "registry_connections", DROP COLUMN "registry_config_fields"`,
+      ...(await migration0020()),
+      await readFile(path.join(migrationsFolder, '0027_registry_payload_parts.sql'), 'utf8'),
+    );
 
     const after = await open();
     const read = await draftVersion(after, a, draft.id);

@@ -180,6 +180,41 @@ describe('server.json from a catalog version', () => {
     ]);
   });
 
+  it('keeps a placeholder named `__proto__` as a variable like any other (#153)', () => {
+    // Written by assignment into a plain object, the name set the variables' prototype: the answer said
+    // `Bearer {__proto__}` with no variable, so a client never asked for the secret (or any value) it names.
+    const doc = toServerJson(
+      source({
+        connections: [
+          {
+            transport: 'streamable-http',
+            url: 'https://api.weather.example/${__proto__}/mcp',
+            headers: { Authorization: 'Bearer ${__proto__}' },
+          },
+        ],
+        configFields: [{ name: '__proto__', type: 'secret', required: true }],
+      }),
+    );
+    const sent = JSON.parse(JSON.stringify(doc)) as typeof doc;
+    expect(violations('ServerDetail', sent)).toEqual([]);
+    const secret = { isRequired: true, isSecret: true, format: 'string' };
+    expect(sent.remotes).toEqual([
+      {
+        type: 'streamable-http',
+        url: 'https://api.weather.example/{__proto__}/mcp',
+        variables: JSON.parse(JSON.stringify(Object.fromEntries([['__proto__', secret]]))),
+        headers: [
+          {
+            name: 'Authorization',
+            value: 'Bearer {__proto__}',
+            variables: JSON.parse(JSON.stringify(Object.fromEntries([['__proto__', secret]]))),
+          },
+        ],
+      },
+    ]);
+    expect(Object.keys(sent.remotes?.[0]?.variables ?? {})).toEqual(['__proto__']);
+  });
+
   it('maps remotes with headers, and `${FIELD}` references to registry variables', () => {
     const doc = toServerJson(
       source({

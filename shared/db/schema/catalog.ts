@@ -166,6 +166,13 @@ export const catalogVersions = pgTable(
      * `properties` are the order clients draw the argument form in); jsonb keeps its own order (docs/catalog.md).
      */
     payload: json('payload').$type<Record<string, unknown>>(),
+    /**
+     * The two parts of an MCP payload that the MCP Registry API's server.json is made of, kept by PostgreSQL beside
+     * the payload: a registry page reads these, not up to 100 whole payloads of tools and schemas (security review
+     * #151, docs/mcp-registry.md). Null for other types.
+     */
+    registryConnections: json('registry_connections').generatedAlwaysAs(sql`payload -> 'connections'`),
+    registryConfigFields: json('registry_config_fields').generatedAlwaysAs(sql`payload -> 'configFields'`),
     bundleStorageKey: text('bundle_storage_key'),
     bundleSha256: text('bundle_sha256'),
     bundleSizeBytes: integer('bundle_size_bytes'),
