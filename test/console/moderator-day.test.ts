@@ -4,7 +4,8 @@
 // a report to the item, removes it from the hub with a reason, resolves the reports, and checks what the publisher
 // and the public see. Before: the console had no way to remove an item (only the API), the reports linked the hub
 // page (after a removal: "not found"), a published item's review page said "Under review … Nothing published yet."
-// and a resolved report did not say when it was resolved.
+// a resolved report did not say when it was resolved, and the publisher's page put the removal's reason only at the
+// end of its history.
 import type { Page } from 'playwright-core';
 import {
   type Actors,
@@ -148,6 +149,13 @@ describe("a moderator's day", () => {
       actorId: moderator.accountId,
       comment: 'Asks users for their wallet seed phrase (3 reports).',
     });
+
+    // The publisher's page leads with the removal and its reason (before: only a line at the end of its history).
+    const pub = await w.newPage();
+    await signIn(pub, cy.publisher.email, TEST_PASSWORD, `/publisher/mcp/${reported.id}`);
+    const removal = pub.getByRole('alert', { name: 'Removed by a moderator' });
+    await removal.getByText('Asks users for their wallet seed phrase (3 reports).').waitFor();
+    await checkPage(pub, 'moderator-day-publisher-sees-removal');
   });
 
   it('resolves the reports, and a resolved one says when', async () => {
