@@ -1,4 +1,6 @@
-// Reports about items: open ones first, each with its item and reason, and resolving one with a note.
+// Reports about items: open ones first, each with its item and reason, and resolving one with a note. An item's
+// name opens its moderation page (status, history, and removing it from the hub), which works whether or not it is
+// still public; a removed item's hub page would only say "not found".
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -9,6 +11,7 @@ import { DataTable } from '../../ui/data-table.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
 import { FormError, Loading, StatusBadge } from '../../ui/status.js';
+import { type ItemType, typeNames } from '../hub/hub-api.js';
 import { ModerationTabs } from './moderation-tabs.js';
 
 type Report = {
@@ -16,7 +19,8 @@ type Report = {
   status: 'open' | 'resolved';
   reason: string;
   detail?: string;
-  itemType?: string;
+  itemId: string;
+  itemType?: ItemType;
   itemSlug?: string;
   itemName?: string;
   resolution?: string;
@@ -84,7 +88,14 @@ export function ReportsPage() {
         {(r) => (
           <tr key={r.id}>
             <td>
-              {r.itemSlug ? <Link to={`/hub/${r.itemType}/${r.itemSlug}`}>{r.itemName ?? r.itemSlug}</Link> : '—'}
+              {r.itemType ? (
+                <>
+                  <Link to={`/moderation/${r.itemType}/${r.itemId}`}>{r.itemName ?? r.itemSlug}</Link>
+                  <div className="muted">{typeNames[r.itemType]}</div>
+                </>
+              ) : (
+                '—'
+              )}
             </td>
             <td>
               {r.reason}
@@ -94,7 +105,16 @@ export function ReportsPage() {
             <td>
               <StatusBadge status={r.status} />
             </td>
-            <td>{r.status === 'open' ? <Resolve report={r} /> : (r.resolution ?? '—')}</td>
+            <td>
+              {r.status === 'open' ? (
+                <Resolve report={r} />
+              ) : (
+                <>
+                  {r.resolution ?? '—'}
+                  <div className="muted">resolved {formatTime(r.resolvedAt)}</div>
+                </>
+              )}
+            </td>
           </tr>
         )}
       </DataTable>

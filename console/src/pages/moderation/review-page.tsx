@@ -17,11 +17,14 @@ import { ReviewHistory } from '../publisher/review-state.js';
 import { BundleFiles } from './bundle-files.js';
 import type { Decided, DecidedItem } from './decided-notice.js';
 import { ModerationTabs } from './moderation-tabs.js';
+import { RemovePanel } from './remove-panel.js';
 
 type Side = {
   title: string;
   meta: { name: string; summary: string; description: string; tags: string[]; iconUrl?: string; categories?: string[] };
   version?: VersionDetail;
+  /** What the column says when it has no version. */
+  empty: string;
 };
 
 function Column({ type, side }: { type: ItemType; side: Side }) {
@@ -48,7 +51,7 @@ function Column({ type, side }: { type: ItemType; side: Side }) {
           <VersionContents type={type} version={side.version} withSoulMd />
         </>
       ) : (
-        <p className="empty">Nothing published yet.</p>
+        <p className="empty">{side.empty}</p>
       )}
     </section>
   );
@@ -160,6 +163,8 @@ export function ReviewPage() {
 }
 
 function Review({ type, id }: { type: ItemType; id: string }) {
+  // The name of the item this page just removed from the hub: the page stays, and says what happened.
+  const [removed, setRemoved] = useState<string>();
   const detail = useQuery({
     queryKey: ['review', type, id],
     queryFn: () =>
@@ -193,6 +198,12 @@ function Review({ type, id }: { type: ItemType; id: string }) {
         ) : null}
         {underReview?.submittedAt ? ` · submitted ${formatTime(underReview.submittedAt)}` : ''}
       </p>
+      {removed ? (
+        <Notice>
+          Removed {removed} from the hub: its public page and search no longer show it, and its publisher reads your
+          reason in its history.
+        </Notice>
+      ) : null}
       {underReview && withdrawals.length > 0 ? (
         <Notice>
           Resubmitted: the publisher withdrew this version{' '}
@@ -216,17 +227,23 @@ function Review({ type, id }: { type: ItemType; id: string }) {
         <Column
           type={type}
           side={{
-            title: underReview ? `Under review: ${underReview.version}` : 'Under review',
+            title: underReview ? `Under review: ${underReview.version}` : 'Not in review',
             meta: d,
             ...(underReview ? { version: underReview } : {}),
+            empty: 'No version is waiting for review.',
           }}
         />
         <Column
           type={type}
           side={{
             title: current ? `Published: ${current.version}` : 'Published',
-            meta: pub ?? { name: '—', summary: '—', description: '', tags: [] },
+            // Only while public: after a removal the cached public page would still show the old metadata.
+            meta: (d.isPublished ? pub : undefined) ?? { name: '—', summary: '—', description: '', tags: [] },
             ...(current ? { version: current } : {}),
+            // A version published once but not now: the item was unpublished or removed (its history says which).
+            empty: d.versions.some((v) => v.publishedAt)
+              ? 'Not on the hub now: taken off after it was published (see the history).'
+              : 'Nothing published yet.',
           }}
         />
       </div>
@@ -242,6 +259,7 @@ function Review({ type, id }: { type: ItemType; id: string }) {
       ) : (
         <p className="muted">Not waiting for a decision.</p>
       )}
+      {d.isPublished ? <RemovePanel type={type} id={id} name={d.name} onRemoved={setRemoved} /> : null}
       <section className="panel">
         <h2>History</h2>
         <ReviewHistory transitions={d.transitions} />

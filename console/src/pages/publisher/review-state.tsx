@@ -1,5 +1,6 @@
 // Where a draft stands in review: the bundle parse while a skill waits for it, the parse result, and the
-// reviewer's (or the parser's) reasons when it came back; and every review step so far, which the moderator reads too.
+// reviewer's (or the parser's) reasons when it came back, or a moderator's reason for removing it from the hub; and
+// every review step so far, which the moderator reads too.
 import { formatBytes, formatCountOf, formatTime } from '../../format.js';
 import { Notice } from '../../ui/status.js';
 import type { DraftDetail, DraftVersion, Transition } from './publisher-api.js';
@@ -8,6 +9,18 @@ type BundleFile = { path: string; size: number };
 
 export function ReviewState({ detail, pending }: { detail: DraftDetail; pending: DraftVersion | undefined }) {
   const last = detail.transitions.at(-1);
+  // A moderator took it off the hub and nothing happened since: the reason leads the page, not only its history.
+  if (last?.action === 'remove' && !detail.isPublished) {
+    return (
+      <div className="error" role="alert" aria-label="Removed by a moderator">
+        <p>
+          <strong>Removed from the hub by a moderator</strong> on {formatTime(last.at)}. Add a version and submit it to
+          have it reviewed again.
+        </p>
+        {last.comment ? <pre className="prose">{last.comment}</pre> : null}
+      </div>
+    );
+  }
   if ((detail.status === 'changes_requested' || detail.status === 'rejected') && last?.comment) {
     const decided = detail.status === 'rejected' ? 'Rejected' : 'Changes requested';
     // A bundle uploaded after the decision is what the publisher did about it: the reasons are history now.
