@@ -36,7 +36,9 @@ async function median(read: () => Promise<unknown>) {
 try {
   await seedRegistryCatalog(ctx, ITEMS);
   const namespace = registryNamespace(ctx.config);
-  const { rows: [newest] } = await ctx.db.execute<{ at: string }>(
+  const {
+    rows: [newest],
+  } = await ctx.db.execute<{ at: string }>(
     sql`select max(published_at) as at from catalog_versions where status = 'published'`,
   );
   const newestAt = new Date(newest!.at);

@@ -25,7 +25,7 @@ describe('MCP Registry reads that match little', () => {
 
   /** The entries of a read and the shared buffers its statements touched, as PostgreSQL counts them. */
   async function buffersOf(q: RegistryListQuery) {
-    const pool = h.ctx.db.$client as unknown as pg.Pool;
+    const pool = h.ctx.pool;
     let buffers = 0;
     const counting = {
       async query(config: pg.QueryConfig, values?: unknown[]) {
