@@ -2,10 +2,7 @@
 // versions each into a scratch database, then measures the MCP Registry API's list (`GET /v0.1/servers`: the first
 // page, VS Code's `version=latest&limit=50`, and a page 10,000 entries deep by cursor) against the catalog's own
 // first page (`GET /api/v1/mcp`) in the same run, both with the read cache off, so every request reads PostgreSQL.
-import { sql } from 'drizzle-orm';
 import { createApp } from '../../api/app.js';
-import { catalogItems, catalogVersions, publishers } from '../../shared/db/schema/index.js';
-import { createAccount } from '../../shared/identity/accounts.js';
 import { encodeCursor } from '../../shared/mcp-registry/cursor.js';
 import { listRegistryEntries } from '../../shared/mcp-registry/registry-reads.js';
 import { registryNamespace } from '../../shared/mcp-registry/server-names.js';
@@ -13,6 +10,7 @@ import { benchArgs } from './bench-args.js';
 import { openBenchContext } from './bench-context.js';
 import { reportHeadline } from './headline.js';
 import { listenOnLoopback, measureGets } from './http-load.js';
+import { seedRegistryCatalog } from './registry-seed.js';
 
 const [seconds, connections] = benchArgs(import.meta.url, [
   ['seconds', 4, 'duration'],
@@ -23,61 +21,9 @@ const ITEMS = 10_000;
 const bench = await openBenchContext('mcp_registry', { CATALOG_READ_CACHE_MS: '0' });
 const { ctx } = bench;
 
-async function seed() {
-  const owner = await createAccount(ctx, { email: 'bench@bench.local', name: 'Bench', passwordHash: 'x' });
-  const [publisher] = await ctx.db
-    .insert(publishers)
-    .values({ slug: 'bench', name: 'Bench', ownerAccountId: owner.id })
-    .returning();
-  const now = Date.now();
-  for (let start = 0; start < ITEMS; start += 1_000) {
-    const ns = Array.from({ length: 1_000 }, (_, k) => start + k);
-    const items = await ctx.db
-      .insert(catalogItems)
-      .values(
-        ns.map((n) => ({
-          type: 'mcp' as const,
-          slug: `server-${n}`,
-          publisherId: publisher!.id,
-          name: `Server ${n}`,
-          summary: `Connects assistants to thing number ${n}.`,
-          description: 'A benchmark server.',
-          status: 'published' as const,
-          publishedAt: new Date(now - n * 1_000),
-        })),
-      )
-      .returning({ id: catalogItems.id });
-    for (const [version, age] of [
-      ['1.0.0', 2_000],
-      ['1.1.0', 1_000],
-    ] as const) {
-      await ctx.db.insert(catalogVersions).values(
-        items.map((item, k) => ({
-          itemId: item.id,
-          version,
-          status: 'published' as const,
-          license: 'MIT',
-          payload: {
-            connections: [
-              { transport: 'stdio', command: 'npx', args: ['-y', `@bench/server-${start + k}@${version}`] },
-            ],
-            configFields: [{ name: 'TOKEN', type: 'secret', required: true }],
-          },
-          publishedAt: new Date(now - (start + k) * age),
-        })),
-      );
-    }
-  }
-  await ctx.db.execute(sql`
-    update catalog_items i set current_version_id = v.id from catalog_versions v
-    where v.item_id = i.id and v.version = '1.1.0'`);
-  await ctx.db.execute(sql`vacuum analyze catalog_items`);
-  await ctx.db.execute(sql`analyze catalog_versions`);
-}
-
 try {
   const t0 = performance.now();
-  await seed();
+  await seedRegistryCatalog(ctx, ITEMS);
   console.log(
     `seeded ${ITEMS} MCP items with 2 published versions in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );

@@ -17,9 +17,14 @@ const isLatest = sql<boolean>`coalesce(${v.id} = ${i.currentVersionId}, not exis
   where later.item_id = ${v.itemId} and later.status = 'published'
   and (later.published_at, later.id) > (${v.publishedAt}, ${v.id})))`;
 
-/** A public item changes when a version is approved (its metadata with it); a removed one when it was removed. */
-const updatedAt = sql`case when ${i.currentVersionId} is null then greatest(${v.publishedAt}, ${i.updatedAt})
-  else greatest(${v.publishedAt}, ${i.publishedAt}) end`;
+/**
+ * A public item changes when a version is approved (its metadata with it); a removed one when it was removed. Written
+ * exactly as the index `catalog_items_registry_changed_idx` (migration 0028), so `updated_since` finds its items there.
+ */
+const itemChangedAt = sql`(case when ${i.currentVersionId} is null then ${i.updatedAt} else ${i.publishedAt} end)`;
+
+/** An entry changes when its version is published or its item changes (above), whichever is later. */
+const updatedAt = sql`greatest(${v.publishedAt}, ${itemChangedAt})`;
 
 /**
  * The two parts of a version's payload that server.json is made of, from the columns PostgreSQL keeps beside it. The
@@ -81,19 +86,79 @@ export type RegistryListQuery = {
   includeDeleted: boolean;
 };
 
+/**
+ * At most this many items are looked up first for a `search` or an `updated_since`; past it, matches are common and
+ * the ordered walk of the versions finds a page of them soon.
+ */
+export const MAX_ITEMS_FIRST = 1_000;
+
+const hasPublishedVersion = sql`exists (select 1 from catalog_versions pv
+  where pv.item_id = ${i.id} and pv.status = 'published')`;
+
+/**
+ * The items a `search` or an `updated_since` can match, when there are at most MAX_ITEMS_FIRST of them (else
+ * undefined): mcp items with a published version whose name contains the search, or that changed after the time
+ * (through `catalog_items_registry_changed_idx`). A published version of any other item cannot match, so the page is
+ * then read from these items' versions, in proportion to what they hold: before, a search that matched nothing walked
+ * every published version of the catalog in publication order (120–175 ms of PostgreSQL at 10,000 servers, security
+ * review #154).
+ */
+async function itemsFirst(db: Database, namespace: string, q: RegistryListQuery) {
+  const found = await db
+    .select({ id: i.id })
+    .from(i)
+    .innerJoin(p, eq(p.id, i.publisherId))
+    .where(
+      and(
+        eq(i.type, 'mcp'),
+        hasPublishedVersion,
+        q.search ? nameContains(namespace, q.search) : undefined,
+        q.updatedSince ? sql`${itemChangedAt} > ${q.updatedSince.toISOString()}::timestamptz` : undefined,
+      ),
+    )
+    .limit(MAX_ITEMS_FIRST + 1);
+  return found.length > MAX_ITEMS_FIRST ? undefined : found.map((row) => row.id);
+}
+
+const nameContains = (namespace: string, search: string) =>
+  sql`strpos(lower(${namespace} || '.' || ${p.slug} || '/' || ${i.slug}), lower(${search})) > 0`;
+
+const uuidArray = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+
 /** One page of entries, oldest publication first; `next` is the cursor of the following page, if there is one. */
 export async function listRegistryEntries(db: Database, namespace: string, q: RegistryListQuery) {
+  // A search narrows to the items it names. An `updated_since` matches the versions published after it (a range of
+  // `catalog_versions_published_idx`) and every version of the items changed after it.
+  let narrow: SQL | undefined;
+  if (q.search) {
+    const ids = await itemsFirst(db, namespace, { ...q, updatedSince: undefined });
+    if (ids) narrow = sql`${v.itemId} = any(${uuidArray(ids)})`;
+  } else if (q.updatedSince) {
+    const ids = await itemsFirst(db, namespace, q);
+    if (ids) {
+      const since = sql`${v.publishedAt} > ${q.updatedSince.toISOString()}::timestamptz`;
+      narrow = ids.length === 0 ? since : sql`(${since} or ${v.itemId} = any(${uuidArray(ids)}))`;
+    }
+  }
+  return walkRegistryEntries(db, namespace, q, narrow);
+}
+
+/**
+ * The page as the conditions define it, walking published versions in publication order from the cursor (`narrow`,
+ * when given, is implied by the conditions and lets PostgreSQL read only the versions it names). Exported for the
+ * bench, which measures the walk without it.
+ */
+export async function walkRegistryEntries(db: Database, namespace: string, q: RegistryListQuery, narrow?: SQL) {
   const conditions: (SQL | undefined)[] = [
     // A removed item shows (as deleted) only to those who ask for it, or for changes since a time.
     q.includeDeleted || q.updatedSince ? undefined : isNotNull(i.currentVersionId),
-    q.search
-      ? sql`strpos(lower(${namespace} || '.' || ${p.slug} || '/' || ${i.slug}), lower(${q.search})) > 0`
-      : undefined,
+    q.search ? nameContains(namespace, q.search) : undefined,
     q.updatedSince ? sql`${updatedAt} > ${q.updatedSince.toISOString()}::timestamptz` : undefined,
     q.version === 'latest' ? isLatest : q.version ? eq(v.version, q.version) : undefined,
     q.cursor
       ? sql`(${v.publishedAt}, ${v.id}) > (${q.cursor.publishedAt}::timestamptz, ${q.cursor.versionId}::uuid)`
       : undefined,
+    narrow,
   ];
   const rows = await entries(db, and(...conditions))
     .orderBy(asc(v.publishedAt), asc(v.id))

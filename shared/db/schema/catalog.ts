@@ -138,6 +138,11 @@ export const catalogItems = pgTable(
       index('catalog_items_search_idx').using('gin', t.searchVector),
       index('catalog_items_tags_idx').using('gin', t.tags),
       index('catalog_items_categories_idx').using('gin', t.categories),
+      // The MCP Registry API's `updated_since`: when an mcp item last changed for the registry (its last approval
+      // while public, its removal else), so the items changed after a time are a range (docs/mcp-registry.md).
+      index('catalog_items_registry_changed_idx')
+        .on(sql`(case when ${t.currentVersionId} is null then ${t.updatedAt} else ${t.publishedAt} end)`)
+        .where(sql`${t.type} = 'mcp'`),
       check('catalog_items_counters_check', sql`${t.ratingCount} >= 0 and ${t.ratingSum} >= 0`),
     ];
   },
