@@ -90,94 +90,103 @@ function rawAnswerOf(socket: net.Socket): { answer: Promise<string>; closed: Pro
   return { answer, closed: new Promise((resolve) => socket.once('close', () => resolve())) };
 }
 
-it('answers /ready 503 and Connection: close from SIGTERM on, lets the answers in flight finish, and exits once they have', async () => {
-  const port = await freePort();
-  api = await startProcess(w.h.env, {
-    script: 'api/server.ts',
-    readyLine: /API listening/,
-    // Far beyond this test's own work: a process that reaches it cuts its requests (a line this test looks for).
-    extraEnv: { PORT: String(port), API_SHUTDOWN_MS: '30000' },
-  });
-  const started = api;
-  const origin = `http://127.0.0.1:${port}`;
-  const client = () => {
-    const c = new Client(origin, { keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000 });
-    clients.push(c);
-    return c;
-  };
-  const messages = (c: Client, stream: boolean) =>
-    c.request({
-      method: 'POST',
-      path: '/v1/messages',
-      headers: { 'x-api-key': w.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'claude-sonnet-5', max_tokens: 1_000, stream, messages: [] }),
+/** A spawned API (tsx compiles it), three clients and a drain: seconds on a quiet machine; past jest's 60 s default once
+ * on a machine at load average 16 (a CI run beside two helpers' suites). A budget, not a timed assertion. */
+const SPAWNED_API_BUDGET_MS = 180_000;
+
+it(
+  'answers /ready 503 and Connection: close from SIGTERM on, lets the answers in flight finish, and exits once they have',
+  async () => {
+    const port = await freePort();
+    api = await startProcess(w.h.env, {
+      script: 'api/server.ts',
+      readyLine: /API listening/,
+      // Far beyond this test's own work: a process that reaches it cuts its requests (a line this test looks for).
+      extraEnv: { PORT: String(port), API_SHUTDOWN_MS: '30000' },
     });
+    const started = api;
+    const origin = `http://127.0.0.1:${port}`;
+    const client = () => {
+      const c = new Client(origin, { keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000 });
+      clients.push(c);
+      return c;
+    };
+    const messages = (c: Client, stream: boolean) =>
+      c.request({
+        method: 'POST',
+        path: '/v1/messages',
+        headers: { 'x-api-key': w.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'claude-sonnet-5', max_tokens: 1_000, stream, messages: [] }),
+      });
 
-  // A stream whose headers and first events are out.
-  const streamClient = client();
-  let streamed = await messages(streamClient, true);
-  // A 503 is the answer a new process may give on a loaded machine while it still compiles: retried, as a client would.
-  for (let retry = 0; streamed.statusCode === 503 && retry < 2; retry++) {
-    await streamed.body.text();
-    streamed = await messages(streamClient, true);
-  }
-  if (streamed.statusCode !== 200) throw new Error(`stream answered ${streamed.statusCode}: ${started.logs.join('')}`);
-  expect(streamed.headers.connection).toBe('keep-alive');
-  const streamBody = streamed.body.text();
-  const streamClosed = disconnected(streamClient);
+    // A stream whose headers and first events are out.
+    const streamClient = client();
+    let streamed = await messages(streamClient, true);
+    // A 503 is the answer a new process may give on a loaded machine while it still compiles: retried, as a client would.
+    for (let retry = 0; streamed.statusCode === 503 && retry < 2; retry++) {
+      await streamed.body.text();
+      streamed = await messages(streamClient, true);
+    }
+    if (streamed.statusCode !== 200)
+      throw new Error(`stream answered ${streamed.statusCode}: ${started.logs.join('')}`);
+    expect(streamed.headers.connection).toBe('keep-alive');
+    const streamBody = streamed.body.text();
+    const streamClosed = disconnected(streamClient);
 
-  // A plain call waiting on its upstream: nothing of its answer is out yet.
-  const plainClient = client();
-  const plainClosed = disconnected(plainClient);
-  const plain = messages(plainClient, false);
-  await waitUntil(async () => held.some((h) => !h.stream), 10_000, 20);
+    // A plain call waiting on its upstream: nothing of its answer is out yet.
+    const plainClient = client();
+    const plainClosed = disconnected(plainClient);
+    const plain = messages(plainClient, false);
+    await waitUntil(async () => held.some((h) => !h.stream), 10_000, 20);
 
-  // A request arriving as the stop comes: its first bytes are in (a round trip on another connection after them
-  // makes sure the process has read them), its end comes after SIGTERM.
-  raw = net.connect(port, '127.0.0.1');
-  await new Promise<void>((resolve) => raw?.once('connect', () => resolve()));
-  const rawAnswer = rawAnswerOf(raw);
-  await new Promise<void>((resolve) =>
-    raw?.write(`GET /ready HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`, () => resolve()),
-  );
+    // A request arriving as the stop comes: its first bytes are in (a round trip on another connection after them
+    // makes sure the process has read them), its end comes after SIGTERM.
+    raw = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => raw?.once('connect', () => resolve()));
+    const rawAnswer = rawAnswerOf(raw);
+    await new Promise<void>((resolve) =>
+      raw?.write(`GET /ready HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`, () => resolve()),
+    );
 
-  // An idle keep-alive connection.
-  const idleClient = client();
-  const idle = await idleClient.request({ method: 'GET', path: '/health' });
-  expect(await idle.body.text()).toBe('ok');
-  expect(idle.headers.connection).toBe('keep-alive');
-  const idleClosed = disconnected(idleClient);
+    // An idle keep-alive connection.
+    const idleClient = client();
+    const idle = await idleClient.request({ method: 'GET', path: '/health' });
+    expect(await idle.body.text()).toBe('ok');
+    expect(idle.headers.connection).toBe('keep-alive');
+    const idleClosed = disconnected(idleClient);
 
-  const exited = started.stop('SIGTERM');
-  await waitUntil(async () => started.logs.join('').includes('API stopping'), 10_000, 20);
-  await idleClosed; // closed at once: its next request would otherwise reach a stopping process
+    const exited = started.stop('SIGTERM');
+    await waitUntil(async () => started.logs.join('').includes('API stopping'), 10_000, 20);
+    await idleClosed; // closed at once: its next request would otherwise reach a stopping process
 
-  raw.write('\r\n');
-  const answer = await rawAnswer.answer;
-  expect(answer).toMatch(/^HTTP\/1\.1 503 /);
-  expect(answer).toMatch(/\r\nconnection: close\r\n/i);
-  expect(answer).toContain('"status":"stopping"');
-  await rawAnswer.closed; // by the server, after this answer
+    raw.write('\r\n');
+    const answer = await rawAnswer.answer;
+    expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer).toContain('"status":"stopping"');
+    await rawAnswer.closed; // by the server, after this answer
 
-  releaseUpstream();
-  const plainAnswer = await plain;
-  expect(plainAnswer.statusCode).toBe(200);
-  expect(plainAnswer.headers.connection).toBe('close');
-  expect(JSON.parse(await plainAnswer.body.text()).content).toEqual([{ type: 'text', text: 'plain' }]);
-  await plainClosed;
+    releaseUpstream();
+    const plainAnswer = await plain;
+    expect(plainAnswer.statusCode).toBe(200);
+    expect(plainAnswer.headers.connection).toBe('close');
+    expect(JSON.parse(await plainAnswer.body.text()).content).toEqual([{ type: 'text', text: 'plain' }]);
+    await plainClosed;
 
-  // The stream's headers were out before the stop: it finishes whole, then its connection closes.
-  expect(await streamBody).toContain('event: message_stop');
-  await streamClosed;
+    // The stream's headers were out before the stop: it finishes whole, then its connection closes.
+    expect(await streamBody).toContain('event: message_stop');
+    await streamClosed;
 
-  expect(await exited).toBe(0);
-  await waitUntil(async () => started.logs.join('').includes('API stopped:'), 10_000, 20);
-  const logs = started.logs.join('');
-  expect(logs).not.toContain('cutting the requests still in flight');
-  expect(logs.trim().split('\n').at(-1)).toMatch(/"signal":"SIGTERM".*"msg":"API stopped: requests finished/);
+    expect(await exited).toBe(0);
+    await waitUntil(async () => started.logs.join('').includes('API stopped:'), 10_000, 20);
+    const logs = started.logs.join('');
+    expect(logs).not.toContain('cutting the requests still in flight');
+    expect(logs.trim().split('\n').at(-1)).toMatch(/"signal":"SIGTERM".*"msg":"API stopped: requests finished/);
 
-  // Both were charged in full, as any finished request.
-  const logsOfProject = await requestLogsOf(w.h, w.projectId);
-  expect(logsOfProject.map((l) => l.status).sort()).toEqual(['succeeded', 'succeeded']);
-  expect((await walletOf(w.h, w.org)).frozenAmount).toBe(0);
-});
+    // Both were charged in full, as any finished request.
+    const logsOfProject = await requestLogsOf(w.h, w.projectId);
+    expect(logsOfProject.map((l) => l.status).sort()).toEqual(['succeeded', 'succeeded']);
+    expect((await walletOf(w.h, w.org)).frozenAmount).toBe(0);
+  },
+  SPAWNED_API_BUDGET_MS,
+);
