@@ -76,13 +76,14 @@ export function presentOwnEntry(row: WorkflowListRow) {
   return { ...presentWorkflowEntry(row), stats: presentItemStats(row.item) };
 }
 
-export function presentTransition(t: typeof catalogTransitions.$inferSelect) {
+export function presentTransition(t: typeof catalogTransitions.$inferSelect & { actorName?: string | null }) {
   return withoutNulls({
     action: t.action,
     from: t.fromStatus,
     to: t.toStatus,
     comment: t.comment,
     actorId: t.actorAccountId,
+    actorName: t.actorName,
     versionId: t.versionId,
     at: t.createdAt,
   });

@@ -50,6 +50,14 @@ const transition = z.object({
   to: itemStatus,
   comment: z.string().optional(),
   actorId: z.uuid().optional(),
+  actorName: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        "The actor's display name now. A moderator reads every actor's; a publisher only its own (a moderator's step " +
+        'names no one there).',
+    }),
   versionId: z.uuid().optional(),
   at: timestamp,
 });
@@ -144,6 +152,22 @@ export const reportsPage = itemsPage(
     .extend({ itemType: z.enum(itemTypes), itemSlug: z.string(), itemName: z.string() })
     .meta({ id: 'ReportListEntry' }),
 );
+
+/** A resolved report; with `sameItem`, the other open reports of its item resolved with it. */
+export const resolvedReport = report.extend({
+  alsoResolved: z
+    .array(z.uuid())
+    .optional()
+    .meta({ description: 'With sameItem: the ids of the other reports of the item this resolved (possibly none).' }),
+});
+
+/** A moderator's removal; with `resolveReports`, the reports of the item it resolved. */
+export const removal = workflowMutation.extend({
+  reportsResolved: z
+    .array(z.uuid())
+    .optional()
+    .meta({ description: 'With resolveReports: the ids of the open reports of the item this resolved.' }),
+});
 
 export const category = z.object({ slug: z.string(), name: z.string() });
 

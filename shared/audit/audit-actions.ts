@@ -20,5 +20,10 @@ export const auditActions = [
   'invite_token.issue',
   'invite_token.revoke',
   'alert_settings.update',
+  'catalog_item.approve',
+  'catalog_item.request_changes',
+  'catalog_item.reject',
+  'catalog_item.remove',
+  'report.resolve',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

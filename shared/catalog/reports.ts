@@ -1,9 +1,10 @@
 // Reports on published items: one open report per account and item (a repeat answers the open one), listed and
 // resolved by moderators.
 
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
-import type { Database } from '../db/client.js';
+import type { Database, DbExecutor } from '../db/client.js';
 import { readPage } from '../db/page.js';
 import { catalogItems, catalogReports } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
@@ -69,22 +70,103 @@ export async function listReports(
 
 export type ReportListRow = Awaited<ReturnType<typeof listReports>>['items'][number];
 
-export async function resolveReport(db: Database, reportId: string, moderatorAccountId: string, resolution?: string) {
+export type ResolveOptions = {
+  resolution?: string;
+  /** Also resolve every other open report of the same item, with the same resolution, in the same transaction. */
+  sameItem?: boolean;
+  /** Who resolved, for the audit log: one `report.resolve` row per report resolved, in the same transaction. */
+  audit?: AuditActor;
+};
+
+/**
+ * Resolves one open report (`Report.NotOpen` if it is not open), and with `sameItem` every other report of its item
+ * still open; `alsoResolved` lists those others. Exact under concurrency: the reports are resolved by an UPDATE on
+ * `status = 'open'`, which a concurrent resolution of the same row waits for and then re-checks, so each report is
+ * resolved once, by whichever action got it first.
+ */
+export async function resolveReport(
+  db: Database,
+  reportId: string,
+  moderatorAccountId: string,
+  options: ResolveOptions = {},
+) {
   if (!isUuid(reportId)) throw catalogErrors.reportNotFound();
   return db.transaction(async (tx) => {
-    const [report] = await tx.select().from(catalogReports).where(eq(catalogReports.id, reportId)).for('update');
+    const [found] = await tx
+      .select({ itemId: catalogReports.itemId })
+      .from(catalogReports)
+      .where(eq(catalogReports.id, reportId));
+    if (!found) throw catalogErrors.reportNotFound();
+    // Locked in id order, with the item's other open reports when they are resolved too: two such resolutions (or a
+    // removal resolving the item's reports, lockItemReports) wait for each other instead of deadlocking.
+    const locked = await lockReports(
+      tx,
+      options.sameItem
+        ? or(
+            eq(catalogReports.id, reportId),
+            and(eq(catalogReports.itemId, found.itemId), eq(catalogReports.status, 'open')),
+          )!
+        : eq(catalogReports.id, reportId),
+    );
+    const report = locked.find((r) => r.id === reportId);
     if (!report) throw catalogErrors.reportNotFound();
     if (report.status !== 'open') throw catalogErrors.reportNotOpen();
-    const [resolved] = await tx
-      .update(catalogReports)
-      .set({
-        status: 'resolved',
-        resolvedAt: new Date(),
-        resolvedBy: moderatorAccountId,
-        resolution: resolution ?? null,
-      })
-      .where(eq(catalogReports.id, reportId))
-      .returning();
-    return resolved!;
+    const resolved = await resolveOpenReports(tx, { reportId }, moderatorAccountId, options);
+    const others = options.sameItem
+      ? await resolveOpenReports(tx, { itemId: report.itemId }, moderatorAccountId, options)
+      : [];
+    return { report: resolved[0]!, alsoResolved: others.map((r) => r.id) };
   });
+}
+
+/**
+ * Resolves the open reports of one item, as a moderator's removal of the item does when asked to
+ * (`POST /api/v1/moderation/{type}/{id}/remove {resolveReports: true}`); returns their ids.
+ */
+export async function resolveItemReports(
+  tx: DbExecutor,
+  itemId: string,
+  moderatorAccountId: string,
+  options: Omit<ResolveOptions, 'sameItem'>,
+) {
+  await lockReports(tx, and(eq(catalogReports.itemId, itemId), eq(catalogReports.status, 'open'))!);
+  return (await resolveOpenReports(tx, { itemId }, moderatorAccountId, options)).map((r) => r.id);
+}
+
+/** Locks reports in id order (every path that resolves several reports locks them so: no deadlock between them). */
+const lockReports = (tx: DbExecutor, where: SQL) =>
+  tx.select().from(catalogReports).where(where).orderBy(asc(catalogReports.id)).for('update');
+
+async function resolveOpenReports(
+  tx: DbExecutor,
+  which: { reportId: string } | { itemId: string },
+  moderatorAccountId: string,
+  options: Omit<ResolveOptions, 'sameItem'>,
+) {
+  const resolved = await tx
+    .update(catalogReports)
+    .set({
+      status: 'resolved',
+      resolvedAt: new Date(),
+      resolvedBy: moderatorAccountId,
+      resolution: options.resolution ?? null,
+    })
+    .where(
+      and(
+        'reportId' in which ? eq(catalogReports.id, which.reportId) : eq(catalogReports.itemId, which.itemId),
+        eq(catalogReports.status, 'open'),
+      ),
+    )
+    .returning();
+  if (options.audit) {
+    for (const report of resolved) {
+      await recordAudit(tx, options.audit, {
+        action: 'report.resolve',
+        target: { type: 'report', id: report.id },
+        before: { status: 'open' },
+        after: { itemId: report.itemId, status: 'resolved', resolution: report.resolution },
+      });
+    }
+  }
+  return resolved;
 }

@@ -1,6 +1,7 @@
 // The review state machine: a publisher submits or withdraws the pending version; a moderator approves it (the
 // version is published and becomes the item's current version), requests changes, or rejects it.
 import { eq } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
 import { catalogItems, catalogVersions } from '../db/schema/index.js';
@@ -102,6 +103,8 @@ export async function decideReview(
   decision: Decision,
   comment?: string,
   expected?: RevisionPrecondition,
+  /** Who decided, for the audit log row written in the decision's transaction (the seed passes none). */
+  audit?: AuditActor,
 ): Promise<MutationResult> {
   const decided = await ctx.db.transaction(async (tx) => {
     const item = await lockItem(tx, type, itemId);
@@ -112,6 +115,14 @@ export async function decideReview(
     const to = decision === 'approve' ? 'published' : decision === 'reject' ? 'rejected' : 'changes_requested';
     await moveTo(tx, item, version, to, { actorAccountId: moderatorAccountId, action: decision, comment });
     if (decision === 'approve') await publish(tx, item, version);
+    if (audit) {
+      await recordAudit(tx, audit, {
+        action: `catalog_item.${decision}`,
+        target: { type: 'catalog_item', id: item.id },
+        before: { status: item.status },
+        after: { type, slug: item.slug, version: version.version, status: to, comment: comment ?? null },
+      });
+    }
     return result(item, to, version);
   });
   if (decision === 'approve') catalogChanged(ctx.db);

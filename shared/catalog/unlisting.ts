@@ -2,6 +2,7 @@
 // published versions stay as they were (the MCP Registry API shows them as `status: deleted`, docs/mcp-registry.md);
 // the item is public again once a new version is approved.
 import { eq } from 'drizzle-orm';
+import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import { catalogItems } from '../db/schema/index.js';
 import { catalogErrors } from './catalog-errors.js';
@@ -9,9 +10,18 @@ import { catalogChanged } from './change-feed.js';
 import type { MutationResult } from './drafts.js';
 import { lockItem, lockOwnItem } from './item-access.js';
 import type { ItemType } from './item-types.js';
+import { resolveItemReports } from './reports.js';
 import { recordTransition } from './transitions.js';
 
-export type Unlisting = { by: 'publisher' | 'moderator'; accountId: string; reason?: string };
+export type Unlisting = {
+  by: 'publisher' | 'moderator';
+  accountId: string;
+  reason?: string;
+  /** A moderator's removal: who removed, for the audit log row written in the removal's transaction. */
+  audit?: AuditActor;
+  /** A moderator's removal: also resolve the item's open reports, the reason as their resolution. */
+  resolveReports?: boolean;
+};
 
 /**
  * A published item goes to draft (editable; a new version brings it back through review). An item whose next
@@ -23,7 +33,7 @@ export async function unlistItem(
   type: ItemType,
   itemId: string,
   unlisting: Unlisting,
-): Promise<MutationResult> {
+): Promise<MutationResult & { reportsResolved?: string[] }> {
   const result = await ctx.db.transaction(async (tx) => {
     const item =
       unlisting.by === 'moderator'
@@ -44,7 +54,20 @@ export async function unlistItem(
       to,
       comment: unlisting.reason,
     });
-    return { id: item.id, type, slug: item.slug, status: to } satisfies MutationResult;
+    if (unlisting.by === 'moderator' && unlisting.audit) {
+      await recordAudit(tx, unlisting.audit, {
+        action: 'catalog_item.remove',
+        target: { type: 'catalog_item', id: item.id },
+        before: { status: item.status, currentVersionId: item.currentVersionId },
+        after: { type, slug: item.slug, status: to, reason: unlisting.reason ?? null },
+      });
+    }
+    const mutation = { id: item.id, type, slug: item.slug, status: to } satisfies MutationResult;
+    if (unlisting.by !== 'moderator' || !unlisting.resolveReports) return mutation;
+    const audit = unlisting.audit ? { audit: unlisting.audit } : {};
+    const resolution = unlisting.reason ? { resolution: unlisting.reason } : {};
+    const reportsResolved = await resolveItemReports(tx, item.id, unlisting.accountId, { ...resolution, ...audit });
+    return { ...mutation, reportsResolved };
   });
   catalogChanged(ctx.db);
   return result;

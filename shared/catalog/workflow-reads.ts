@@ -1,10 +1,10 @@
 // Reads of the workflow side: a publisher's own items and one draft (its versions, the current and the pending one in
 // full, and its newest transitions), the moderation queue, and the moderator's view of any item.
 
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database, DbExecutor } from '../db/client.js';
 import { readPage } from '../db/page.js';
-import { catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
+import { accounts, catalogItems, catalogTransitions, catalogVersions, publishers } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
 import { DETAIL_TRANSITIONS, MAX_VERSIONS_PER_ITEM } from './catalog-limits.js';
@@ -76,9 +76,18 @@ async function readDraftDetail(db: DbExecutor, type: ItemType, itemId: string, o
     .where(eq(catalogVersions.itemId, itemId))
     .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id))
     .limit(MAX_VERSIONS_PER_ITEM);
+  // Each step with its actor's display name now. The owner's copy names only the owner: a moderator who acted is
+  // "a moderator" to the publisher (docs/console.md, "Who acted").
   const newestTransitions = await db
-    .select()
+    .select({ ...getTableColumns(catalogTransitions), actorName: accounts.name })
     .from(catalogTransitions)
+    .leftJoin(
+      accounts,
+      and(
+        eq(accounts.id, catalogTransitions.actorAccountId),
+        ownerAccountId ? eq(accounts.id, ownerAccountId) : undefined,
+      ),
+    )
     .where(eq(catalogTransitions.itemId, itemId))
     .orderBy(desc(catalogTransitions.createdAt), desc(catalogTransitions.id))
     .limit(DETAIL_TRANSITIONS);

@@ -14,6 +14,7 @@ import { getDraftDetail, listReviewQueue } from '../../../shared/catalog/workflo
 import { ifMatchOf } from '../../http/if-match.js';
 import { checkedParam, pathParam, uuidParam } from '../../http/path-params.js';
 import { body, query } from '../../http/validate.js';
+import { auditActorOf } from '../../middleware/audit-actor.js';
 import { authenticate, principalOf, requireRole } from '../../middleware/auth.js';
 import { itemIdParam, itemTypeOf, itemTypeParam } from '../catalog-params.js';
 import {
@@ -29,8 +30,9 @@ import {
   draftDetail,
   featured,
   publisher,
-  report,
+  removal,
   reportsPage,
+  resolvedReport,
   reviewQueuePage,
   workflowMutation,
 } from '../catalog-workflow.responses.js';
@@ -83,7 +85,17 @@ const decisionRoutes = decisions.map(
       const note = 'reason' in input ? input.reason : input.comment;
       const decision = action === 'request-changes' ? 'request_changes' : action;
       const id = pathParam(req, 'id');
-      res.json(presentMutation(await decideReview(ctx, type, account(res), id, decision, note, ifMatchOf(req))));
+      const decided = await decideReview(
+        ctx,
+        type,
+        account(res),
+        id,
+        decision,
+        note,
+        ifMatchOf(req),
+        auditActorOf(req, res),
+      );
+      res.json(presentMutation(decided));
     },
   }),
 );
@@ -123,11 +135,13 @@ export const moderationArea: Area = {
       ...moderator,
       params: { id: uuidParam({ notFound: catalogErrors.reportNotFound }) },
       body: resolveBody,
-      response: report,
+      response: resolvedReport,
       handler: (ctx) => async (req, res) => {
-        const { resolution } = body(req, resolveBody, 'Moderation.Invalid');
-        const report = await resolveReport(ctx.db, pathParam(req, 'id'), account(res), resolution);
-        res.json(presentReport({ report }));
+        const { resolution, sameItem } = body(req, resolveBody, 'Moderation.Invalid');
+        const audit = auditActorOf(req, res);
+        const options = { ...(resolution ? { resolution } : {}), sameItem: sameItem === true, audit };
+        const { report, alsoResolved } = await resolveReport(ctx.db, pathParam(req, 'id'), account(res), options);
+        res.json({ ...presentReport({ report }), ...(sameItem ? { alsoResolved } : {}) });
       },
     },
     {
@@ -189,12 +203,14 @@ export const moderationArea: Area = {
       summary: 'Take a published item out of the public catalog',
       ...item,
       body: removeBody,
-      response: workflowMutation,
+      response: removal,
       handler: (ctx) => async (req, res) => {
         const type = itemTypeOf(req);
-        const { reason } = body(req, removeBody, 'Moderation.Invalid');
-        const unlisting = { by: 'moderator' as const, accountId: account(res), reason };
-        res.json(presentMutation(await unlistItem(ctx, type, pathParam(req, 'id'), unlisting)));
+        const { reason, resolveReports } = body(req, removeBody, 'Moderation.Invalid');
+        const audit = auditActorOf(req, res);
+        const unlisting = { by: 'moderator' as const, accountId: account(res), reason, audit, resolveReports };
+        const { reportsResolved, ...removed } = await unlistItem(ctx, type, pathParam(req, 'id'), unlisting);
+        res.json({ ...presentMutation(removed), ...(reportsResolved ? { reportsResolved } : {}) });
       },
     },
   ],

@@ -21,8 +21,20 @@ const comment = z.string().trim().min(1).max(4000);
 export const approveBody = z.strictObject({ comment: comment.optional() });
 export const requestChangesBody = z.strictObject({ comment });
 export const rejectBody = z.strictObject({ reason: comment });
-export const removeBody = z.strictObject({ reason: comment });
-export const resolveBody = z.strictObject({ resolution: comment.optional() });
+export const removeBody = z.strictObject({
+  reason: comment,
+  resolveReports: z
+    .boolean()
+    .optional()
+    .meta({ description: "Also resolve the item's open reports, the reason as their resolution." }),
+});
+export const resolveBody = z.strictObject({
+  resolution: comment.optional(),
+  sameItem: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Also resolve every other open report of the same item, with the same resolution.' }),
+});
 
 export const featuredBody = z.strictObject({ featured: z.boolean() });
 export const verifiedBody = z.strictObject({ verified: z.boolean() });

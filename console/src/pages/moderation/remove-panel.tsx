@@ -10,17 +10,26 @@ import { FormError } from '../../ui/status.js';
 import type { ItemType } from '../hub/hub-api.js';
 import type { Mutation } from '../publisher/publisher-api.js';
 
-export function RemovePanel(props: { type: ItemType; id: string; name: string; onRemoved: (name: string) => void }) {
+export function RemovePanel(props: {
+  type: ItemType;
+  id: string;
+  name: string;
+  onRemoved: (name: string, reportsResolved: number) => void;
+}) {
   const { type, id, name, onRemoved } = props;
   const client = useQueryClient();
   const [reason, setReason] = useState('');
+  const [resolveReports, setResolveReports] = useState(false);
   const [missing, setMissing] = useState<string>();
   const field = useRef<HTMLTextAreaElement>(null);
   const remove = useMutation({
     mutationFn: () =>
-      api<Mutation>(apiPath`/api/v1/moderation/${type}/${id}/remove`, { method: 'POST', body: { reason } }),
-    onSuccess: () => {
-      onRemoved(name);
+      api<Mutation & { reportsResolved?: string[] }>(apiPath`/api/v1/moderation/${type}/${id}/remove`, {
+        method: 'POST',
+        body: { reason, ...(resolveReports ? { resolveReports: true } : {}) },
+      }),
+    onSuccess: (removed) => {
+      onRemoved(name, removed.reportsResolved?.length ?? 0);
       void client.invalidateQueries({ queryKey: ['review', type, id] });
       void client.invalidateQueries({ queryKey: ['item', type] });
       void client.invalidateQueries({ queryKey: ['reports'] });
@@ -45,6 +54,10 @@ export function RemovePanel(props: { type: ItemType; id: string; name: string; o
       <Field label="Reason for removal" hint="Required; the publisher reads it." error={missing}>
         {(p) => <textarea {...p} ref={field} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />}
       </Field>
+      <label className="row">
+        <input type="checkbox" checked={resolveReports} onChange={(e) => setResolveReports(e.target.checked)} />
+        Also resolve its open reports, with this reason as their resolution
+      </label>
       <div>
         <ConfirmButton
           label="Remove from the hub"

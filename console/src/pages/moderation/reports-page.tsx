@@ -28,28 +28,38 @@ type Report = {
   createdAt: string;
 };
 
-function Resolve({ report }: { report: Report }) {
+/** Resolves one report with a note; with `others` open reports of its item on the page, offers to resolve them too. */
+function Resolve({ report, others }: { report: Report; others: number }) {
   const client = useQueryClient();
   const [note, setNote] = useState('');
+  const [sameItem, setSameItem] = useState(false);
   const resolve = useMutation({
     mutationFn: () =>
       api(apiPath`/api/v1/moderation/reports/${report.id}/resolve`, {
         method: 'POST',
-        body: note.trim() ? { resolution: note } : {},
+        body: { ...(note.trim() ? { resolution: note } : {}), ...(sameItem && others > 0 ? { sameItem: true } : {}) },
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['reports'] }),
   });
   return (
-    <div className="row">
-      <input
-        aria-label={`Resolution of report ${report.id.slice(0, 8)}`}
-        value={note}
-        onChange={(e) => setNote(e.target.value)}
-        placeholder="Resolution note"
-      />
-      <button type="button" onClick={() => resolve.mutate()} disabled={resolve.isPending}>
-        Resolve
-      </button>
+    <div className="stack">
+      <div className="row">
+        <input
+          aria-label={`Resolution of report ${report.id.slice(0, 8)}`}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          placeholder="Resolution note"
+        />
+        <button type="button" onClick={() => resolve.mutate()} disabled={resolve.isPending}>
+          Resolve
+        </button>
+      </div>
+      {others > 0 ? (
+        <label className="row">
+          <input type="checkbox" checked={sameItem} onChange={(e) => setSameItem(e.target.checked)} />
+          Also resolve this item's other open reports ({others}), with the same note
+        </label>
+      ) : null}
       <FormError error={resolve.error} />
     </div>
   );
@@ -107,7 +117,14 @@ export function ReportsPage() {
             </td>
             <td>
               {r.status === 'open' ? (
-                <Resolve report={r} />
+                <Resolve
+                  report={r}
+                  others={
+                    (reports.data?.items ?? []).filter(
+                      (o) => o.itemId === r.itemId && o.id !== r.id && o.status === 'open',
+                    ).length
+                  }
+                />
               ) : (
                 <>
                   {r.resolution ?? '—'}

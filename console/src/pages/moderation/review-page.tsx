@@ -6,7 +6,7 @@ import { useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { ApiError, api } from '../../api/http.js';
 import { apiPath, isUuid } from '../../api/paths.js';
-import { formatTime } from '../../format.js';
+import { formatCountOf, formatTime } from '../../format.js';
 import { Field } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
@@ -164,7 +164,7 @@ export function ReviewPage() {
 
 function Review({ type, id }: { type: ItemType; id: string }) {
   // The name of the item this page just removed from the hub: the page stays, and says what happened.
-  const [removed, setRemoved] = useState<string>();
+  const [removed, setRemoved] = useState<{ name: string; reportsResolved: number }>();
   const detail = useQuery({
     queryKey: ['review', type, id],
     queryFn: () =>
@@ -200,8 +200,11 @@ function Review({ type, id }: { type: ItemType; id: string }) {
       </p>
       {removed ? (
         <Notice>
-          Removed {removed} from the hub: its public page and search no longer show it, and its publisher reads your
-          reason in its history.
+          Removed {removed.name} from the hub: its public page and search no longer show it, and its publisher reads
+          your reason in its history.
+          {removed.reportsResolved > 0
+            ? ` ${formatCountOf(removed.reportsResolved, 'open report')} resolved with that reason.`
+            : ''}
         </Notice>
       ) : null}
       {underReview && withdrawals.length > 0 ? (
@@ -259,7 +262,14 @@ function Review({ type, id }: { type: ItemType; id: string }) {
       ) : (
         <p className="muted">Not waiting for a decision.</p>
       )}
-      {d.isPublished ? <RemovePanel type={type} id={id} name={d.name} onRemoved={setRemoved} /> : null}
+      {d.isPublished ? (
+        <RemovePanel
+          type={type}
+          id={id}
+          name={d.name}
+          onRemoved={(name, reportsResolved) => setRemoved({ name, reportsResolved })}
+        />
+      ) : null}
       <section className="panel">
         <h2>History</h2>
         <ReviewHistory transitions={d.transitions} />

@@ -54,6 +54,8 @@ export type Transition = {
   to: string;
   comment?: string;
   actorId?: string;
+  /** The actor's display name: every actor's for a moderator, only the publisher's own for the publisher. */
+  actorName?: string;
   versionId?: string;
   at: string;
 };

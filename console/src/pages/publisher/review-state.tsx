@@ -63,14 +63,26 @@ export function ReviewState({ detail, pending }: { detail: DraftDetail; pending:
   );
 }
 
-/** Every workflow step of an item, oldest first, with the comment each carried (a note, reasons). */
+const moderatorSteps = new Set(['approve', 'request_changes', 'reject', 'remove']);
+
+/**
+ * Who took a step: the name the API gives (a moderator reads every actor's; a publisher only its own), "a moderator"
+ * for a moderator's step the publisher reads, "the automatic check" for a bundle sent back by the parse.
+ */
+export function actorLabel(t: Transition): string | null {
+  if (t.actorName) return t.actorName;
+  if (!t.actorId) return t.action === 'request_changes' ? 'the automatic check' : null;
+  return moderatorSteps.has(t.action) ? 'a moderator' : null;
+}
+
+/** Every workflow step of an item, oldest first, with who took it and the comment it carried (a note, reasons). */
 export function ReviewHistory({ transitions }: { transitions: Transition[] }) {
   return (
     <ol className="timeline" aria-label="Review history">
       {transitions.map((t) => (
         <li key={`${t.at}-${t.action}`}>
-          <strong>{t.action.replace(/_/g, ' ')}</strong> → {t.to.replace(/_/g, ' ')}{' '}
-          <span className="muted">{formatTime(t.at)}</span>
+          <strong>{t.action.replace(/_/g, ' ')}</strong> → {t.to.replace(/_/g, ' ')}
+          {actorLabel(t) ? ` by ${actorLabel(t)}` : ''} <span className="muted">{formatTime(t.at)}</span>
           {t.comment ? <div className="prose muted">{t.comment}</div> : null}
         </li>
       ))}
