@@ -12,7 +12,7 @@ import { reconcileMirrors, reconcileWallets } from '../../shared/wallet/reconcil
 import { liveWallet } from '../../shared/wallet/wallet-mirror.js';
 import { getWallet } from '../../shared/wallet/wallets.js';
 import { createHarness, type Harness } from '../support/harness.js';
-import { PrivateRedis } from '../support/private-redis.js';
+import { PrivateRedis, reconnected } from '../support/private-redis.js';
 import { fundedWallet, usd } from '../support/wallet-factory.js';
 import { callerOf, charge, spend } from '../support/wallet-spend.js';
 import { recordFigures } from './support/figures.js';
@@ -30,10 +30,7 @@ async function scenario(h: Harness, redis: PrivateRedis) {
 
   await redis.stop();
   await redis.start();
-  await h.ctx.redis.ping().catch(() => undefined);
-  await new Promise<void>((resolve) =>
-    h.ctx.redis.status === 'ready' ? resolve() : h.ctx.redis.once('ready', resolve),
-  );
+  await reconnected(h.ctx.redis);
 
   const after = await liveWallet(h.ctx, org);
   const settled = await closeCharge(h.ctx, inFlight, { status: 'succeeded', costMicros: usd('0.4') });

@@ -14,20 +14,13 @@ import { formatMicros } from '../../shared/wallet/money.js';
 import { sweepWallets } from '../../shared/wallet/wallet-sweep.js';
 import { getWallet } from '../../shared/wallet/wallets.js';
 import { createHarness, type Harness } from '../support/harness.js';
-import { PrivateRedis } from '../support/private-redis.js';
+import { PrivateRedis, reconnected } from '../support/private-redis.js';
 import { fundedWallet, usd } from '../support/wallet-factory.js';
 import { charge, live, spend, walletProblems } from '../support/wallet-spend.js';
 import { recordFigures } from './support/figures.js';
 
 const mirrorBase = async (h: Harness, org: string) =>
   BigInt((await h.ctx.redis.hget(mirrorKeys(h.config.REDIS_PREFIX, org).w, 'base')) ?? -1);
-
-async function reconnected(h: Harness) {
-  await h.ctx.redis.ping().catch(() => undefined);
-  await new Promise<void>((resolve) =>
-    h.ctx.redis.status === 'ready' ? resolve() : h.ctx.redis.once('ready', resolve),
-  );
-}
 
 describe('Redis restored from an older snapshot, PostgreSQL kept', () => {
   let redis: PrivateRedis;
@@ -51,7 +44,7 @@ describe('Redis restored from an older snapshot, PostgreSQL kept', () => {
     expect((await getWallet(h.ctx.db, org)).balance).toBe(usd('0.05'));
 
     await redis.restoreSnapshot('hourly');
-    await reconnected(h);
+    await reconnected(h.ctx.redis);
     // The snapshot's mirror: the balance of two requests in, where PostgreSQL has nine (read without the wallet
     // read's sync, which would bring it up to date).
     expect(await mirrorBase(h, org)).toBe(usd('0.8'));
@@ -97,7 +90,7 @@ describe('Redis restored from an older snapshot, PostgreSQL kept', () => {
     expect(await live(h.ctx, org)).toMatchObject({ balance: usd('1.3') });
 
     await redis.restoreSnapshot('hourly');
-    await reconnected(h);
+    await reconnected(h.ctx.redis);
     expect(await mirrorBase(h, org)).toBe(usd('0.8'));
     await sweepWallets(h.ctx);
     expect(await live(h.ctx, org)).toMatchObject({ balance: usd('1.3'), frozenAmount: 0n });

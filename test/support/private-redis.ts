@@ -104,3 +104,9 @@ export class PrivateRedis {
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/** Waits until a client of a restarted private Redis is connected again (a command first, so it tries at once). */
+export async function reconnected(client: Redis): Promise<void> {
+  await client.ping().catch(() => undefined);
+  await new Promise<void>((resolve) => (client.status === 'ready' ? resolve() : client.once('ready', resolve)));
+}
