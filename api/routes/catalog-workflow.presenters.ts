@@ -127,7 +127,16 @@ export function presentReport(row: ReportListRow | { report: typeof catalogRepor
     detail: report.detail,
     reporterId: report.reporterAccountId,
     itemId: report.itemId,
-    ...('itemSlug' in row ? { itemType: row.itemType, itemSlug: row.itemSlug, itemName: row.itemName } : {}),
+    ...('itemSlug' in row
+      ? {
+          itemType: row.itemType,
+          itemSlug: row.itemSlug,
+          itemName: row.itemName,
+          publisherSlug: row.publisherSlug,
+          publisherName: row.publisherName,
+          source: row.publisherVerified ? 'official' : 'user',
+        }
+      : {}),
     resolution: report.resolution,
     resolvedBy: report.resolvedBy,
     resolvedAt: report.resolvedAt,

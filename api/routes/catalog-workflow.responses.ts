@@ -131,7 +131,7 @@ export const uploadedBundle = z.object({
   sha256: z.string().meta({ description: 'Of the zip, hex.' }),
 });
 
-/** A report as resolving it answers; the list adds the item's type, slug and name. */
+/** A report as resolving it answers; the list adds the item's type, slug and name, and its publisher's public fields. */
 export const report = z
   .object({
     id: z.uuid(),
@@ -149,7 +149,14 @@ export const report = z
 
 export const reportsPage = itemsPage(
   report
-    .extend({ itemType: z.enum(itemTypes), itemSlug: z.string(), itemName: z.string() })
+    .extend({
+      itemType: z.enum(itemTypes),
+      itemSlug: z.string(),
+      itemName: z.string(),
+      publisherSlug: z.string().meta({ description: "The item's publisher namespace, as its public page shows it." }),
+      publisherName: z.string(),
+      source: z.enum(['official', 'user']).meta({ description: '`official` for a verified publisher.' }),
+    })
     .meta({ id: 'ReportListEntry' }),
 );
 
