@@ -176,6 +176,26 @@ export const removal = workflowMutation.extend({
     .meta({ description: 'With resolveReports: the ids of the open reports of the item this resolved.' }),
 });
 
+/** A moderator's own decision (GET /api/v1/moderation/decisions). */
+export const ownDecisionsPage = itemsPage(
+  z
+    .object({
+      id: z.uuid(),
+      action: z.enum(['approve', 'request_changes', 'reject', 'remove']),
+      itemId: z.uuid(),
+      itemType: z.enum(itemTypes),
+      itemSlug: z.string(),
+      itemName: z.string().meta({ description: "The item's name now." }),
+      versionId: z.uuid().optional().meta({ description: 'The version decided on (a removal: the one taken off).' }),
+      version: z.string().optional(),
+      from: itemStatus.optional(),
+      to: itemStatus,
+      comment: z.string().optional().meta({ description: 'The comment or reason given.' }),
+      at: timestamp,
+    })
+    .meta({ id: 'OwnDecision' }),
+);
+
 export const category = z.object({ slug: z.string(), name: z.string() });
 
 export const featured = z.object({ id: z.uuid(), slug: z.string(), isFeatured: z.boolean() });

@@ -1,7 +1,16 @@
 // What a moderator deciding on an item needs about its publisher: the reports list names each item's publisher (the
 // public fields its page shows), filters by publisher (`publisher=`) and sorts oldest first (`sort=oldest`); the
-// public list of a type filters by publisher too (the publisher's other items). Moderation data stays Moderator/Admin.
-import { type Actors, createActors, createNamespace, publishItem } from '../support/catalog-factory.js';
+// public list of a type filters by publisher too (the publisher's other items); a moderator lists its own decisions.
+// Moderation data stays Moderator/Admin.
+import {
+  type Actors,
+  createActors,
+  createDraft,
+  createNamespace,
+  decide,
+  publishItem,
+  submit,
+} from '../support/catalog-factory.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { bearer, createUser, type TestUser } from '../support/identity.js';
 
@@ -110,5 +119,45 @@ describe("GET /api/v1/{type}?publisher=: a publisher's published items", () => {
     expect(res.body.items.map((i: { slug: string }) => i.slug).sort()).toEqual(items.map((i) => i.slug).sort());
     expect((await h.http.get(`/api/v1/mcp?publisher=${ns}`)).body).toMatchObject({ total: 0, items: [] });
     expect((await h.http.get('/api/v1/agent?publisher=NO')).status).toBe(400);
+  });
+});
+
+describe('GET /api/v1/moderation/decisions: my decisions', () => {
+  it("lists the caller's own approvals, requests for changes, rejections and removals, newest first", async () => {
+    const me = await createUser(h, { roles: ['Moderator'] });
+    const mine = { ...other, moderator: me };
+    const approved = await publishItem(h, mine, 'agent');
+    const sentBack = await createDraft(h, other, 'mcp');
+    await submit(h, other, 'mcp', sentBack.id).expect(200);
+    await decide(h, mine, 'mcp', sentBack.id, 'request-changes', { comment: 'Add a readme.' }).expect(200);
+    const rejected = await createDraft(h, other, 'soul');
+    await submit(h, other, 'soul', rejected.id).expect(200);
+    await decide(h, mine, 'soul', rejected.id, 'reject', { reason: 'Spam.' }).expect(200);
+    await h.http
+      .post(`/api/v1/moderation/agent/${approved.id}/remove`)
+      .set(as(me))
+      .send({ reason: 'Broken link.' })
+      .expect(200);
+    await publishItem(h, other, 'agent'); // another moderator's approval: not listed
+
+    const res = await h.http.get('/api/v1/moderation/decisions').set(as(me));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 4, page: 1, hasNext: false });
+    expect(res.body.items).toMatchObject([
+      { action: 'remove', itemId: approved.id, itemType: 'agent', itemSlug: approved.slug, comment: 'Broken link.' },
+      { action: 'reject', itemId: rejected.id, itemType: 'soul', version: '1.0.0', to: 'rejected', comment: 'Spam.' },
+      { action: 'request_changes', itemId: sentBack.id, to: 'changes_requested', comment: 'Add a readme.' },
+      { action: 'approve', itemId: approved.id, from: 'in_review', to: 'published', version: '1.0.0' },
+    ]);
+    const second = await h.http.get('/api/v1/moderation/decisions?pageSize=3&page=2').set(as(me));
+    expect(second.body).toMatchObject({ total: 4, items: [{ action: 'approve' }] });
+  });
+
+  it('is Moderator/Admin only (403 for a publisher, 401 without a session) and checks its paging', async () => {
+    expect((await h.http.get('/api/v1/moderation/decisions').set(as(other.publisher))).status).toBe(403);
+    expect((await h.http.get('/api/v1/moderation/decisions')).status).toBe(401);
+    const bad = await h.http.get('/api/v1/moderation/decisions?pageSize=0').set(as(a.moderator));
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).title).toBe('Moderation.InvalidQuery');
   });
 });

@@ -22,6 +22,8 @@ export const reportsQuery = z.object({
   ...pageParams,
 });
 
+export const decisionsQuery = z.object({ ...pageParams });
+
 const comment = z.string().trim().min(1).max(4000);
 
 export const approveBody = z.strictObject({ comment: comment.optional() });
