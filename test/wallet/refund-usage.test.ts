@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { apiKeyDailyGatewayUsage, projectDailyUsage } from '../../shared/db/schema/index.js';
 import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
 import { microsToNumber } from '../../shared/wallet/money.js';
-import { type GatewayWorld, openGatewayWorld, writeLedgers } from '../support/gateway.js';
+import { type GatewayWorld, helloMessage, openGatewayWorld, writeLedgers } from '../support/gateway.js';
 import { waitUntil } from '../support/harness.js';
 import { bearer, signInAdmin } from '../support/identity.js';
 import { rebuiltByBackfill } from '../support/migration-backfill.js';
@@ -18,11 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => w?.close());
 
-const call = () =>
-  w.h.http
-    .post('/v1/messages')
-    .set('x-api-key', w.key)
-    .send({ model: 'claude-sonnet-5', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] });
+const call = () => helloMessage(w.h, w.key);
 
 /** Waits until `n` settled requests are in the organization's stream, then writes them. */
 async function writeSettled(n: number) {
