@@ -71,6 +71,7 @@ const decisionRoutes = decisions.map(
   ({ action, summary, schema }): Route => ({
     method: 'post',
     path: `/:type/:id/${action}`,
+    audited: true,
     summary,
     ...item,
     body: schema,
@@ -131,6 +132,7 @@ export const moderationArea: Area = {
     {
       method: 'post',
       path: '/reports/:id/resolve',
+      audited: true,
       summary: 'Resolve a report',
       ...moderator,
       params: { id: uuidParam({ notFound: catalogErrors.reportNotFound }) },
@@ -200,6 +202,7 @@ export const moderationArea: Area = {
     {
       method: 'post',
       path: '/:type/:id/remove',
+      audited: true,
       summary: 'Take a published item out of the public catalog',
       ...item,
       body: removeBody,

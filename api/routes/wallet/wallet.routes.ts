@@ -44,6 +44,7 @@ export const walletArea: Area = {
     {
       method: 'post',
       path: '/redeem',
+      audited: true,
       summary: 'Redeem a top-up code into the wallet (organization Admin): one Recharge record naming the code id',
       ...org,
       body: redeemBody,
@@ -100,6 +101,7 @@ export const walletArea: Area = {
     {
       method: 'put',
       path: '/alerts',
+      audited: true,
       summary: 'Change balance alert settings',
       ...org,
       body: alertSettingsBody,
