@@ -1,10 +1,11 @@
 // `npm run wallet:check`: reconciles every wallet against its records, and every Redis mirror against PostgreSQL, the
-// ledger entries still on their way and the holds; prints each difference and exits 1 on any.
+// ledger entries still on their way and the holds; prints each difference and exits 1 on any. Also names the
+// organizations whose settled requests the ledger writer set aside (not a difference: for the operator to look at).
 import '../shared/node-runtime.js';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { createDb } from '../shared/db/client.js';
 import { createRedis, waitForRedis } from '../shared/redis/connection.js';
-import { reconcileMirrors, reconcileWallets } from '../shared/wallet/reconciliation.js';
+import { reconcileMirrors, reconcileWallets, setAsideEntries } from '../shared/wallet/reconciliation.js';
 import { walletCheckSummary } from './wallet-check-summary.js';
 
 const config = loadConfigOrExit();
@@ -17,6 +18,11 @@ try {
   for (const p of [...report.problems, ...mirrors.problems]) {
     process.stdout.write(
       `DIFFERENCE wallet ${p.organizationId}${p.recordId ? ` record ${p.recordId}` : ''}: ${p.problem}\n`,
+    );
+  }
+  for (const s of await setAsideEntries(db)) {
+    process.stdout.write(
+      `SET ASIDE wallet ${s.organizationId}: ${s.entries} settled request(s) in ledger_quarantine, ${s.charged} not charged (docs/wallet.md)\n`,
     );
   }
   const differences = report.problems.length + mirrors.problems.length;

@@ -3,6 +3,7 @@
 // idempotency) and the error bodies from the area's route family (SPEC section 0).
 import type { OpenAPIRegistry, ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { AUDITED_CHANGES_REFUSAL } from '../../shared/audit/audit-allowance.js';
 import type { RouteFamily } from '../http/route-family.js';
 import type { MountedArea } from '../routes/areas.js';
 import type { Access, Route } from '../routes/route.js';
@@ -212,6 +213,7 @@ function documentRoute(
   }
   const limits = [
     doc.rateLimited,
+    doc.audited ? AUDITED_CHANGES_REFUSAL : undefined,
     doc.dailyQuota === 'counted' ? quotaExceeded : undefined,
     doc.gatewayAccounting ? projectQuotaExceeded : undefined,
   ].filter(Boolean);

@@ -4,7 +4,7 @@
 import type { MutationResult } from '../../shared/catalog/drafts.js';
 import type { OwnDecisionRow } from '../../shared/catalog/moderator-decisions.js';
 import type { ReportListRow } from '../../shared/catalog/reports.js';
-import type { DraftDetail, QueueRow, WorkflowListRow } from '../../shared/catalog/workflow-reads.js';
+import type { ActedBy, DraftDetail, QueueRow, WorkflowListRow } from '../../shared/catalog/workflow-reads.js';
 import type { catalogReports, catalogTransitions, publishers } from '../../shared/db/schema/index.js';
 import { entityTag } from '../http/if-match.js';
 import { withoutNulls } from '../http/json.js';
@@ -77,9 +77,12 @@ export function presentOwnEntry(row: WorkflowListRow) {
   return { ...presentWorkflowEntry(row), stats: presentItemStats(row.item) };
 }
 
-export function presentTransition(t: typeof catalogTransitions.$inferSelect & { actorName?: string | null }) {
+export function presentTransition(
+  t: typeof catalogTransitions.$inferSelect & { actorName?: string | null; actedBy: ActedBy },
+) {
   return withoutNulls({
     action: t.action,
+    actedBy: t.actedBy,
     from: t.fromStatus,
     to: t.toStatus,
     comment: t.comment,

@@ -49,7 +49,14 @@ const transition = z.object({
   from: itemStatus.optional(),
   to: itemStatus,
   comment: z.string().optional(),
-  actorId: z.uuid().optional(),
+  actedBy: z.enum(['publisher', 'moderator', 'system']).meta({
+    description:
+      'Who took the step, by kind: the publisher, a moderator, or the system (the skill-bundle check, the seed).',
+  }),
+  actorId: z.uuid().optional().meta({
+    description:
+      "The actor's account id. A moderator reads every actor's; a publisher only its own (no moderator's id there).",
+  }),
   actorName: z
     .string()
     .optional()

@@ -3,6 +3,7 @@
 import { type Express, type RequestHandler, Router } from 'express';
 import type { AppContext } from '../../shared/context.js';
 import type { LeanAnswer } from '../http/lean-lane.js';
+import { auditedChangeAllowance } from '../middleware/audit-actor.js';
 import { type MountedArea, mountedAreas } from './areas.js';
 import type { Area, Route } from './route.js';
 
@@ -58,6 +59,7 @@ export function areaRouter(area: Area, ctx: AppContext, where: string, hot: HotR
       ...(area.before?.(ctx, route) ?? []),
       ...(route.before?.(ctx, route) ?? []),
       ...pathParamsCheck(route),
+      ...(route.audited ? [auditedChangeAllowance(ctx)] : []),
       route.handler(ctx),
     ];
     router[route.method](route.path, ...chain);

@@ -83,6 +83,9 @@ export type Route = {
   byteRanges?: string;
   /** The route answers 429 with Retry-After under this limit (a sentence naming it). */
   rateLimited?: string;
+  /** The route writes the audit log: each request of an account counts towards AUDITED_CHANGES_PER_ACCOUNT_PER_HOUR
+   * (429 Account.TooManyChanges; shared/audit/audit-allowance.ts). Every route that calls `auditActorOf` says so. */
+  audited?: true;
   /** The route also answers 503 with Retry-After when this pool is full (a sentence naming it). */
   busy?: string;
   /** Authentication and authorization, run before the path ids are validated and the handler runs. */

@@ -77,7 +77,7 @@ async function readDraftDetail(db: DbExecutor, type: ItemType, itemId: string, o
     .orderBy(desc(catalogVersions.createdAt), desc(catalogVersions.id))
     .limit(MAX_VERSIONS_PER_ITEM);
   // Each step with its actor's display name now. The owner's copy names only the owner: a moderator who acted is
-  // "a moderator" to the publisher (docs/console.md, "Who acted").
+  // "a moderator" to the publisher (docs/console.md, "Who acted"), by neither name nor account id (below).
   const newestTransitions = await db
     .select({ ...getTableColumns(catalogTransitions), actorName: accounts.name })
     .from(catalogTransitions)
@@ -102,8 +102,27 @@ async function readDraftDetail(db: DbExecutor, type: ItemType, itemId: string, o
   const fullVersions = new Map(full.map((v) => [v.id, v]));
   // Every transition counts towards the revision, not only the newest ones listed.
   const revision = reviewRevision(row.item, pending && fullVersions.get(pending.id), transitionCount?.n ?? 0);
-  return { ...row, versions, fullVersions, transitions: newestTransitions.reverse(), reviewRevision: revision };
+  const transitions = newestTransitions.reverse().map((t) => withActedBy(t, ownerAccountId));
+  return { ...row, versions, fullVersions, transitions, reviewRevision: revision };
 }
+
+/** The steps only a moderator takes (a seed's approval, and the bundle check's sending back, have no actor). */
+const moderatorActions = new Set(['approve', 'request_changes', 'reject', 'remove']);
+
+/**
+ * Who took a step, by kind: `system` (no actor: the skill-bundle check, the seed), `moderator`, or `publisher`. In the
+ * owner's copy (`ownerAccountId`) a step another account took keeps no account id: an organization's member list
+ * pairs ids with names, so a moderator's id named the moderator to a publisher who shares an organization with them
+ * (review round 20, #156).
+ */
+function withActedBy<T extends { actorAccountId: string | null; action: string }>(t: T, ownerAccountId?: string) {
+  const actedBy =
+    t.actorAccountId === null ? 'system' : moderatorActions.has(t.action) ? 'moderator' : ('publisher' as const);
+  const hidden = ownerAccountId !== undefined && t.actorAccountId !== ownerAccountId;
+  return { ...t, actorAccountId: hidden ? null : t.actorAccountId, actedBy: actedBy as ActedBy };
+}
+
+export type ActedBy = 'system' | 'moderator' | 'publisher';
 
 export type DraftDetail = Awaited<ReturnType<typeof getDraftDetail>>;
 

@@ -76,6 +76,10 @@ export const envSchema = z
     /** Organizations one account may create per sliding day; 0 turns the limit off. Unset: 10 in production, off
      * elsewhere (test suites and benchmarks make many from one account). */
     ORGANIZATIONS_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(0).optional(),
+    /** Requests one account (not a platform Admin or Moderator) may make to routes that write the append-only audit log
+     * (API keys created and deleted, alert settings, member and project member changes, invites, redemptions) per
+     * sliding hour; 0 turns the limit off. Unset: 300 in production, off elsewhere (review round 20, #155). */
+    AUDITED_CHANGES_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(0).optional(),
     /** Password hashing: threads deriving keys at once (19 MiB each) and hashes that may wait for one; past both,
      * 503 Auth.Busy. Default threads: one core short of the machine's, 1 to 4, so the event loop keeps a core. */
     PASSWORD_HASH_THREADS: z.coerce

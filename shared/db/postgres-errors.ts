@@ -8,6 +8,9 @@ function pgErrorOf(err: unknown): PgError | undefined {
   return undefined;
 }
 
+/** The error's SQLSTATE (five characters), when it is PostgreSQL's. */
+export const sqlStateOf = (err: unknown): string | undefined => pgErrorOf(err)?.code;
+
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = pgErrorOf(err);
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);

@@ -51,15 +51,31 @@ const unstorable = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC
  * refusal's message): one lone surrogate failed its batch, and every later batch of the organization began with it.
  */
 const text = (v: unknown) => (typeof v === 'string' ? v.replace(unstorable, '\uFFFD') : null);
+/** Any text as PostgreSQL can store it. */
+export const storableText = (v: string) => v.replace(unstorable, '\uFFFD');
 const whole = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : 0);
 
-/** Reads an entry; throws on one that is not ours (a stream is only written by the settlement step). */
-export function decodeEntry(json: string): LedgerEntry {
-  const e = JSON.parse(json) as Record<string, unknown>;
-  if (typeof e.id !== 'string' || typeof e.organizationId !== 'string' || typeof e.projectId !== 'string') {
-    throw new Error(`not a ledger entry: ${json.slice(0, 200)}`);
+/** A stream entry that is not a settlement's (the ledger writer sets it aside: ledger-writer.ts). */
+export class UnreadableEntry extends Error {}
+
+function parsed(json: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(json);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through to the refusal below
   }
-  if (typeof e.cost !== 'string' || !/^\d+$/.test(e.cost)) throw new Error(`ledger entry ${e.id} has no cost`);
+  throw new UnreadableEntry(`not a ledger entry: ${json.slice(0, 200)}`);
+}
+
+/** Reads an entry; throws UnreadableEntry on one that is not ours (a stream is only written by the settlement step). */
+export function decodeEntry(json: string): LedgerEntry {
+  const e = parsed(json);
+  if (typeof e.id !== 'string' || typeof e.organizationId !== 'string' || typeof e.projectId !== 'string') {
+    throw new UnreadableEntry(`not a ledger entry: ${json.slice(0, 200)}`);
+  }
+  if (typeof e.cost !== 'string' || !/^\d+$/.test(e.cost))
+    throw new UnreadableEntry(`ledger entry ${e.id} has no cost`);
   return {
     id: e.id,
     organizationId: e.organizationId,

@@ -1,17 +1,20 @@
 // The ledger written behind: moves an organization's settled gateway requests from its Redis stream to PostgreSQL,
 // up to 1,000 per transaction (request logs, Consume records chained after the wallet's last record, the wallet
 // row, balance alerts), and acknowledges them in Redis only after the commit. Idempotent by request log id: a batch
-// written twice (a worker killed between commit and acknowledgement) inserts nothing the second time.
+// written twice (a worker killed between commit and acknowledgement) inserts nothing the second time. An entry that
+// PostgreSQL refuses alone is set aside (ledger_quarantine) instead of failing every later batch of its organization.
 import { randomUUID } from 'node:crypto';
+import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { DbExecutor } from '../db/client.js';
-import { walletBalanceAlerts } from '../db/schema/index.js';
+import { sqlStateOf } from '../db/postgres-errors.js';
+import { ledgerQuarantine, walletBalanceAlerts } from '../db/schema/index.js';
 import { CredentialCache } from '../identity/credential-cache.js';
 import { scanKeys } from '../redis/connection.js';
 import { untaggedPrefix } from '../redis/tagged-keys.js';
 import { utcDay } from '../time/utc-day.js';
 import { alertThresholds, crossedThresholds, enqueueAlerts } from './balance-alerts.js';
-import { consumeDescription, decodeEntry, type LedgerEntry } from './ledger-entry.js';
+import { consumeDescription, decodeEntry, type LedgerEntry, storableText, UnreadableEntry } from './ledger-entry.js';
 import { type ConsumeRecord, insertConsumeRecords, insertRequestLogs, writtenRequestLogIds } from './ledger-rows.js';
 import { ackStep, mirrorKeys, readStream, type StreamEntry } from './mirror-steps.js';
 import { formatMicros } from './money.js';
@@ -54,10 +57,10 @@ export async function writeLedger(
   for (;;) {
     const batch = await readStream(ctx.redis, ctx.config.REDIS_PREFIX, organizationId, LEDGER_BATCH_SIZE);
     if (batch.length === 0) return total;
-    const { committed, written, alertIds, lastUse, uncollected } = await writeBatch(ctx.db, organizationId, batch);
+    const { committed, written, alertIds, lastUse, uncollected } = await writeIsolating(ctx, organizationId, batch);
     if (uncollected > 0n) {
       ctx.logger.error(
-        { organizationId, uncollected: formatMicros(uncollected), balance: formatMicros(committed.balance) },
+        { organizationId, uncollected: formatMicros(uncollected), balance: formatMicros(committed?.balance ?? 0n) },
         'ledger: settled charges exceeded the wallet (a mirror behind PostgreSQL: Redis restored from an older snapshot?); each took what the wallet held',
       );
     }
@@ -67,7 +70,7 @@ export async function writeLedger(
       ctx.redis,
       ctx.config.REDIS_PREFIX,
       organizationId,
-      committed,
+      committed ?? NOTHING_COMMITTED,
       batch.map((b) => b.streamId),
     );
     total.entries += batch.length;
@@ -89,7 +92,8 @@ export async function writeLedger(
 }
 
 type Written = {
-  committed: { balance: bigint; seq: number };
+  /** The wallet after the batch's last transaction; none when every entry was set aside. */
+  committed: { balance: bigint; seq: number } | undefined;
   written: number;
   alertIds: string[];
   /** Each API key's newest request in the batch (epoch ms). */
@@ -164,6 +168,86 @@ async function writeBatch(db: Ctx['db'], organizationId: string, batch: StreamEn
     return { committed: { balance, seq }, written: fresh.size, alertIds, uncollected };
   });
   return { ...written, lastUse };
+}
+
+/** An acknowledgement that moves no mirror forward (the ack step takes a record number only above the mirror's). */
+const NOTHING_COMMITTED = { balance: 0n, seq: 0 };
+
+/**
+ * At most this many entries of one organization are set aside in an hour. An entry refused for good is rare (each such
+ * cause found so far was fixed at its source: a lone surrogate, a token count past the integer columns); many in a row
+ * mean the writer, not the entries, is broken (a migration missing, say), and setting them all aside would serve the
+ * organization's requests free and out of sight. Past it the batch fails as before: it waits, loudly.
+ */
+export const MAX_SET_ASIDE_PER_HOUR = 10;
+
+/**
+ * Whether PostgreSQL refused the batch for something an entry holds, which it will refuse again however often it is
+ * sent: a data exception (class 22: a value out of range, a malformed uuid, text it cannot store), an integrity
+ * violation (23: the organization gone, a constraint) or a program limit (54), or an entry not a settlement's. Anything
+ * else (a lost connection, a deadlock, a database down) is retried by the job as before.
+ */
+const refusedForGood = (err: unknown) => err instanceof UnreadableEntry || /^(22|23|54)/.test(sqlStateOf(err) ?? '');
+
+/**
+ * Writes a batch; when PostgreSQL refuses it for good, writes each half the same way, in order, until the entries it
+ * refuses alone are found (about two transactions per halving: twenty for one such entry in 1,000), and sets those
+ * aside. The others are written as they would have been.
+ */
+async function writeIsolating(ctx: Ctx, organizationId: string, batch: StreamEntry[]): Promise<Written> {
+  try {
+    return await writeBatch(ctx.db, organizationId, batch);
+  } catch (err) {
+    if (!refusedForGood(err)) throw err;
+    if (batch.length > 1) {
+      const half = Math.ceil(batch.length / 2);
+      const first = await writeIsolating(ctx, organizationId, batch.slice(0, half));
+      const second = await writeIsolating(ctx, organizationId, batch.slice(half));
+      return {
+        committed: second.committed ?? first.committed,
+        written: first.written + second.written,
+        alertIds: [...first.alertIds, ...second.alertIds],
+        lastUse: new Map([...first.lastUse, ...second.lastUse].sort(([, a], [, b]) => a - b)),
+        uncollected: first.uncollected + second.uncollected,
+      };
+    }
+    await setAside(ctx, organizationId, batch[0] as StreamEntry, err);
+    return { committed: undefined, written: 0, alertIds: [], lastUse: new Map(), uncollected: 0n };
+  }
+}
+
+/**
+ * Keeps an entry PostgreSQL refuses alone in ledger_quarantine, as it waited in the stream, for the operator; the
+ * caller then acknowledges it with its batch, which gives its charge back to the mirror: never written, it was never
+ * taken (an undercharge, logged as an error). A second set-aside of it (a worker killed before the acknowledgement)
+ * keeps the first row.
+ */
+async function setAside(ctx: Ctx, organizationId: string, item: StreamEntry, err: unknown): Promise<void> {
+  const [recent] = await ctx.db
+    .select({ n: count() })
+    .from(ledgerQuarantine)
+    .where(
+      and(
+        eq(ledgerQuarantine.organizationId, organizationId),
+        gt(ledgerQuarantine.createdAt, sql`now() - interval '1 hour'`),
+      ),
+    );
+  if ((recent?.n ?? 0) >= MAX_SET_ASIDE_PER_HOUR) throw err;
+  const error = storableText(`${sqlStateOf(err) ?? 'unreadable'}: ${(err as Error).message}`).slice(0, 2000);
+  await ctx.db
+    .insert(ledgerQuarantine)
+    .values({
+      organizationId,
+      streamId: item.streamId,
+      entry: JSON.stringify(item.entry),
+      charged: item.charged,
+      error,
+    })
+    .onConflictDoNothing();
+  ctx.logger.error(
+    { organizationId, streamId: item.streamId, charged: formatMicros(item.charged), error },
+    'ledger: PostgreSQL refuses this settled request; set aside in ledger_quarantine, its charge not taken',
+  );
 }
 
 const smaller = (a: bigint, b: bigint) => (a < b ? a : b);

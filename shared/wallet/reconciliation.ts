@@ -161,3 +161,17 @@ function mirrorProblems(audit: MirrorAudit, balanceAtSeq: bigint | undefined, la
   }
   return problems;
 }
+
+/** Settled requests the ledger writer set aside (ledger_quarantine), per organization: for the operator to look at. */
+export async function setAsideEntries(
+  db: Database,
+): Promise<{ organizationId: string; entries: number; charged: string }[]> {
+  const { rows } = await db.execute<Row>(sql`
+    select organization_id, count(*)::int as entries, sum(charged) as charged
+      from ledger_quarantine group by organization_id order by organization_id`);
+  return rows.map((r) => ({
+    organizationId: String(r.organization_id),
+    entries: Number(r.entries),
+    charged: money(r.charged),
+  }));
+}

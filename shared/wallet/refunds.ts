@@ -8,6 +8,7 @@ import { walletRecords } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../errors/app-error.js';
 import { appendRecord, recordById, type WalletRecord, walletAuditEntry } from './ledger.js';
 import { formatMicros } from './money.js';
+import { takeRefundFromUsage } from './refund-usage.js';
 import { changeWallet } from './wallet-changes.js';
 import { lockWallet } from './wallets.js';
 
@@ -61,6 +62,7 @@ export async function refund(
         requestLogId: consumed.requestLogId,
         createdBy: input.createdBy,
       });
+      await takeRefundFromUsage(tx, consumed.requestLogId, amount);
       if (input.audit) await recordAudit(tx, input.audit, walletAuditEntry('wallet.refund', refunded));
       return refunded;
     });

@@ -149,10 +149,33 @@ describe('the openai SDK against /v1/chat/completions', () => {
       messages: [{ role: 'user', content: 'Think it over' }],
       reasoning_effort: 'high',
     });
-    const message = completion.choices[0]?.message as { content: string; reasoning_content?: string };
+    const message = completion.choices[0]?.message as {
+      content: string;
+      reasoning_content?: string;
+      thinking_blocks?: { type: string; signature?: string }[];
+    };
     expect(message.reasoning_content).toMatch(/Think it over/);
     const upstream = w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body;
     expect(upstream).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'high' } });
+
+    // The message as the SDK returned it, appended to the conversation as is (the usual loop): its signed thinking
+    // goes back to the upstream first in that turn, so a tool loop would keep thinking on.
+    expect(message.thinking_blocks).toEqual([
+      { type: 'thinking', thinking: message.reasoning_content, signature: expect.stringMatching(/.+/) },
+    ]);
+    await client.chat.completions.create({
+      model: 'claude-sonnet-5',
+      messages: [
+        { role: 'user', content: 'Think it over' },
+        completion.choices[0]?.message as OpenAI.ChatCompletionMessageParam,
+        { role: 'user', content: 'And again' },
+      ],
+      reasoning_effort: 'high',
+    });
+    const next = w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body as {
+      messages: { content: unknown[] }[];
+    };
+    expect(next.messages[1]?.content[0]).toEqual(message.thinking_blocks?.[0]);
   });
 
   it('lists the models', async () => {

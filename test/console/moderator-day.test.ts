@@ -149,7 +149,7 @@ describe("a moderator's day", () => {
     const mine = await w.h.http.get(`/api/v1/publisher/mcp/${reported.id}`).set(bearer(cy.publisher.session));
     expect(mine.body.transitions.at(-1)).toMatchObject({
       action: 'remove',
-      actorId: moderator.accountId,
+      actedBy: 'moderator',
       comment: 'Asks users for their wallet seed phrase (3 reports).',
     });
 

@@ -486,6 +486,10 @@ describe('the organization pages', () => {
     await admin.getByLabel('Type').selectOption('Consume');
     await table.locator('tr', { hasText: 'Recharge' }).waitFor({ state: 'detached' });
     expect(await table.locator('tbody tr').count()).toBe(1);
+    // Which project and key spent it: the project links to its Gateway page.
+    const spentBy = table.locator('tbody tr').first().getByRole('link', { name: 'Console demo' });
+    expect(await spentBy.getAttribute('href')).toMatch(/^\/gateway\/[0-9a-f-]{36}$/);
+    await table.locator('tbody tr').first().getByText('· Console demo key').waitFor();
     const today = new Date().toISOString().slice(0, 10);
     await admin.getByLabel('From (UTC day)').fill(today);
     await admin.getByLabel('To (UTC day, included)').fill(today);

@@ -105,6 +105,10 @@ describe('publishing', () => {
     expect(await pub.locator('progress').getAttribute('value')).toBe('1');
     await submitForReview(pub);
     await pub.getByText(/Bundle parsed: 3 files/).waitFor({ timeout: 30_000 });
+    // Its publisher reads the files as the reviewers will, each opened in place as plain text.
+    const files = pub.getByRole('region', { name: "Read the bundle's files (1.0.0)" });
+    await files.getByText('scripts/clean.py').click();
+    await files.locator('pre').filter({ hasText: 'print("clean")' }).waitFor();
     await checkPage(pub, 'draft');
 
     await mod.goto('/moderation');

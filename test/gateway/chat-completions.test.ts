@@ -199,6 +199,54 @@ describe('POST /v1/chat/completions', () => {
     expect(w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).not.toHaveProperty('thinking');
   });
 
+  it('keeps thinking on across a tool loop whose signed thinking_blocks come back, and replays them as they came', async () => {
+    const thought = await post({ ...good, max_completion_tokens: 5000, reasoning_effort: 'medium' });
+    const { message } = JSON.parse(thought.text).choices[0];
+    expect(message.thinking_blocks).toEqual([
+      { type: 'thinking', thinking: message.reasoning_content, signature: expect.stringMatching(/.+/) },
+    ]);
+    const res = await post({
+      ...good,
+      messages: [
+        { role: 'user', content: 'What is the weather?' },
+        {
+          ...message,
+          thinking_blocks: [...message.thinking_blocks, { type: 'thinking', thinking: 'unsigned' }, 'junk'],
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+      ],
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+      max_completion_tokens: 5000,
+      reasoning_effort: 'medium',
+    });
+    expect(res.status).toBe(200);
+    const upstream = w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body as {
+      thinking?: unknown;
+      messages: { content: { type: string }[] }[];
+    };
+    expect(upstream.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    // The signed block first, as it came; the unsigned one and the junk dropped.
+    expect(upstream.messages[1]?.content).toEqual([
+      message.thinking_blocks[0],
+      { type: 'text', text: message.content },
+      { type: 'tool_use', id: 'call_1', name: 'lookup', input: {} },
+    ]);
+  });
+
+  it('streams each signed thinking block whole as a thinking_blocks delta, beside the reasoning_content deltas', async () => {
+    const res = await post({ ...good, stream: true, max_completion_tokens: 5000, reasoning_effort: 'medium' });
+    expect(res.status).toBe(200);
+    const deltas = res.text
+      .split('\n\n')
+      .filter((e) => e.startsWith('data: {'))
+      .map((e) => JSON.parse(e.slice(6)).choices[0]?.delta ?? {});
+    const reasoning = deltas.map((d) => d.reasoning_content ?? '').join('');
+    const blocks = deltas.flatMap((d) => d.thinking_blocks ?? []);
+    expect(reasoning.length).toBeGreaterThan(0);
+    expect(blocks).toEqual([{ type: 'thinking', thinking: reasoning, signature: expect.stringMatching(/.+/) }]);
+  });
+
   it.each([
     ['required', 'required'],
     ['a named function', { type: 'function', function: { name: 'lookup' } }],

@@ -63,6 +63,13 @@ export async function aProjectWithKey(h: Harness, balance?: string) {
   return { org, projectId: project.id as string, key: created.body.token as string, keyId: created.body.id as string };
 }
 
+/** A small paid `/v1/messages` call with `token` (an `ock_` key). */
+export const helloMessage = (h: Harness, token: string) =>
+  h.http
+    .post('/v1/messages')
+    .set('x-api-key', token)
+    .send({ model: 'claude-sonnet-5', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] });
+
 /** Money into the organization's wallet, recharged by the platform Admin (organization Admins may not). */
 export async function recharge(h: Harness, org: TestOrg, amount: string | number) {
   const res = await h.http

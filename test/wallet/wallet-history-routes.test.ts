@@ -165,7 +165,7 @@ describe('GET /api/organization/wallet/records/export', () => {
     expect(lines[4]).toMatch(/,Recharge,10,0,10,,,,,,,,$/);
   });
 
-  it("names a key only to who may see it: an Admin every key, a Member its own and its projects' (security review #145)", async () => {
+  it("names a key only to who may see it, in the export and the record list: an Admin every key, a Member its own and its projects' (security review #145)", async () => {
     const org = await anOrganization(h);
     const [member, owner] = [await aMember(h, org), await aMember(h, org)];
     const alpha = await aProject(h, org, 'alpha');
@@ -203,14 +203,37 @@ describe('GET /api/organization/wallet/records/export', () => {
         .filter((l) => l.includes(',Consume,'));
       return Object.fromEntries(rows.map((l) => l.split(',').slice(-3, -1) as [string, string]));
     };
+    /** The same from the record list (JSON), with each record's project. */
+    const listedFor = async (user: { session: string }) => {
+      const res = await h.http.get('/api/organization/wallet/records?type=Consume').set(inOrg(user, org.id));
+      expect(res.status).toBe(200);
+      const records = res.body.data as {
+        apiKeyId: string;
+        apiKeyName?: string;
+        projectId: string;
+        projectName: string;
+      }[];
+      const projectOf = Object.fromEntries(keys.map((k) => [k.id, k.projectId]));
+      for (const r of records) {
+        expect(r.projectId).toBe(projectOf[r.apiKeyId]);
+        expect(r.projectName).toBe(r.projectId === alpha.id ? 'alpha' : 'beta');
+      }
+      return Object.fromEntries(records.map((r) => [r.apiKeyId, r.apiKeyName ?? '']));
+    };
     const [adminAlpha, memberAlpha, adminBeta] = keys.map((k) => k.id) as [string, string, string];
-    expect(await namesSeenBy(org.admin)).toEqual({
-      [adminAlpha]: 'admin-alpha',
-      [memberAlpha]: 'member-alpha',
-      [adminBeta]: 'admin-beta',
-    });
-    expect(await namesSeenBy(member)).toEqual({ [adminAlpha]: '', [memberAlpha]: 'member-alpha', [adminBeta]: '' });
-    expect(await namesSeenBy(owner)).toEqual({ [adminAlpha]: '', [memberAlpha]: '', [adminBeta]: 'admin-beta' });
+    const seen = {
+      admin: { [adminAlpha]: 'admin-alpha', [memberAlpha]: 'member-alpha', [adminBeta]: 'admin-beta' },
+      member: { [adminAlpha]: '', [memberAlpha]: 'member-alpha', [adminBeta]: '' },
+      owner: { [adminAlpha]: '', [memberAlpha]: '', [adminBeta]: 'admin-beta' },
+    };
+    for (const [user, names] of [
+      [org.admin, seen.admin],
+      [member, seen.member],
+      [owner, seen.owner],
+    ] as const) {
+      expect(await namesSeenBy(user)).toEqual(names);
+      expect(await listedFor(user)).toEqual(names);
+    }
   });
 
   it('reads in batches: an export longer than one batch has every record once', async () => {

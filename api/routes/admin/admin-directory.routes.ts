@@ -55,7 +55,7 @@ export const adminDirectoryRoutes = defineRoutes([
       await assertOrganizationExists(ctx.db, organizationId);
       const page = await listRecords(ctx.db, organizationId, { ...filter, size: pageSize });
       res.json({
-        items: page.records.map(presentRecord),
+        items: page.records.map((r) => presentRecord(r)),
         page: page.page,
         pageSize,
         total: page.total,

@@ -25,6 +25,7 @@ const decisionRoutes = (['approve', 'reject'] as const).map(
   (action): Route => ({
     method: 'post',
     path: `/quota-requests/:id/${action}`,
+    audited: true,
     summary: action === 'approve' ? 'Approve a quota request' : 'Reject a quota request',
     ...admin,
     params: { id: uuidParam({ invalid: 'QuotaRequest.InvalidId' }) },
@@ -45,6 +46,7 @@ export const adminArea: Area = {
     {
       method: 'post',
       path: '/accounts',
+      audited: true,
       summary: 'Provision an account',
       ...admin,
       body: provisionAccountBody,
@@ -59,6 +61,7 @@ export const adminArea: Area = {
     {
       method: 'put',
       path: '/accounts/:id/roles',
+      audited: true,
       summary: 'Set the roles of an account',
       ...admin,
       params: { id: uuidParam({ invalid: 'Account.InvalidId' }) },

@@ -17,6 +17,7 @@ export const topUpCodeRoutes = defineRoutes([
   {
     method: 'post',
     path: '/top-up-codes',
+    audited: true,
     summary: 'Issue top-up codes (amount, count, expiry); each code is in this answer only',
     ...admin,
     body: issueTopUpCodesBody,
@@ -50,6 +51,7 @@ export const topUpCodeRoutes = defineRoutes([
   {
     method: 'post',
     path: '/top-up-codes/:id/revoke',
+    audited: true,
     summary: 'Revoke a top-up code nobody redeemed',
     ...admin,
     params: { id: uuidParam({ invalid: 'TopUpCode.InvalidId' }) },

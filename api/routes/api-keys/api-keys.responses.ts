@@ -22,8 +22,13 @@ export const apiKey = z
       .object({
         today: count,
         total: count,
-        spentToday: spent.meta({ description: 'What today’s (UTC) requests took from the wallet, in its currency.' }),
-        spentTotal: spent.meta({ description: 'What all its requests took from the wallet, in its currency.' }),
+        spentToday: spent.meta({
+          description:
+            'What today’s (UTC) requests took from the wallet, less what was refunded of them, in its currency.',
+        }),
+        spentTotal: spent.meta({
+          description: 'What all its requests took from the wallet, less what was refunded of them, in its currency.',
+        }),
       })
       .optional()
       .meta({

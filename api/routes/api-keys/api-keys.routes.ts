@@ -56,6 +56,7 @@ export const apiKeysArea: Area = {
     {
       method: 'post',
       path: '/',
+      audited: true,
       summary: 'Create an API key (the token is shown once)',
       ...account,
       body: createApiKeyBody,
@@ -107,6 +108,7 @@ export const apiKeysArea: Area = {
     {
       method: 'delete',
       path: '/:keyId',
+      audited: true,
       summary: 'Delete a key',
       ...account,
       params: keyId,

@@ -75,6 +75,7 @@ const decisionRoutes = decisions.map(
   ({ action, summary, schema }): Route => ({
     method: 'post',
     path: `/:type/:id/${action}`,
+    audited: true,
     summary,
     ...item,
     body: schema,
@@ -154,6 +155,7 @@ export const moderationArea: Area = {
     {
       method: 'post',
       path: '/reports/:id/resolve',
+      audited: true,
       summary: 'Resolve a report',
       ...moderator,
       params: { id: uuidParam({ notFound: catalogErrors.reportNotFound }) },
@@ -223,6 +225,7 @@ export const moderationArea: Area = {
     {
       method: 'post',
       path: '/:type/:id/remove',
+      audited: true,
       summary: 'Take a published item out of the public catalog',
       ...item,
       body: removeBody,

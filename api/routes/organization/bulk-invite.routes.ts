@@ -85,6 +85,7 @@ export const bulkInviteRoutes = defineRoutes([
   {
     method: 'post',
     path: '/bulk-invite',
+    audited: true,
     summary: 'Invite members from a CSV file (the report as CSV with Accept: text/csv, formula-escaped)',
     ...inviteAdmin,
     multipartFiles: ['file'],

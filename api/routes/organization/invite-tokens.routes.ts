@@ -30,6 +30,7 @@ export const inviteTokenRoutes = defineRoutes([
   {
     method: 'post',
     path: '/invite-tokens',
+    audited: true,
     summary: 'Issue an invite token',
     ...inviteAdmin,
     body: inviteTokenBody,
@@ -68,6 +69,7 @@ export const inviteTokenRoutes = defineRoutes([
   {
     method: 'delete',
     path: '/invite-tokens/:id',
+    audited: true,
     summary: 'Revoke an invite token',
     ...inviteAdmin,
     params: { id: uuidParam({ notFound: inviteTokenNotFound }) },

@@ -28,6 +28,7 @@ export const inviteRoutes = defineRoutes([
   {
     method: 'post',
     path: '/invites/:token/accept',
+    audited: true,
     summary: 'Accept an invite (signed in, or creating an account from the body)',
     access: 'optional-bearer',
     dailyQuota: 'shown',

@@ -37,6 +37,7 @@ export const memberRoutes = defineRoutes([
   {
     method: 'put',
     path: '/members/:userId/role',
+    audited: true,
     summary: "Change a member's role",
     ...org,
     params: userId,
@@ -54,6 +55,7 @@ export const memberRoutes = defineRoutes([
   {
     method: 'delete',
     path: '/members/:userId',
+    audited: true,
     summary: 'Remove a member',
     ...org,
     params: userId,

@@ -40,6 +40,7 @@ export const projectKeyRoutes = defineRoutes([
   {
     method: 'delete',
     path: '/:projectId/api-keys/:keyId',
+    audited: true,
     summary: "Revoke (delete) any API key bound to the project (the project's Owner or an organization Admin)",
     ...inProjectRoute,
     params: { ...inProjectRoute.params, keyId: uuidParam({ notFound: projectKeyNotFound }) },

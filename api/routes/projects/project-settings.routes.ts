@@ -40,6 +40,7 @@ export const projectSettingsRoutes = defineRoutes([
   {
     method: 'post',
     path: '/:projectId/members',
+    audited: true,
     summary: 'Add or update a project member',
     ...inProjectRoute,
     body: projectMemberBody,
@@ -59,6 +60,7 @@ export const projectSettingsRoutes = defineRoutes([
   {
     method: 'delete',
     path: '/:projectId/members/:userId',
+    audited: true,
     summary: 'Remove a project member',
     ...inProjectRoute,
     params: { ...inProjectRoute.params, userId: uuidParam({ notFound: memberNotFound }) },

@@ -144,7 +144,9 @@ export const projectVideo = z
   })
   .meta({ id: 'ProjectVideo' });
 
-const spent = z.number().meta({ description: 'What the requests took from the wallet, in its currency.' });
+const spent = z
+  .number()
+  .meta({ description: 'What the requests took from the wallet, less what was refunded of them, in its currency.' });
 /** Token counts as the request logs keep them (Anthropic's usage: input leaves out the prompt cache's reads and writes). */
 const usageTokens = {
   inputTokens: count.meta({ description: 'Input tokens not read from or written to the prompt cache.' }),

@@ -60,6 +60,7 @@ export const projectsArea: Area = {
     {
       method: 'post',
       path: '/from-template',
+      audited: true,
       summary: 'Create a project from a template',
       ...org,
       before: inNamedOrganization,

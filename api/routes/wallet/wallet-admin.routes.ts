@@ -45,6 +45,7 @@ export const walletAdminRoutes = defineRoutes([
   {
     method: 'post',
     path: '/recharge',
+    audited: true,
     summary:
       'Recharge a wallet (platform Admin only: organization Owners and Admins get 403 and redeem top-up codes; ' +
       'X-Organization-Id names the wallet; Idempotency-Key honoured)',
@@ -76,6 +77,7 @@ export const walletAdminRoutes = defineRoutes([
     // `X-Organization-Id`, when sent, must be the record's organization.
     method: 'post',
     path: '/records/:recordId/refund',
+    audited: true,
     summary: 'Refund a consumption record (platform Admin)',
     access: 'bearer',
     dailyQuota: 'shown',

@@ -4,6 +4,7 @@ import type { AlertWithAttempts } from '../../../shared/wallet/alert-history.js'
 import { type AlertSettings, signingSecrets } from '../../../shared/wallet/alert-settings.js';
 import type { WalletRecord } from '../../../shared/wallet/ledger.js';
 import { microsToNumber } from '../../../shared/wallet/money.js';
+import type { RecordOrigin } from '../../../shared/wallet/record-origins.js';
 import type { LiveWallet } from '../../../shared/wallet/wallet-mirror.js';
 import { withoutNulls } from '../../http/json.js';
 
@@ -17,7 +18,8 @@ export function presentWallet(wallet: LiveWallet) {
   };
 }
 
-export function presentRecord(record: WalletRecord) {
+/** A record; with `origin`, the project and key of its gateway request (the record list). */
+export function presentRecord(record: WalletRecord, origin?: RecordOrigin) {
   return withoutNulls({
     id: record.id,
     type: record.type,
@@ -28,6 +30,10 @@ export function presentRecord(record: WalletRecord) {
     requestLogId: record.requestLogId,
     refundOf: record.refundOf,
     topUpCodeId: record.topUpCodeId,
+    projectId: origin?.projectId,
+    projectName: origin?.projectName,
+    apiKeyId: origin?.apiKeyId,
+    apiKeyName: origin?.apiKeyName,
     createdAt: record.createdAt,
   });
 }

@@ -32,6 +32,16 @@ export const walletRecord = z
     requestLogId: z.string().optional().meta({ description: 'The gateway request a Consume record charged.' }),
     refundOf: z.uuid().optional().meta({ description: 'The Consume record a Refund gives back.' }),
     topUpCodeId: z.uuid().optional().meta({ description: 'The top-up code a Recharge redeemed.' }),
+    projectId: z.uuid().optional().meta({ description: 'The project of the gateway request (record list only).' }),
+    projectName: z.string().optional().meta({ description: 'Its current name; absent once the project is deleted.' }),
+    apiKeyId: z
+      .uuid()
+      .optional()
+      .meta({ description: 'The API key that sent the gateway request (record list only).' }),
+    apiKeyName: z.string().optional().meta({
+      description:
+        'Its current name, only to an organization Admin, the key’s holder and its project’s Owner; absent once the key is deleted.',
+    }),
     createdAt: timestamp,
   })
   .meta({ id: 'WalletRecord' });

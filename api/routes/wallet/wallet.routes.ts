@@ -8,6 +8,7 @@ import { getAlertSettings, updateAlertSettings } from '../../../shared/wallet/al
 import { webhookClient } from '../../../shared/wallet/alert-webhook.js';
 import { requestTestAlert, TEST_ALERTS_PER_HOUR } from '../../../shared/wallet/balance-alerts.js';
 import { listRecords } from '../../../shared/wallet/ledger.js';
+import { recordOrigins } from '../../../shared/wallet/record-origins.js';
 import { redeemTopUpCode } from '../../../shared/wallet/top-up-redemption.js';
 import { liveWallet } from '../../../shared/wallet/wallet-mirror.js';
 import { sendData, sendPage } from '../../http/envelope.js';
@@ -43,6 +44,7 @@ export const walletArea: Area = {
     {
       method: 'post',
       path: '/redeem',
+      audited: true,
       summary: 'Redeem a top-up code into the wallet (organization Admin): one Recharge record naming the code id',
       ...org,
       body: redeemBody,
@@ -71,8 +73,15 @@ export const walletArea: Area = {
       envelopeFields: pageFields,
       handler: (ctx) => async (req, res) => {
         const paging = query(req, recordsQuery, 'Wallet.InvalidQuery');
-        const page = await listRecords(ctx.db, organizationOf(res).organizationId, paging);
-        sendPage(res, page.records.map(presentRecord), page);
+        const { organizationId, accountId, role } = organizationOf(res);
+        const page = await listRecords(ctx.db, organizationId, paging);
+        const origins = await recordOrigins(ctx.db, page.records, { accountId, role });
+        const originOf = (requestLogId: string | null) => (requestLogId ? origins.get(requestLogId) : undefined);
+        sendPage(
+          res,
+          page.records.map((r) => presentRecord(r, originOf(r.requestLogId))),
+          page,
+        );
       },
     },
 
@@ -92,6 +101,7 @@ export const walletArea: Area = {
     {
       method: 'put',
       path: '/alerts',
+      audited: true,
       summary: 'Change balance alert settings',
       ...org,
       body: alertSettingsBody,

@@ -114,6 +114,27 @@ export const walletRecords = pgTable(
   ],
 );
 
+/**
+ * Settled gateway requests the ledger writer could not write (an entry PostgreSQL refuses alone: a data or constraint
+ * error, or one it cannot read), kept here as they waited in the organization's Redis stream and taken off it, so
+ * they stop failing every later batch (shared/wallet/ledger-writer.ts, docs/wallet.md "Entries PostgreSQL refuses").
+ * Their charges were never written: the wallet keeps that money (an undercharge, logged). `entry` is the stream's text
+ * as a JSON string literal (what could not be stored as it was, a NUL or a lone surrogate, escaped). No foreign key:
+ * kept for the operator whatever happens to the organization.
+ */
+export const ledgerQuarantine = pgTable(
+  'ledger_quarantine',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    streamId: text('stream_id').notNull(),
+    entry: text('entry').notNull(),
+    charged: money('charged').notNull(),
+    error: text('error').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.streamId] })],
+);
+
 export const walletAlertSettings = pgTable(
   'wallet_alert_settings',
   {

@@ -37,6 +37,9 @@ const message = z.discriminatedUnion(
       tool_calls: z.array(toolCall).nullish(),
       refusal: z.string().nullish(),
       name: z.string().optional(),
+      // The answer's signed thinking, sent back as it came (LiteLLM's convention): the blocks to-messages.ts can
+      // replay are kept, any other entry is dropped, as `reasoning_content` is.
+      thinking_blocks: z.array(z.unknown()).nullish(),
     }),
     z.object({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: textOnly }),
   ],

@@ -3,7 +3,25 @@
 import { anthropicEventReader } from '../anthropic-sse.js';
 import { type UsageFields, usageOf } from '../messages-usage.js';
 
-type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown };
+/** An Anthropic content block of an answer, as both OpenAI dialects read it. */
+export type Block = {
+  type: string;
+  text?: string;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+};
+
+/** A thinking block as the answer's `thinking_blocks` carry it (LiteLLM's convention): exactly what the upstream signed,
+ * so a client that sends the message back keeps thinking on across a tool loop (to-messages.ts). */
+const thinkingBlockOf = (b: Block) =>
+  b.type === 'redacted_thinking'
+    ? { type: 'redacted_thinking', data: b.data ?? '' }
+    : { type: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' };
+const isThinking = (b: Block) => b.type === 'thinking' || b.type === 'redacted_thinking';
 type AnthropicMessage = {
   id?: string;
   content?: Block[];
@@ -48,6 +66,7 @@ export function messagesToChat(message: AnthropicMessage, options: ChatAnswerOpt
   const blocks = message.content ?? [];
   const text = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '');
   const reasoning = blocks.filter((b) => b.type === 'thinking').map((b) => b.thinking ?? '');
+  const thinkingBlocks = blocks.filter(isThinking).map(thinkingBlockOf);
   const calls = blocks.filter((b) => b.type === 'tool_use');
   const format = calls.find((b) => b.name === options.formatTool);
   const toolCalls = calls
@@ -67,6 +86,7 @@ export function messagesToChat(message: AnthropicMessage, options: ChatAnswerOpt
           content,
           refusal: null,
           ...(reasoning.length ? { reasoning_content: reasoning.join('') } : {}),
+          ...(thinkingBlocks.length ? { thinking_blocks: thinkingBlocks } : {}),
           ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
         },
         logprobs: null,
@@ -87,6 +107,8 @@ export class ChatStreamTranslator {
   /** Anthropic block index → OpenAI tool_calls index (or 'format' for the response_format tool). */
   private readonly toolIndex = new Map<number, number | 'format'>();
   private nextToolIndex = 0;
+  /** The thinking text of the block in progress, sent again with its signature as one `thinking_blocks` entry. */
+  private thinkingText = '';
   private readonly read = anthropicEventReader((type, data) => this.onEvent(type, data));
 
   constructor(private readonly options: ChatAnswerOptions & { includeUsage: boolean }) {
@@ -169,6 +191,8 @@ export class ChatStreamTranslator {
   }
 
   private startBlock(index: number, block: Block): void {
+    if (block?.type === 'thinking') this.thinkingText = '';
+    if (block?.type === 'redacted_thinking') this.chunk({ thinking_blocks: [thinkingBlockOf(block)] });
     if (block?.type !== 'tool_use') return;
     if (block.name === this.options.formatTool) {
       this.toolIndex.set(index, 'format');
@@ -185,7 +209,12 @@ export class ChatStreamTranslator {
     if (delta?.type === 'text_delta') {
       this.chunk({ content: delta.text });
     } else if (delta?.type === 'thinking_delta') {
+      this.thinkingText += delta.thinking ?? '';
       this.chunk({ reasoning_content: delta.thinking });
+    } else if (delta?.type === 'signature_delta') {
+      // The block is whole once signed: one entry a client collects and sends back, as the JSON answer's.
+      this.chunk({ thinking_blocks: [{ type: 'thinking', thinking: this.thinkingText, signature: delta.signature }] });
+      this.thinkingText = '';
     } else if (delta?.type === 'input_json_delta' && delta.partial_json) {
       const target = this.toolIndex.get(index);
       if (target === 'format') this.chunk({ content: delta.partial_json });

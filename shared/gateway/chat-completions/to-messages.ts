@@ -86,6 +86,22 @@ export function toolInputOf(args: string, param: string, budget: JsonBudget, ref
   }
 }
 
+/**
+ * A `thinking_blocks` entry of an answer sent back, as the block the upstream signed: a `thinking` block with its text
+ * and signature, or a `redacted_thinking` block with its data, exactly as they came; anything else (no signature, a
+ * block made elsewhere) is dropped, as `reasoning_content` is, since the upstream would refuse it. The signature is
+ * the upstream's own, which it verifies: a forged block gains nothing but the upstream's 400.
+ */
+function replayedThinking(entry: unknown): Block[] {
+  if (!entry || typeof entry !== 'object') return [];
+  const { type, thinking, signature, data } = entry as Record<string, unknown>;
+  if (type === 'thinking' && typeof thinking === 'string' && typeof signature === 'string' && signature) {
+    return [{ type, thinking, signature }];
+  }
+  if (type === 'redacted_thinking' && typeof data === 'string' && data) return [{ type, data }];
+  return [];
+}
+
 function assistantBlocks(
   message: Extract<ChatMessage, { role: 'assistant' }>,
   i: number,
@@ -103,7 +119,10 @@ function assistantBlocks(
     blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input });
   }
   if (blocks.length === 0) throw invalid(`messages[${i}]`, 'an assistant message needs content or tool_calls');
-  return blocks;
+  // The thinking that led to the turn goes first, as the upstream wrote it: with thinking on, a turn that calls a tool
+  // must start with it, and then the loop keeps thinking (toolLoopWithoutThinking).
+  const thinking = (message.thinking_blocks ?? []).flatMap(replayedThinking);
+  return thinking.length ? [...thinking, ...blocks] : blocks;
 }
 
 /** Anthropic turns added to one at a time, consecutive turns of one role merged into one. */
@@ -189,7 +208,8 @@ function thinkingOf(effort: ReasoningEffort | null | undefined, model: ModelEntr
 
 /** Whether Anthropic would refuse thinking for this conversation: with thinking on, the last assistant turn, when it
  * calls a tool, must start with the thinking block that led to the call, and a conversation whose thinking was not
- * carried back (the OpenAI dialects drop it unless it comes back as encrypted reasoning) has none there. */
+ * carried back (the OpenAI dialects drop it unless it comes back signed: Chat Completions' `thinking_blocks`, Responses'
+ * encrypted reasoning) has none there. */
 function toolLoopWithoutThinking(turns: Turn[]): boolean {
   for (let i = turns.length - 1; i >= 0; i--) {
     const turn = turns[i] as Turn;

@@ -5,22 +5,13 @@
 // thinking a `reasoning` item whose summary is the thinking text; with `include: ["reasoning.encrypted_content"]` the
 // item also carries the thinking block (signature included, and redacted thinking as items of their own) to be sent
 // back (reasoning-content.ts).
-import { chatUsageOf } from '../chat-completions/from-messages.js';
+import { type Block, chatUsageOf } from '../chat-completions/from-messages.js';
 import type { UsageFields } from '../messages-usage.js';
 import { encryptedContentOf } from './reasoning-content.js';
 import type { ResponsesRequest } from './response-request.js';
 import { callNameOf, type ToolNames } from './response-tools.js';
 
-export type Block = {
-  type: string;
-  text?: string;
-  thinking?: string;
-  signature?: string;
-  data?: string;
-  id?: string;
-  name?: string;
-  input?: unknown;
-};
+export type { Block };
 export type AnthropicUsage = UsageFields & { output_tokens_details?: { thinking_tokens?: number } | null };
 export type AnthropicMessage = { id?: string; content?: Block[]; stop_reason?: string | null; usage?: AnthropicUsage };
 export type Item = Record<string, unknown> & { id: string; type: string };

@@ -1,6 +1,7 @@
-// A wallet's records: filter by type and by days, page through them, download them as CSV; platform Admins may
-// refund a consumption from here.
+// A wallet's records: filter by type and by days, see which project and key spent each, page through them, download
+// them as CSV; platform Admins may refund a consumption from here.
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { errorFrom, withQuery } from '../../api/http.js';
 import { formatMoney, formatTime } from '../../format.js';
 import { DataTable } from '../../ui/data-table.js';
@@ -8,7 +9,7 @@ import { DayInput } from '../../ui/day-input.js';
 import { Pager } from '../../ui/pager.js';
 import { FormError, StatusBadge } from '../../ui/status.js';
 import { RefundForm } from './refund-form.js';
-import { type RecordFilter, useRecords } from './wallet-api.js';
+import { type RecordFilter, useRecords, type WalletRecord } from './wallet-api.js';
 
 /** The export needs X-Organization-Id, which a plain link cannot send: fetch it, then save the file. */
 async function downloadCsv(organizationId: string, filter: Omit<RecordFilter, 'page' | 'size'>) {
@@ -24,6 +25,21 @@ async function downloadCsv(organizationId: string, filter: Omit<RecordFilter, 'p
   link.download = name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+/**
+ * The project and key of a Consume record's request (and of its Refund): a key the viewer may not see by name (another
+ * member's) is "another key", as on the Gateway page; a project deleted since has no name.
+ */
+function SpentBy({ record }: { record: WalletRecord }) {
+  if (!record.projectId) return null;
+  const key = record.apiKeyId ? (record.apiKeyName ?? 'another key') : undefined;
+  return (
+    <>
+      <Link to={`/gateway/${record.projectId}`}>{record.projectName ?? 'a deleted project'}</Link>
+      {key ? <span className="muted"> · {key}</span> : null}
+    </>
+  );
 }
 
 export function RecordsTable(props: { organizationId: string; currency: string; canRefund: boolean }) {
@@ -66,6 +82,7 @@ export function RecordsTable(props: { organizationId: string; currency: string; 
           { label: 'Amount', num: true },
           { label: 'Balance after', num: true },
           'Description',
+          'Spent by',
           ...(props.canRefund ? ['Refund'] : []),
         ]}
         rows={records.data?.data}
@@ -88,6 +105,9 @@ export function RecordsTable(props: { organizationId: string; currency: string; 
             </td>
             <td className="num">{formatMoney(r.currentBalance, props.currency)}</td>
             <td>{r.description ?? ''}</td>
+            <td>
+              <SpentBy record={r} />
+            </td>
             {props.canRefund ? (
               <td>{r.type === 'Consume' ? <RefundForm record={r} organizationId={props.organizationId} /> : null}</td>
             ) : null}

@@ -21,6 +21,11 @@ export type WalletRecord = {
   refundOf?: string;
   /** The top-up code a redemption's Recharge took (its id, never the code). */
   topUpCodeId?: string;
+  /** The project and key of a Consume record's request (and its Refund's); a key's name only to who may see it. */
+  projectId?: string;
+  projectName?: string;
+  apiKeyId?: string;
+  apiKeyName?: string;
   createdAt: string;
 };
 

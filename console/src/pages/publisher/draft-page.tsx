@@ -14,6 +14,7 @@ import { Page } from '../../ui/page.js';
 import { FormError, Loading, Notice, StatusBadge } from '../../ui/status.js';
 import { type ItemType, isItemType } from '../hub/hub-api.js';
 import { VersionContents } from '../hub/type-fields.js';
+import { BundleFiles } from '../moderation/bundle-files.js';
 import { BundleUpload } from './bundle-upload.js';
 import { MetadataFields, VersionFields } from './draft-form.js';
 import {
@@ -327,6 +328,8 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
   if (!draft.data) return <FormError error={draft.error} />;
   const detail = draft.data;
   const pending = pendingVersionOf(detail);
+  // The version in the works, else the published one: the bundle whose files its publisher may read here.
+  const shownVersion = pending ?? detail.versions.find((v) => v.isCurrent);
   return (
     <Page title={detail.name}>
       <p>
@@ -363,6 +366,9 @@ function Draft({ type, id }: { type: ItemType; id: string }) {
           ) : null}
           {!editable.includes(detail.status) ? (
             <ReadOnly detail={detail} version={pending ?? detail.versions.find((v) => v.isCurrent)} />
+          ) : null}
+          {type === 'skill' && shownVersion ? (
+            <BundleFiles reader="owner" skillId={detail.id} version={shownVersion} />
           ) : null}
           {!pending ? <NewVersionForm key={`new-${formKey}`} type={type} detail={detail} onAdded={refresh} /> : null}
           <Versions detail={detail} />

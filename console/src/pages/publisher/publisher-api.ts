@@ -53,6 +53,9 @@ export type Transition = {
   from?: string;
   to: string;
   comment?: string;
+  /** Who took the step, by kind (the system: the skill-bundle check, the seed). */
+  actedBy?: 'publisher' | 'moderator' | 'system';
+  /** The actor's account id: every actor's for a moderator, only the publisher's own for the publisher. */
   actorId?: string;
   /** The actor's display name: every actor's for a moderator, only the publisher's own for the publisher. */
   actorName?: string;

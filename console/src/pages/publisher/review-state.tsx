@@ -63,16 +63,16 @@ export function ReviewState({ detail, pending }: { detail: DraftDetail; pending:
   );
 }
 
-const moderatorSteps = new Set(['approve', 'request_changes', 'reject', 'remove']);
-
 /**
  * Who took a step: the name the API gives (a moderator reads every actor's; a publisher only its own), "a moderator"
- * for a moderator's step the publisher reads, "the automatic check" for a bundle sent back by the parse.
+ * for a moderator's step the publisher reads (which has neither name nor id), "the automatic check" for a bundle sent
+ * back by the parse.
  */
 export function actorLabel(t: Transition): string | null {
   if (t.actorName) return t.actorName;
-  if (!t.actorId) return t.action === 'request_changes' ? 'the automatic check' : null;
-  return moderatorSteps.has(t.action) ? 'a moderator' : null;
+  if (t.actedBy === 'moderator') return 'a moderator';
+  if (t.actedBy === 'system') return t.action === 'request_changes' ? 'the automatic check' : null;
+  return null;
 }
 
 /** Every workflow step of an item, oldest first, with who took it and the comment it carried (a note, reasons). */
