@@ -2,6 +2,7 @@
 // versions, the current and pending ones in full, and its newest transitions), mutation results, queue entries and
 // reports. Pending metadata edits are shown merged.
 import type { MutationResult } from '../../shared/catalog/drafts.js';
+import type { OwnDecisionRow } from '../../shared/catalog/moderator-decisions.js';
 import type { ReportListRow } from '../../shared/catalog/reports.js';
 import type { ActedBy, DraftDetail, QueueRow, WorkflowListRow } from '../../shared/catalog/workflow-reads.js';
 import type { catalogReports, catalogTransitions, publishers } from '../../shared/db/schema/index.js';
@@ -130,7 +131,16 @@ export function presentReport(row: ReportListRow | { report: typeof catalogRepor
     detail: report.detail,
     reporterId: report.reporterAccountId,
     itemId: report.itemId,
-    ...('itemSlug' in row ? { itemType: row.itemType, itemSlug: row.itemSlug, itemName: row.itemName } : {}),
+    ...('itemSlug' in row
+      ? {
+          itemType: row.itemType,
+          itemSlug: row.itemSlug,
+          itemName: row.itemName,
+          publisherSlug: row.publisherSlug,
+          publisherName: row.publisherName,
+          source: row.publisherVerified ? 'official' : 'user',
+        }
+      : {}),
     resolution: report.resolution,
     resolvedBy: report.resolvedBy,
     resolvedAt: report.resolvedAt,
@@ -140,4 +150,23 @@ export function presentReport(row: ReportListRow | { report: typeof catalogRepor
 
 export function presentQueueEntry(row: QueueRow) {
   return { ...presentWorkflowEntry(row), ...withoutNulls({ submitComment: row.submitComment }) };
+}
+
+/** One of the caller's own moderation decisions, with the item (and version) it was about. */
+export function presentOwnDecision(row: OwnDecisionRow) {
+  const { transition: t } = row;
+  return withoutNulls({
+    id: t.id,
+    action: t.action,
+    itemId: t.itemId,
+    itemType: row.itemType,
+    itemSlug: row.itemSlug,
+    itemName: row.itemName,
+    versionId: t.versionId,
+    version: row.version,
+    from: t.fromStatus,
+    to: t.toStatus,
+    comment: t.comment,
+    at: t.createdAt,
+  });
 }

@@ -138,7 +138,7 @@ export const uploadedBundle = z.object({
   sha256: z.string().meta({ description: 'Of the zip, hex.' }),
 });
 
-/** A report as resolving it answers; the list adds the item's type, slug and name. */
+/** A report as resolving it answers; the list adds the item's type, slug and name, and its publisher's public fields. */
 export const report = z
   .object({
     id: z.uuid(),
@@ -156,7 +156,14 @@ export const report = z
 
 export const reportsPage = itemsPage(
   report
-    .extend({ itemType: z.enum(itemTypes), itemSlug: z.string(), itemName: z.string() })
+    .extend({
+      itemType: z.enum(itemTypes),
+      itemSlug: z.string(),
+      itemName: z.string(),
+      publisherSlug: z.string().meta({ description: "The item's publisher namespace, as its public page shows it." }),
+      publisherName: z.string(),
+      source: z.enum(['official', 'user']).meta({ description: '`official` for a verified publisher.' }),
+    })
     .meta({ id: 'ReportListEntry' }),
 );
 
@@ -175,6 +182,26 @@ export const removal = workflowMutation.extend({
     .optional()
     .meta({ description: 'With resolveReports: the ids of the open reports of the item this resolved.' }),
 });
+
+/** A moderator's own decision (GET /api/v1/moderation/decisions). */
+export const ownDecisionsPage = itemsPage(
+  z
+    .object({
+      id: z.uuid(),
+      action: z.enum(['approve', 'request_changes', 'reject', 'remove']),
+      itemId: z.uuid(),
+      itemType: z.enum(itemTypes),
+      itemSlug: z.string(),
+      itemName: z.string().meta({ description: "The item's name now." }),
+      versionId: z.uuid().optional().meta({ description: 'The version decided on (a removal: the one taken off).' }),
+      version: z.string().optional(),
+      from: itemStatus.optional(),
+      to: itemStatus,
+      comment: z.string().optional().meta({ description: 'The comment or reason given.' }),
+      at: timestamp,
+    })
+    .meta({ id: 'OwnDecision' }),
+);
 
 export const category = z.object({ slug: z.string(), name: z.string() });
 

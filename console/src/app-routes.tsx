@@ -21,6 +21,7 @@ const DraftPage = area(() => import('./pages/publisher/draft-page.js'), 'DraftPa
 const QueuePage = area(() => import('./pages/moderation/queue-page.js'), 'QueuePage');
 const ReviewPage = area(() => import('./pages/moderation/review-page.js'), 'ReviewPage');
 const ReportsPage = area(() => import('./pages/moderation/reports-page.js'), 'ReportsPage');
+const DecisionsPage = area(() => import('./pages/moderation/decisions-page.js'), 'DecisionsPage');
 const OrganizationPage = area(() => import('./pages/organization/organization-page.js'), 'OrganizationPage');
 const MembersPage = area(() => import('./pages/organization/members-page.js'), 'MembersPage');
 const ProjectsPage = area(() => import('./pages/organization/projects-page.js'), 'ProjectsPage');
@@ -57,6 +58,7 @@ export function AppRoutes() {
         <Route path="publisher/:type/:id" element={signedIn(<DraftPage />, ['Publisher'])} />
         <Route path="moderation" element={signedIn(<QueuePage />, ['Moderator', 'Admin'])} />
         <Route path="moderation/reports" element={signedIn(<ReportsPage />, ['Moderator', 'Admin'])} />
+        <Route path="moderation/decisions" element={signedIn(<DecisionsPage />, ['Moderator', 'Admin'])} />
         <Route path="moderation/:type/:id" element={signedIn(<ReviewPage />, ['Moderator', 'Admin'])} />
         <Route path="org" element={signedIn(<OrganizationPage />)} />
         <Route path="org/members" element={signedIn(<MembersPage />)} />

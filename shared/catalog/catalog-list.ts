@@ -14,6 +14,8 @@ export type ListQuery = {
   category?: string;
   tag?: string;
   source?: 'official' | 'user';
+  /** Only the items of this publisher namespace (its slug). */
+  publisher?: string;
   sort: ListSort;
   page: number;
   pageSize: number;
@@ -114,6 +116,7 @@ function filtersFor(type: ItemType, query: ListQuery): SQL {
   if (query.category) conditions.push(arrayContains(i.categories, [query.category]));
   if (query.tag) conditions.push(arrayContains(i.tags, [query.tag]));
   if (query.source) conditions.push(eq(publishers.verified, query.source === 'official'));
+  if (query.publisher) conditions.push(eq(publishers.slug, query.publisher));
   if (query.search) conditions.push(sql`${i.searchVector} @@ ${searchQuery(query.search)}`);
   return and(...conditions) as SQL;
 }
@@ -131,13 +134,14 @@ export function listQueries(db: Database, type: ItemType, query: ListQuery) {
       .limit(query.pageSize)
       .offset(offsetOf(query)),
     // The count joins publishers only when it filters on them: alone it is an index-only scan.
-    count: query.source
-      ? db
-          .select({ total: sql<number>`count(*)::int` })
-          .from(i)
-          .innerJoin(publishers, eq(publishers.id, i.publisherId))
-          .where(where)
-      : db.select({ total: sql<number>`count(*)::int` }).from(i).where(where),
+    count:
+      query.source || query.publisher
+        ? db
+            .select({ total: sql<number>`count(*)::int` })
+            .from(i)
+            .innerJoin(publishers, eq(publishers.id, i.publisherId))
+            .where(where)
+        : db.select({ total: sql<number>`count(*)::int` }).from(i).where(where),
   };
 }
 

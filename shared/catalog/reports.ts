@@ -1,12 +1,12 @@
 // Reports on published items: one open report per account and item (a repeat answers the open one), listed and
 // resolved by moderators.
 
-import { and, asc, desc, eq, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAudit } from '../audit/audit-log.js';
 import type { AppContext } from '../context.js';
 import type { Database, DbExecutor } from '../db/client.js';
 import { readPage } from '../db/page.js';
-import { catalogItems, catalogReports } from '../db/schema/index.js';
+import { catalogItems, catalogReports, publishers } from '../db/schema/index.js';
 import { isUuid } from '../validation/uuid.js';
 import { catalogErrors } from './catalog-errors.js';
 import { type ItemType, isSlug } from './item-types.js';
@@ -49,22 +49,46 @@ export async function reportItem(
   }
 }
 
-export async function listReports(
-  db: Database,
-  query: { status?: 'open' | 'resolved'; page: number; pageSize: number },
-) {
-  const where = query.status ? eq(catalogReports.status, query.status) : undefined;
+export type ReportsQuery = {
+  status?: 'open' | 'resolved';
+  /** Only reports on the items of this publisher namespace (its slug). */
+  publisher?: string;
+  /** `newest` (the default) or `oldest` first, by when the report was made; ties break on id. */
+  sort?: 'newest' | 'oldest';
+  page: number;
+  pageSize: number;
+};
+
+/** Reports with their item and the item's publisher (the public fields its page shows: slug, name, verification). */
+export async function listReports(db: Database, query: ReportsQuery) {
+  // The publisher filter is a subquery on the items, so the count (readPage's, on the reports alone) applies it too.
+  const ofPublisher = query.publisher
+    ? inArray(
+        catalogReports.itemId,
+        db
+          .select({ id: catalogItems.id })
+          .from(catalogItems)
+          .innerJoin(publishers, eq(publishers.id, catalogItems.publisherId))
+          .where(eq(publishers.slug, query.publisher)),
+      )
+    : undefined;
+  const where = and(query.status ? eq(catalogReports.status, query.status) : undefined, ofPublisher);
+  const order = query.sort === 'oldest' ? asc : desc;
   const reports = db
     .select({
       report: catalogReports,
       itemType: catalogItems.type,
       itemSlug: catalogItems.slug,
       itemName: catalogItems.name,
+      publisherSlug: publishers.slug,
+      publisherName: publishers.name,
+      publisherVerified: publishers.verified,
     })
     .from(catalogReports)
     .innerJoin(catalogItems, eq(catalogItems.id, catalogReports.itemId))
+    .innerJoin(publishers, eq(publishers.id, catalogItems.publisherId))
     .where(where)
-    .orderBy(desc(catalogReports.createdAt), desc(catalogReports.id));
+    .orderBy(order(catalogReports.createdAt), order(catalogReports.id));
   return readPage(db, reports, catalogReports, where, query);
 }
 

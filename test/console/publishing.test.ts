@@ -119,11 +119,16 @@ describe('publishing', () => {
     await checkPage(mod, 'moderation-queue');
     await mod.getByRole('link', { name: 'CSV cleaner' }).click();
     const underReview = mod.getByRole('region', { name: 'Under review: 1.0.0' });
-    // The bundle ships a script: said plainly before the file list, naming it (waitFor: visible).
+    // The bundle ships a script: said plainly before the file list, naming it (waitFor: visible), to the reviewer as
+    // what approving lets run and what to check; the hub's page says it to the person installing.
     const runsCode =
       "Runs code: this skill's bundle holds scripts or programs that an agent using it may run on your computer " +
       '(scripts/clean.py). Read them before you install it.';
-    await underReview.getByRole('note').filter({ hasText: runsCode }).waitFor();
+    const reviewerRunsCode =
+      "Runs code: once approved, agents that use this skill may run its scripts or programs on their users' computers " +
+      '(scripts/clean.py). Open each one below and check that it does only what the description says';
+    await underReview.getByRole('note').filter({ hasText: reviewerRunsCode }).waitFor();
+    expect(await mod.getByText('Read them before you install it.').count()).toBe(0);
     await underReview.getByRole('listitem').filter({ hasText: 'scripts/clean.py' }).waitFor();
     await mod.getByRole('region', { name: 'Published' }).getByText('Nothing published yet.').waitFor();
     await checkPage(mod, 'review');

@@ -898,6 +898,9 @@ describe('the documented success schemas hold what the routes answer', () => {
       'post /api/v1/moderation/{type}/{id}/remove',
       await h.http.post(`/api/v1/moderation/mcp/${shown.id}/remove`).set(moderator).send({ reason: 'Broken.' }),
     );
+    const mine = await h.http.get('/api/v1/moderation/decisions').set(moderator);
+    expectDocumented('get /api/v1/moderation/decisions', mine);
+    expect(mine.body.items[0]).toMatchObject({ action: 'remove', itemId: shown.id, comment: 'Broken.' });
 
     const decisions = [
       ['approve', {}],

@@ -46,6 +46,9 @@ export const listQuery = z
     category: param(slugParam),
     tag: param(slugParam),
     source: param(z.enum(['official', 'user'])),
+    publisher: param(slugParam).meta({
+      description: "Only this publisher namespace's items (its slug, the item's `publisherSlug`).",
+    }),
     sort: param(z.string().max(64)).meta({
       description:
         '`popular` (installCount), `mostusage` (usageCount), `rating` (ratingAverage, then ratingCount), `featured` ' +

@@ -6,6 +6,7 @@ import { draftDetailReturns } from '../../../shared/catalog/catalog-limits.js';
 import { upsertCategory } from '../../../shared/catalog/categories.js';
 import { setFeatured } from '../../../shared/catalog/curation.js';
 import type { ItemType } from '../../../shared/catalog/item-types.js';
+import { listOwnDecisions } from '../../../shared/catalog/moderator-decisions.js';
 import { setPublisherVerified } from '../../../shared/catalog/publishers.js';
 import { listReports, resolveReport } from '../../../shared/catalog/reports.js';
 import { decideReview } from '../../../shared/catalog/review-workflow.js';
@@ -21,6 +22,7 @@ import {
   draftDetailHeaders,
   presentDraftDetail,
   presentMutation,
+  presentOwnDecision,
   presentPublisher,
   presentQueueEntry,
   presentReport,
@@ -29,6 +31,7 @@ import {
   category,
   draftDetail,
   featured,
+  ownDecisionsPage,
   publisher,
   removal,
   reportsPage,
@@ -42,6 +45,7 @@ import {
   approveBody,
   categoryBody,
   categorySlug,
+  decisionsQuery,
   featuredBody,
   queueQuery,
   rejectBody,
@@ -127,6 +131,25 @@ export const moderationArea: Area = {
       handler: (ctx) => async (req, res) => {
         const page = await listReports(ctx.db, query(req, reportsQuery, 'Moderation.InvalidQuery'));
         res.json({ ...page, items: page.items.map(presentReport) });
+      },
+    },
+    {
+      method: 'get',
+      path: '/decisions',
+      summary: 'Your own decisions',
+      ...moderator,
+      query: decisionsQuery,
+      returns:
+        'The approvals, requests for changes, rejections and removals the caller made, newest first, each with its ' +
+        "item and version (paged). Only the caller's own: no other moderator's are listed.",
+      response: ownDecisionsPage,
+      handler: (ctx) => async (req, res) => {
+        const page = await listOwnDecisions(
+          ctx.db,
+          account(res),
+          query(req, decisionsQuery, 'Moderation.InvalidQuery'),
+        );
+        res.json({ ...page, items: page.items.map(presentOwnDecision) });
       },
     },
     {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { isItemType, isSlug } from '../../../shared/catalog/item-types.js';
 import { displayName } from '../../../shared/validation/display-name.js';
-import { pageParams } from '../catalog/catalog.schemas.js';
+import { pageParams, param } from '../catalog/catalog.schemas.js';
 
 export const queueQuery = z.object({
   type: z
@@ -13,8 +13,16 @@ export const queueQuery = z.object({
 
 export const reportsQuery = z.object({
   status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['open', 'resolved']).optional()),
+  publisher: param(z.string().refine((v) => isSlug(v, 64), 'must be a publisher slug such as "acme"')).meta({
+    description: "Only reports on this publisher namespace's items (its slug, as `publisherSlug` shows it).",
+  }),
+  sort: param(z.enum(['newest', 'oldest'])).meta({
+    description: '`newest` (the default) or `oldest` reports first, by when they were made.',
+  }),
   ...pageParams,
 });
+
+export const decisionsQuery = z.object({ ...pageParams });
 
 const comment = z.string().trim().min(1).max(4000);
 

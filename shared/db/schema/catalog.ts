@@ -212,7 +212,11 @@ export const catalogTransitions = pgTable(
     comment: text('comment'),
     createdAt: createdAt(),
   },
-  (t) => [index('catalog_transitions_item_idx').on(t.itemId, t.createdAt)],
+  (t) => [
+    index('catalog_transitions_item_idx').on(t.itemId, t.createdAt),
+    // A moderator's own decisions, newest first (GET /api/v1/moderation/decisions).
+    index('catalog_transitions_actor_idx').on(t.actorAccountId, t.createdAt.desc(), t.id.desc()),
+  ],
 );
 
 /** Reports on published items; one open report per account and item. */

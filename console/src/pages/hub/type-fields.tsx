@@ -121,43 +121,63 @@ function McpFields({ v }: { v: VersionDetail }) {
 
 const SHOWN_CODE_FILES = 5;
 
+/** Who reads a version: a person installing it from the hub (the default), or a moderator reviewing it. */
+export type Reader = 'installer' | 'reviewer';
+
 /**
  * Whether the bundle runs code, from the API's `executesCode` for this version (absent until the bundle is parsed),
  * said before its files, so a person installing or reviewing the skill sees it first; the code files by the same rule.
+ * The installer is told to read them before installing; the reviewer what the bundle will run and what to check.
  */
-function RunsCode({ v, files }: { v: VersionDetail; files: { path?: string }[] }) {
+function RunsCode({ v, files, reader }: { v: VersionDetail; files: { path?: string }[]; reader: Reader }) {
   if (v.executesCode === false) {
-    return <p className="muted">Runs no code: this skill's bundle holds no scripts or programs.</p>;
+    return reader === 'reviewer' ? (
+      <p className="muted">
+        Runs no code: the bundle holds no scripts or programs. Its instructions (SKILL.md) still tell the agent what to
+        do: check them.
+      </p>
+    ) : (
+      <p className="muted">Runs no code: this skill's bundle holds no scripts or programs.</p>
+    );
   }
   if (v.executesCode !== true) return null;
   const code = files.map((f) => f.path ?? '').filter(isCodeFile);
   const more = code.length - SHOWN_CODE_FILES;
+  const named =
+    code.length > 0 ? (
+      <>
+        {' ('}
+        {code.slice(0, SHOWN_CODE_FILES).map((path, i) => (
+          <span key={path}>
+            {i > 0 ? ', ' : null}
+            <code>{path}</code>
+          </span>
+        ))}
+        {more > 0 ? ` and ${formatCount(more)} more` : null})
+      </>
+    ) : null;
+  if (reader === 'reviewer') {
+    return (
+      <p className="runs-code" role="note">
+        <strong>Runs code:</strong> once approved, agents that use this skill may run its scripts or programs on their
+        users' computers{named}. Open each one below and check that it does only what the description says: nothing that
+        reads keys or credentials, sends files or data away, downloads and runs more code, or changes the system.
+      </p>
+    );
+  }
   return (
     <p className="runs-code" role="note">
       <strong>Runs code:</strong> this skill's bundle holds scripts or programs that an agent using it may run on your
-      computer
-      {code.length > 0 ? (
-        <>
-          {' ('}
-          {code.slice(0, SHOWN_CODE_FILES).map((path, i) => (
-            <span key={path}>
-              {i > 0 ? ', ' : null}
-              <code>{path}</code>
-            </span>
-          ))}
-          {more > 0 ? ` and ${formatCount(more)} more` : null})
-        </>
-      ) : null}
-      . Read them before you install it.
+      computer{named}. Read them before you install it.
     </p>
   );
 }
 
-function SkillFields({ v }: { v: VersionDetail }) {
+function SkillFields({ v, reader }: { v: VersionDetail; reader: Reader }) {
   const files = list(v.bundleFiles) as { path?: string; size?: number }[];
   return (
     <>
-      <RunsCode v={v} files={files} />
+      <RunsCode v={v} files={files} reader={reader} />
       {files.length > 0 ? (
         <section>
           <h3>Bundle files ({formatCount(files.length)})</h3>
@@ -224,12 +244,13 @@ function PackageFields({ v }: { v: VersionDetail }) {
   );
 }
 
-export function TypeFields({ type, version }: { type: ItemType; version: VersionDetail }) {
+export function TypeFields(props: { type: ItemType; version: VersionDetail; reader?: Reader }) {
+  const { type, version } = props;
   switch (type) {
     case 'mcp':
       return <McpFields v={version} />;
     case 'skill':
-      return <SkillFields v={version} />;
+      return <SkillFields v={version} reader={props.reader ?? 'installer'} />;
     default:
       return <PackageFields v={version} />;
   }
@@ -244,6 +265,8 @@ export function VersionContents(props: {
   version: VersionDetail;
   withSoulMd?: boolean;
   foldReadme?: boolean;
+  /** Who reads it (the "Runs code" note speaks to them); an installer unless said. */
+  reader?: Reader;
 }) {
   const v = props.version;
   const soulMd = props.withSoulMd && typeof v.soulMd === 'string' ? v.soulMd : undefined;
@@ -270,7 +293,7 @@ export function VersionContents(props: {
         </dl>
       ) : null}
       {v.changelog ? <p>{v.changelog}</p> : null}
-      <TypeFields type={props.type} version={v} />
+      <TypeFields type={props.type} version={v} {...(props.reader ? { reader: props.reader } : {})} />
       {soulMd ? (
         <section>
           <h3>SOUL.md</h3>

@@ -1,4 +1,5 @@
-// The moderation area's sub-navigation, each tab with what waits there: the items in review and the open reports.
+// The moderation area's sub-navigation, each tab with what waits there: the items in review and the open reports; then
+// the moderator's own decisions (nothing waits there, so no count).
 // The counts are the lists' own totals (a one-row page each), refreshed with them: a decision invalidates ['queue'],
 // a resolution or removal ['reports'].
 import { useQuery } from '@tanstack/react-query';
@@ -25,6 +26,7 @@ export function ModerationTabs() {
         {counted('Review queue', inReview)}
       </NavLink>
       <NavLink to="/moderation/reports">{counted('Reports', open, ' open')}</NavLink>
+      <NavLink to="/moderation/decisions">My decisions</NavLink>
     </Tabs>
   );
 }

@@ -1,6 +1,7 @@
 // Reports about items: open ones first, each with its item and reason, and resolving one with a note. An item's
 // name opens its moderation page (status, history, and removing it from the hub), which works whether or not it is
-// still public; a removed item's hub page would only say "not found".
+// still public; a removed item's hub page would only say "not found". Each row names the item's publisher (its name and
+// namespace, as the item's public page does), and the list reads newest or oldest first.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -23,6 +24,9 @@ type Report = {
   itemType?: ItemType;
   itemSlug?: string;
   itemName?: string;
+  publisherSlug?: string;
+  publisherName?: string;
+  source?: 'official' | 'user';
   resolution?: string;
   resolvedAt?: string;
   createdAt: string;
@@ -68,23 +72,57 @@ function Resolve({ report, others }: { report: Report; others: number }) {
 export function ReportsPage() {
   const [params, setParams] = useSearchParams();
   const status = params.get('status') ?? 'open';
+  const sort = params.get('sort') === 'oldest' ? 'oldest' : 'newest';
+  // From an item's moderation page: only the reports on its publisher's items.
+  const publisher = params.get('publisher') ?? undefined;
   const page = Number(params.get('page')) || 1;
+  // The address keeps the status and the order (a reload or a shared link shows the same list); newest is the default.
+  const show = (next: { status?: string; sort?: string; page?: number }, how?: { replace?: boolean }) => {
+    const chosen = { status, sort, ...next };
+    setParams(
+      {
+        status: chosen.status,
+        ...(chosen.sort === 'oldest' ? { sort: 'oldest' } : {}),
+        ...(publisher ? { publisher } : {}),
+        ...(next.page ? { page: String(next.page) } : {}),
+      },
+      how,
+    );
+  };
   const reports = useQuery({
-    queryKey: ['reports', status, page],
-    queryFn: () => api<CatalogPage<Report>>('/api/v1/moderation/reports', { query: { status, page, pageSize: 20 } }),
+    queryKey: ['reports', status, sort, publisher, page],
+    queryFn: () =>
+      api<CatalogPage<Report>>('/api/v1/moderation/reports', {
+        query: { status, sort, publisher, page, pageSize: 20 },
+      }),
     // Another page or status keeps the rows shown (dimmed) until its own arrive, as every paged list does.
     placeholderData: keepPreviousData,
   });
   return (
     <Page title="Reports">
       <ModerationTabs />
-      <label className="row">
-        Status
-        <select value={status} onChange={(e) => setParams({ status: e.target.value })}>
-          <option value="open">Open</option>
-          <option value="resolved">Resolved</option>
-        </select>
-      </label>
+      <div className="row">
+        <label className="row">
+          Status
+          <select value={status} onChange={(e) => show({ status: e.target.value })}>
+            <option value="open">Open</option>
+            <option value="resolved">Resolved</option>
+          </select>
+        </label>
+        <label className="row">
+          Order
+          <select value={sort} onChange={(e) => show({ sort: e.target.value })}>
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </select>
+        </label>
+      </div>
+      {publisher ? (
+        <p>
+          Only reports on the items of <code>{publisher}</code> ·{' '}
+          <Link to={`/moderation/reports?status=${status}${sort === 'oldest' ? '&sort=oldest' : ''}`}>all reports</Link>
+        </p>
+      ) : null}
       {reports.isPending ? <Loading /> : null}
       <FormError error={reports.error} />
       <DataTable
@@ -101,7 +139,16 @@ export function ReportsPage() {
               {r.itemType ? (
                 <>
                   <Link to={`/moderation/${r.itemType}/${r.itemId}`}>{r.itemName ?? r.itemSlug}</Link>
-                  <div className="muted">{typeNames[r.itemType]}</div>
+                  <div className="muted">
+                    {typeNames[r.itemType]}
+                    {r.publisherSlug ? (
+                      <>
+                        {' by '}
+                        {r.publisherName} <code>{r.publisherSlug}</code>
+                        {r.source === 'official' ? ' (official)' : ''}
+                      </>
+                    ) : null}
+                  </div>
                 </>
               ) : (
                 '—'
@@ -140,7 +187,7 @@ export function ReportsPage() {
           page={reports.data.page}
           pageSize={reports.data.pageSize}
           total={reports.data.total}
-          onPage={(p, how) => setParams({ status, page: String(p) }, how)}
+          onPage={(p, how) => show({ page: p }, how)}
         />
       ) : null}
     </Page>

@@ -17,6 +17,7 @@ import { ReviewHistory } from '../publisher/review-state.js';
 import { BundleFiles } from './bundle-files.js';
 import type { Decided, DecidedItem } from './decided-notice.js';
 import { ModerationTabs } from './moderation-tabs.js';
+import { PublisherRecord } from './publisher-record.js';
 import { RemovePanel } from './remove-panel.js';
 
 type Side = {
@@ -48,7 +49,7 @@ function Column({ type, side }: { type: ItemType; side: Side }) {
       {side.version ? (
         <>
           <h3>Version {side.version.version}</h3>
-          <VersionContents type={type} version={side.version} withSoulMd />
+          <VersionContents type={type} version={side.version} withSoulMd reader="reviewer" />
         </>
       ) : (
         <p className="empty">{side.empty}</p>
@@ -251,6 +252,7 @@ function Review({ type, id }: { type: ItemType; id: string }) {
         />
       </div>
       {type === 'skill' && underReview ? <BundleFiles skillId={id} version={underReview} /> : null}
+      <PublisherRecord itemId={id} publisherSlug={d.publisherSlug} publisherName={d.publisherName} />
       {d.status === 'in_review' ? (
         <Decision
           type={type}
