@@ -18,6 +18,8 @@ export type TelemetryInput = {
   eventType: 'view' | 'install' | 'usage' | 'favorite';
   toolName?: string | undefined;
   clientId?: string | undefined;
+  /** The sender's id for the event: the same one again (a retry) within 24 hours counts once. */
+  eventId?: string | undefined;
 };
 
 /**
@@ -108,10 +110,12 @@ async function lookUp(ctx: AppContext, type: ItemType, slug: string, key: string
 async function toIntakeEvent(ctx: AppContext, input: TelemetryInput, ip: string): Promise<IntakeEvent> {
   const itemId = await publicItemId(ctx, input.itemType, input.slug, ip);
   if (!itemId) throw catalogErrors.itemNotFound(input.itemType);
+  const clientHash = clientHashOf(input.clientId ?? ip, itemId);
   return {
     itemId,
     eventType: input.eventType,
-    clientHash: clientHashOf(input.clientId ?? ip, itemId),
+    clientHash,
+    ...(input.eventId ? { sentId: clientHashOf(input.eventId, clientHash) } : {}),
     ...(input.eventType === 'usage' && input.itemType === 'mcp' && input.toolName ? { toolName: input.toolName } : {}),
   };
 }

@@ -25,27 +25,32 @@ const WINDOW_MS = 60_000;
  * 100 events), so one call never grows without bound and Redis is never held by one script for long.
  */
 export const INTAKE_CALL_MAX_EVENTS = 100;
+/** How long a sender's event id is remembered: a retry within it counts nothing (docs/telemetry.md). */
+export const SENT_ID_TTL_SECONDS = 86_400;
 
 /**
- * KEYS: 1 the pending hash, 2 the once stream, then per group its address's window and the dedup key of each of its
- * events (the once stream again for install and favorite). ARGV: 1 limit (0: off), 2 window ms, 3 member base,
- * 4 usage cap, then per group: its event count, its dedup TTL, and per event: kind (view|usage|once), counter field,
- * tool field ('' for none), once-event JSON ('' for the others). The groups are taken in order, each exactly as if
+ * KEYS: 1 the pending hash, 2 the once stream, then per group its address's window and per event its dedup key (the
+ * once stream again for install and favorite), followed by its sent-id key when the sender named the event
+ * (`eventId`). ARGV: 1 limit (0: off), 2 window ms, 3 member base, 4 usage cap, then per group: its event count, its
+ * dedup TTL, its key count, and per event: kind (view|usage|once), counter field, tool field ('' for none), once-event
+ * JSON ('' for the others), '1' when a sent-id key follows its dedup key ('' when none). An event whose sent id was
+ * taken in the last SENT_ID_TTL_SECONDS is a retry: it is taken (it fills the window, it is answered as recorded) and
+ * counts nothing. The groups are taken in order, each exactly as if
  * alone (its window sees the groups before it; one clock reading serves the call). Returns per group {ms until the window has room (0 when all were
  * taken), accepted events}: the first ones fit the window, the rest are refused and count nothing.
  */
 const intakeLua = `
-local limit, window, base, cap = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+local limit, window, base, cap, sentTtl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local now = 0
 if limit > 0 then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local out, k, a, m = {}, 3, 5, 0
+local out, k, a, m = {}, 3, 6, 0
 while a <= #ARGV do
-  local n, ttl = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  local n, ttl, nkeys = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   local wkey = KEYS[k]
-  a, k = a + 2, k + 1
+  a, k = a + 3, k + 1
   local allowed, wait = n, 0
   if limit > 0 then
     redis.call('ZREMRANGEBYSCORE', wkey, '-inf', now - window)
@@ -62,11 +67,20 @@ while a <= #ARGV do
       wait = math.max(1, tonumber(edge[2]) + window - now)
     end
   end
+  local kk = k
   for i = 1, allowed do
-    local e = a + (i - 1) * 4
+    local e = a + (i - 1) * 5
     local kind, field, tool = ARGV[e], ARGV[e + 1], ARGV[e + 2]
-    local key = KEYS[k + i - 1]
-    if kind == 'view' then
+    local key = KEYS[kk]
+    kk = kk + 1
+    local fresh = true
+    if ARGV[e + 4] ~= '' then
+      fresh = redis.call('SET', KEYS[kk], '1', 'NX', 'EX', sentTtl)
+      kk = kk + 1
+    end
+    if not fresh then
+      -- a retry of an event already taken: nothing more
+    elseif kind == 'view' then
       if redis.call('SET', key, '1', 'NX', 'EX', ttl) then redis.call('HINCRBY', KEYS[1], field, 1) end
     elseif kind == 'usage' then
       local used = redis.call('INCR', key)
@@ -79,7 +93,7 @@ while a <= #ARGV do
       redis.call('XADD', KEYS[2], '*', 'e', ARGV[e + 3])
     end
   end
-  a, k = a + n * 4, k + n
+  a, k = a + n * 5, k + nkeys
   out[#out + 1] = wait
   out[#out + 1] = allowed
 end
@@ -94,6 +108,8 @@ export type IntakeEvent = {
   toolName?: string | undefined;
   /** The once-event's id (install, favorite); drawn here when absent. */
   eventId?: string | undefined;
+  /** The sender's event id hashed with the client and item (`eventId` of the API): a retry of it counts nothing. */
+  sentId?: string | undefined;
 };
 
 type IntakeRedis = Redis & { ockTelemetryIntake(...args: string[]): Promise<number[]> };
@@ -116,7 +132,7 @@ type Group = { keys: string[]; args: string[] };
 function groupOf(keys: TelemetryKeys, address: string, events: IntakeEvent[], at: Date) {
   const day = utcDay(at);
   const groupKeys = [keys.rateLimit(addressBucket(address))];
-  const args = [String(events.length), String(secondsUntilNextUtcMidnight(at) + DEDUP_AFTER_MIDNIGHT_SECONDS)];
+  const args = [String(events.length), String(secondsUntilNextUtcMidnight(at) + DEDUP_AFTER_MIDNIGHT_SECONDS), ''];
   for (const e of events) {
     if (e.eventType === 'view' || e.eventType === 'usage') {
       groupKeys.push(
@@ -130,9 +146,14 @@ function groupOf(keys: TelemetryKeys, address: string, events: IntakeEvent[], at
       );
     } else {
       groupKeys.push(keys.once);
-      args.push('once', '', '', JSON.stringify({ ...e, eventId: e.eventId ?? randomUUID() }));
+      const { sentId: _, ...once } = e;
+      args.push('once', '', '', JSON.stringify({ ...once, eventId: e.eventId ?? randomUUID() }));
     }
+    if (e.sentId) groupKeys.push(keys.sent(e.sentId));
+    args.push(e.sentId ? '1' : '');
   }
+  // The group's key count: the window, a dedup key per event and the sent-id keys.
+  args[2] = String(groupKeys.length - 1);
   return { keys: groupKeys, args };
 }
 
@@ -142,7 +163,13 @@ function intakeCall(redis: Redis, settings: IntakeSettings): GroupCall<Group, Ta
   const { pending, once } = telemetryKeys(settings.prefix);
   return async (groups) => {
     const keys = [pending, once];
-    const args = [String(settings.limitPerMinute), String(WINDOW_MS), nextWindowMember(), String(USAGE_DAILY_CAP)];
+    const args = [
+      String(settings.limitPerMinute),
+      String(WINDOW_MS),
+      nextWindowMember(),
+      String(USAGE_DAILY_CAP),
+      String(SENT_ID_TTL_SECONDS),
+    ];
     for (const g of groups) {
       keys.push(...g.keys);
       args.push(...g.args);

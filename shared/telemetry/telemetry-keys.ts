@@ -9,6 +9,8 @@ function keysOf(prefix: string) {
     rateLimit: (bucket: string) => `${base}:rl:${bucket}`,
     view: (itemId: string, clientHash: string, day: string) => `${base}:v:${itemId}:${clientHash}:${day}`,
     usage: (itemId: string, clientHash: string, day: string) => `${base}:u:${itemId}:${clientHash}:${day}`,
+    /** A sender's event id already taken (`eventId`, hashed with the client and item): a retry counts nothing. */
+    sent: (sentId: string) => `${base}:s:${sentId}`,
     /** install and favorite events waiting for their once-ever check in PostgreSQL. */
     once: `${base}:once`,
     pending: `${base}:pending`,

@@ -154,7 +154,7 @@ describe('deduplication (SPEC section 2)', () => {
       expect(ttl).toBeGreaterThan(3_600 - 5);
       expect(ttl).toBeLessThanOrEqual(untilMidnight + 3_600);
     }
-    // Nothing per event remains: the intake leaves no marker per event id.
+    // Nothing per event remains: the intake leaves no marker per event id (a sender's `eventId` is the one exception).
     expect(await h.ctx.redis.keys(`${base}:*done*`)).toEqual([]);
   });
 

@@ -41,7 +41,8 @@ export const telemetryArea: Area = {
         '<Type>.NotFound (Mcp.NotFound, Skill.NotFound, …): no published item of that type has the slug (a batch ' +
         "answers 200 and says so in the event's result).",
       rateLimited:
-        'Telemetry.RateLimited: more than TELEMETRY_RATE_LIMIT_PER_MINUTE events from this address. ' +
+        'Telemetry.RateLimited: more than TELEMETRY_RATE_LIMIT_PER_MINUTE events from this address (a batch partly ' +
+        'over it answers 200 with Retry-After, and each event over it has a 429 result: send those again after it). ' +
         'Catalog.TooManyReads: more slugs this process had not looked up lately than ' +
         "PUBLIC_READ_MISSES_PER_ADDRESS_PER_MINUTE allows the address (one event; in a batch, that event's result).",
       handler: (ctx) => {
