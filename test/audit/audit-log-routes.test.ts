@@ -53,7 +53,7 @@ describe('GET /api/organization/audit-log', () => {
   it("lists the organization's own entries, newest first, in the envelope with paging figures", async () => {
     const res = await orgLog();
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ code: 200, error: null, total: 9, page: 1, size: 20 });
+    expect(res.body).toMatchObject({ code: 200, error: null, total: 9, page: 1, size: 20, totalExact: true });
     expect(res.body.data.map((e: { action: string }) => e.action)).toEqual([
       'member.role.set',
       ...Array(3).fill(['invite_token.revoke', 'invite_token.issue']).flat(),
@@ -207,7 +207,7 @@ describe('GET /api/v1/admin/audit-log', () => {
   it('answers an empty page for an organization with no entries (filters never reveal existence)', async () => {
     const res = await adminLog(`?organizationId=${randomUUID()}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ items: [], page: 1, pageSize: 20, total: 0, hasNext: false });
+    expect(res.body).toEqual({ items: [], page: 1, pageSize: 20, total: 0, hasNext: false, totalExact: true });
   });
 
   it.each([['?organizationId=acme'], ['?pageSize=101'], ['?action=nope'], ['?to=2026-13-01']])(

@@ -95,6 +95,8 @@ describe('top-up codes', () => {
       '+12.345678 USD',
       '19.845678 USD',
       'Conference voucher',
+      // "Spent by": a Recharge names no project or key.
+      '',
     ]);
     expect(await form.getByLabel('Top-up code').inputValue()).toBe('');
     await checkPage(page, 'wallet-redeem');

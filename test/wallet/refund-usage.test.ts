@@ -2,7 +2,8 @@
 // (`spentToday`/`spentTotal` of the key lists, `spent` of the project's usage), on the UTC day the request started.
 // Before, a refunded request still counted in full there, so a key's or a project's spending overstated what it cost
 // the wallet. Migration 0029 takes the refunds made before from the rows the earlier backfills rebuild.
-import { eq } from 'drizzle-orm';
+import { readFile } from 'node:fs/promises';
+import { eq, sql } from 'drizzle-orm';
 import { apiKeyDailyGatewayUsage, projectDailyUsage } from '../../shared/db/schema/index.js';
 import { mirrorKeys } from '../../shared/wallet/mirror-steps.js';
 import { microsToNumber } from '../../shared/wallet/money.js';
@@ -115,4 +116,22 @@ it('migration 0029 takes the refunds made before from the rows the earlier backf
       projectRows,
     ),
   ).toEqual(projects);
+});
+
+it("migration 0029 finds the refunds by their index, not by reading every wallet record under the request logs' lock", async () => {
+  const text = await readFile(new URL('../../shared/db/migrations/0029_refunds_in_usage.sql', import.meta.url), 'utf8');
+  const refundReads = [...text.matchAll(/\(SELECT "request_log_id"::uuid[\s\S]*?OFFSET 0\)/g)].map((m) =>
+    m[0].slice(1, -1),
+  );
+  expect(refundReads).toHaveLength(2);
+  for (const read of refundReads) {
+    // With sequential scans priced out, the read uses an index only if one answers its condition: the partial index
+    // of refunds (wallet_records_refund_of_key); `type = 'Refund'` alone has none but a whole-index walk.
+    const plan = await w.h.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const { rows } = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`explain ${read}`));
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('wallet_records_refund_of_key');
+  }
 });

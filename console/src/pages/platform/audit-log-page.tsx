@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { auditActions } from '../../../../shared/audit/audit-actions.js';
 import { api, type CatalogPage } from '../../api/http.js';
-import { formatTime } from '../../format.js';
+import { formatCount, formatTime } from '../../format.js';
 import { DataTable } from '../../ui/data-table.js';
 import { Page } from '../../ui/page.js';
 import { Pager } from '../../ui/pager.js';
@@ -45,7 +45,7 @@ export function AuditLogPage() {
   const entries = useQuery({
     queryKey: ['admin-audit-log', action, page],
     queryFn: () =>
-      api<CatalogPage<AuditEntry>>('/api/v1/admin/audit-log', {
+      api<CatalogPage<AuditEntry> & { totalExact?: boolean }>('/api/v1/admin/audit-log', {
         query: { page, pageSize: PAGE_SIZE, ...(action ? { action } : {}) },
       }),
     placeholderData: keepPreviousData,
@@ -101,7 +101,14 @@ export function AuditLogPage() {
         )}
       </DataTable>
       {entries.data ? (
-        <Pager page={entries.data.page} pageSize={entries.data.pageSize} total={entries.data.total} onPage={setPage} />
+        <Pager
+          page={entries.data.page}
+          pageSize={entries.data.pageSize}
+          total={entries.data.total}
+          // Past 10,000 entries after the page the API counts no further: the total is a lower bound.
+          totalOf={entries.data.totalExact === false ? `at least ${formatCount(entries.data.total)}` : undefined}
+          onPage={setPage}
+        />
       ) : null}
     </Page>
   );
