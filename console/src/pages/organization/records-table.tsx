@@ -29,14 +29,15 @@ async function downloadCsv(organizationId: string, filter: Omit<RecordFilter, 'p
 
 /**
  * The project and key of a Consume record's request (and of its Refund): a key the viewer may not see by name (another
- * member's) is "another key", as on the Gateway page; a project deleted since has no name.
+ * member's, or one deleted since: the API names neither) is "another key", as on the Gateway page; a project deleted
+ * since has no name and no page to link to.
  */
 function SpentBy({ record }: { record: WalletRecord }) {
   if (!record.projectId) return null;
   const key = record.apiKeyId ? (record.apiKeyName ?? 'another key') : undefined;
   return (
     <>
-      <Link to={`/gateway/${record.projectId}`}>{record.projectName ?? 'a deleted project'}</Link>
+      {record.projectName ? <Link to={`/gateway/${record.projectId}`}>{record.projectName}</Link> : 'a deleted project'}
       {key ? <span className="muted"> · {key}</span> : null}
     </>
   );
