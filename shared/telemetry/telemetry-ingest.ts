@@ -144,6 +144,23 @@ export async function acceptTelemetry(
   if (taken.accepted === 0) throw rateLimited(taken.retryAfterMs);
 }
 
+/**
+ * At most this many of a batch's events look their slug up at once. A batch of 100 slugs the process had not looked up
+ * lately ran 100 queries at once: it took every connection of the API's pool (10), and with PostgreSQL busy its last
+ * checkouts passed the pool's 5 s and the whole batch answered 503, as did other requests waiting for the pool (found
+ * by a CI run, `test/telemetry/telemetry-slug-cache.test.ts`). Cached slugs cost no query and pass through as before.
+ */
+export const BATCH_LOOKUPS_AT_ONCE = 4;
+
+/** Runs `each` over `items` with at most `lanes` in flight, in order of start. */
+async function inLanes<T>(items: T[], lanes: number, each: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    for (let index = next++; index < items.length; index = next++) await each(items[index] as T, index);
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
+}
+
 /** A batch entry that was not recorded, and why (in the catalog family's problem terms). */
 export type EventRefusal = { status: number; code: string; message: string };
 export type BatchResult = { recorded: true } | { recorded: false; error: EventRefusal };
@@ -163,22 +180,20 @@ export async function acceptTelemetryBatch(
   const results: BatchResult[] = new Array(inputs.length);
   const events: { index: number; event: IntakeEvent }[] = [];
   let missWaitMs = 0;
-  await Promise.all(
-    inputs.map(async (input, index) => {
-      if (isAppError(input)) {
-        results[index] = { recorded: false, error: refusalOf(input) };
-        return;
-      }
-      try {
-        events.push({ index, event: await toIntakeEvent(ctx, input, caller.ip) });
-      } catch (err) {
-        if (!isAppError(err)) throw err;
-        results[index] = { recorded: false, error: refusalOf(err) };
-        // Past the address's public read allowance (#147): the batch's Retry-After waits for it too.
-        missWaitMs = Math.max(missWaitMs, Number(err.headers?.['retry-after'] ?? 0) * 1000);
-      }
-    }),
-  );
+  await inLanes(inputs, BATCH_LOOKUPS_AT_ONCE, async (input, index) => {
+    if (isAppError(input)) {
+      results[index] = { recorded: false, error: refusalOf(input) };
+      return;
+    }
+    try {
+      events.push({ index, event: await toIntakeEvent(ctx, input, caller.ip) });
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      results[index] = { recorded: false, error: refusalOf(err) };
+      // Past the address's public read allowance (#147): the batch's Retry-After waits for it too.
+      missWaitMs = Math.max(missWaitMs, Number(err.headers?.['retry-after'] ?? 0) * 1000);
+    }
+  });
   events.sort((a, b) => a.index - b.index);
   const taken =
     events.length === 0
