@@ -15,6 +15,19 @@ const good = { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'h
 const post = openAiPoster(() => w, '/v1/chat/completions');
 const openAiError = { error: { message: expect.any(String), type: expect.any(String), code: expect.any(String) } };
 
+/** A tool loop asking for thinking, whose last assistant turn is `assistant` calling `lookup`, then its result. */
+const toolLoop = (assistant: Record<string, unknown>) => ({
+  ...good,
+  messages: [
+    { role: 'user', content: 'What is the weather?' },
+    { ...assistant, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+  ],
+  tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+  max_completion_tokens: 5000,
+  reasoning_effort: 'medium',
+});
+
 describe('POST /v1/chat/completions', () => {
   it.each([
     ['no model', { messages: good.messages }],
@@ -179,22 +192,7 @@ describe('POST /v1/chat/completions', () => {
   });
 
   it('turns thinking off for a tool loop whose thinking was not carried back, which Anthropic would refuse', async () => {
-    const res = await post({
-      ...good,
-      messages: [
-        { role: 'user', content: 'What is the weather?' },
-        {
-          role: 'assistant',
-          content: null,
-          reasoning_content: 'I should look.',
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
-        },
-        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
-      ],
-      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
-      max_completion_tokens: 5000,
-      reasoning_effort: 'medium',
-    });
+    const res = await post(toolLoop({ role: 'assistant', content: null, reasoning_content: 'I should look.' }));
     expect(res.status).toBe(200);
     expect(w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body).not.toHaveProperty('thinking');
   });
@@ -205,21 +203,12 @@ describe('POST /v1/chat/completions', () => {
     expect(message.thinking_blocks).toEqual([
       { type: 'thinking', thinking: message.reasoning_content, signature: expect.stringMatching(/.+/) },
     ]);
-    const res = await post({
-      ...good,
-      messages: [
-        { role: 'user', content: 'What is the weather?' },
-        {
-          ...message,
-          thinking_blocks: [...message.thinking_blocks, { type: 'thinking', thinking: 'unsigned' }, 'junk'],
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
-        },
-        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
-      ],
-      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
-      max_completion_tokens: 5000,
-      reasoning_effort: 'medium',
-    });
+    const res = await post(
+      toolLoop({
+        ...message,
+        thinking_blocks: [...message.thinking_blocks, { type: 'thinking', thinking: 'unsigned' }, 'junk'],
+      }),
+    );
     expect(res.status).toBe(200);
     const upstream = w.sim.state.requests.filter((r) => r.path === '/v1/messages').at(-1)?.body as {
       thinking?: unknown;
